@@ -1,0 +1,23 @@
+/**
+ * The errors a user can cause, and the exit code each maps to. Only the bin turns them
+ * into exit codes; everything below it throws typed errors and stays testable.
+ */
+export const EXIT = {
+  ok: 0,
+  /** The run worked but an expectation failed (a policy regressed). */
+  expectationFailed: 1,
+  /** Bad input: scenario file, flags. */
+  badInput: 2,
+  /** Interrupted (Ctrl-C); finished results were written and marked partial. */
+  interrupted: 130,
+  /** A bug in retrystorm. */
+  internal: 70,
+} as const;
+
+/** A wrong flag or argument, said in one line. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}

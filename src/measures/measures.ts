@@ -1,0 +1,198 @@
+/**
+ * The one place a run's measures are defined: whole-run scalars, `summarize` (a RunRecord in,
+ * a plain JSON-able RunSummary out) and MEASURE_DOCS, the one-sentence definitions the docs
+ * and reports quote. The per-bucket series and the recovery rule it builds on are
+ * re-exported, so callers import every measure from here.
+ */
+import type { RunRecord } from '../model/series.js';
+import {
+  baseline,
+  derivedSeries,
+  DEFAULT_MEASURE_SETTINGS,
+  type Baseline,
+  type MeasureSettings,
+} from './derived.js';
+import { perceivedOutageS, recovery } from './recovery.js';
+
+export * from './derived.js';
+export * from './recovery.js';
+
+/** Largest finite value of xs, NaN ignored; 0 when there is none. */
+function finiteMax(xs: Float64Array): number {
+  let m = -Infinity;
+  for (const x of xs) if (Number.isFinite(x) && x > m) m = x;
+  return m === -Infinity ? 0 : m;
+}
+
+/** JSON has no NaN or Infinity: such a value becomes the field's documented fallback. */
+function finiteOr<T>(x: number, fallback: T): number | T {
+  return Number.isFinite(x) ? x : fallback;
+}
+
+/** Highest offered load multiple over the buckets (the last bucket's rate uses its real width); 0 when undefined. */
+export function peakLoadMultiple(
+  record: RunRecord,
+  settings: MeasureSettings,
+  base: Baseline = baseline(record, settings),
+): number {
+  const d = derivedSeries(record.series, {
+    baselineRate: base.rate,
+    minAttemptsForShare: settings.minAttemptsForShare,
+    horizonS: record.horizonS,
+  });
+  return finiteMax(d.offeredLoadMultiple);
+}
+
+/** Highest retry share over buckets with at least `minAttemptsForShare` attempts; 0 when none qualifies. */
+export function peakRetryShare(record: RunRecord, settings: MeasureSettings): number {
+  const d = derivedSeries(record.series, {
+    baselineRate: 1,
+    minAttemptsForShare: settings.minAttemptsForShare,
+    horizonS: record.horizonS,
+  });
+  return finiteMax(d.retryShare);
+}
+
+export interface AttemptsPerActionStats {
+  mean: number;
+  /** Smallest k such that at least 99% of finished actions took k attempts or fewer. */
+  p99: number;
+  max: number;
+}
+
+/** Amplification from the histogram hist[k] = finished actions that took k attempts; zeros when none finished. */
+export function attemptsPerAction(hist: readonly number[]): AttemptsPerActionStats {
+  let total = 0;
+  let weighted = 0;
+  let max = 0;
+  for (let k = 0; k < hist.length; k++) {
+    const c = hist[k];
+    if (!(c > 0)) continue;
+    total += c;
+    weighted += k * c;
+    max = k;
+  }
+  if (total === 0) return { mean: 0, p99: 0, max: 0 };
+  // Nearest rank in exact integer arithmetic (counts are integers), so the boundary case
+  // "exactly 99% took k or fewer" never depends on how 0.99 rounds in binary.
+  const rank = Math.ceil((99 * total) / 100);
+  let cum = 0;
+  let p99 = max;
+  for (let k = 0; k < hist.length; k++) {
+    cum += hist[k] > 0 ? hist[k] : 0;
+    if (cum >= rank) {
+      p99 = k;
+      break;
+    }
+  }
+  return { mean: weighted / total, p99, max };
+}
+
+/** Slot-seconds of work done for callers that had already given up, and their share of all work (0 when no work). */
+export function wastedWork(record: RunRecord): { wastedWorkS: number; wastedWorkShare: number } {
+  const { wastedWorkS, workS } = record.totals;
+  return { wastedWorkS, wastedWorkShare: workS > 0 ? wastedWorkS / workS : 0 };
+}
+
+/** Whole-run user success ratio; null when no action ended. */
+export function successRatio(record: RunRecord): number | null {
+  const { actionsOk, actionsFailed } = record.totals;
+  const ended = actionsOk + actionsFailed;
+  return ended > 0 ? actionsOk / ended : null;
+}
+
+/** Successful user actions per second over the whole run. */
+export function goodputMean(record: RunRecord): number {
+  return record.horizonS > 0 ? record.totals.actionsOk / record.horizonS : 0;
+}
+
+/** What one run measured. Plain data: every number is finite, or null where documented. */
+export interface RunSummary {
+  baselineRate: number;
+  preFaultSuccessRatio: number | null;
+  preFaultLoadMultiple: number | null;
+  lastFaultEndS: number | null;
+  recovered: boolean;
+  recoveryTimeS: number | null;
+  perceivedOutageS: number;
+  peakLoadMultiple: number;
+  peakRetryShare: number;
+  attemptsPerAction: AttemptsPerActionStats;
+  wastedWorkS: number;
+  wastedWorkShare: number;
+  successRatio: number | null;
+  goodputMean: number;
+  actionsStarted: number;
+  actionsOk: number;
+  actionsFailed: number;
+  attempts: number;
+  utilisation: number;
+  meanQueueWaitS: number;
+}
+
+export function summarize(record: RunRecord, settings: MeasureSettings = DEFAULT_MEASURE_SETTINGS): RunSummary {
+  const base = baseline(record, settings);
+  const rec = recovery(record, settings, base);
+  const t = record.totals;
+  const apa = attemptsPerAction(record.attemptsPerAction);
+  const wasted = wastedWork(record);
+  return {
+    baselineRate: finiteOr(base.rate, 0),
+    preFaultSuccessRatio: finiteOr(base.successRatio, null),
+    preFaultLoadMultiple: finiteOr(base.loadMultiple, null),
+    // A fault that never ends (endS = Infinity) has no end to report either.
+    lastFaultEndS: rec.lastFaultEndS === null ? null : finiteOr(rec.lastFaultEndS, null),
+    recovered: rec.recovered,
+    recoveryTimeS: rec.recoveryTimeS,
+    perceivedOutageS: perceivedOutageS(record, settings),
+    peakLoadMultiple: peakLoadMultiple(record, settings, base),
+    peakRetryShare: peakRetryShare(record, settings),
+    attemptsPerAction: {
+      mean: finiteOr(apa.mean, 0),
+      p99: apa.p99,
+      max: apa.max,
+    },
+    wastedWorkS: finiteOr(wasted.wastedWorkS, 0),
+    wastedWorkShare: finiteOr(wasted.wastedWorkShare, 0),
+    successRatio: successRatio(record),
+    goodputMean: finiteOr(goodputMean(record), 0),
+    actionsStarted: t.actionsStarted,
+    actionsOk: t.actionsOk,
+    actionsFailed: t.actionsFailed,
+    attempts: t.attempts,
+    utilisation: t.capacityS > 0 ? finiteOr(t.workS / t.capacityS, 0) : 0,
+    meanQueueWaitS: t.served > 0 ? finiteOr(t.queueWaitS / t.served, 0) : 0,
+  };
+}
+
+/** One sentence per RunSummary field, quoted by docs/measures.md and the reports. */
+export const MEASURE_DOCS: Record<string, string> = {
+  baselineRate:
+    'The 1x user-action rate (actions/s): declared in the scenario, or measured as actions started per second in the pre-fault window (after warm-up, before the first fault).',
+  preFaultSuccessRatio:
+    'Share of user actions that succeeded in the pre-fault window, pooled over its buckets; null when none ended there.',
+  preFaultLoadMultiple:
+    'Attempts reaching the server per second in the pre-fault window divided by the baseline rate (above 1 when clients already retry in good times); null when the baseline is 0.',
+  lastFaultEndS: 'Time (s) at which the last fault ended; null when the run had no faults.',
+  recovered:
+    'Whether the service became healthy after the last fault and stayed healthy for the hold window before the run ended.',
+  recoveryTimeS:
+    'Seconds from the end of the last fault to the start of the first healthy stretch that lasted the hold window; null when the service never recovered (a metastable failure), 0 with no faults.',
+  perceivedOutageS:
+    "Seconds during which users' success ratio was below the perceived-outage threshold, counting buckets where users started actions but none ended.",
+  peakLoadMultiple: 'Highest per-bucket offered load: attempts reaching the server per second divided by the baseline rate.',
+  peakRetryShare:
+    'Highest per-bucket share of attempts that were retries (ground truth), over buckets with enough attempts to make the ratio meaningful.',
+  attemptsPerAction:
+    'Amplification: attempts each finished user action took (mean, 99th percentile, max); zeros when no action finished.',
+  wastedWorkS: 'Server slot-seconds spent on attempts whose caller had already stopped waiting.',
+  wastedWorkShare: 'Wasted work as a share of all server work done; 0 when no work was done.',
+  successRatio: 'Share of ended user actions that succeeded over the whole run; null when none ended.',
+  goodputMean: 'User actions completed successfully per second, averaged over the whole run.',
+  actionsStarted: 'User actions that arrived during the run.',
+  actionsOk: 'User actions that completed successfully.',
+  actionsFailed: 'User actions that ended in failure (out of attempts, or the user gave up).',
+  attempts: 'Attempts that reached, or tried to reach, the server (first tries plus retries).',
+  utilisation: 'Slot-seconds of work done divided by slot-seconds of capacity available.',
+  meanQueueWaitS: "Mean time (s) a served attempt waited in the server's queue before getting a slot; 0 when none was served.",
+} satisfies Record<keyof RunSummary, string>;

@@ -1,0 +1,119 @@
+/**
+ * When is the service healthy, and when did it come back after the faults ended? These are
+ * the measures that answer the project's question (does the fleet bring the service back,
+ * or keep it down?), so the health rule is written once here and shared by recovery time,
+ * the report's shading and anything else that asks "was this bucket healthy?".
+ */
+import type { RunRecord } from '../model/series.js';
+import { baseline, bucketStartS, derivedSeries, type Baseline, type MeasureSettings } from './derived.js';
+
+/** The bounds a bucket must meet to be healthy, derived from the pre-fault reference. */
+export interface HealthLimits {
+  /** Success ratio at or above this. */
+  minSuccessRatio: number;
+  /** Offered load multiple at or below this; NaN when the baseline is 0 (the load test is then skipped). */
+  maxLoadMultiple: number;
+}
+
+export function healthLimits(base: Baseline, settings: MeasureSettings): HealthLimits {
+  // No action ended before the fault: there is nothing to compare with, so ask for the best
+  // a service can do rather than accept anything.
+  const ref = Number.isNaN(base.successRatio) ? 1 : base.successRatio;
+  return {
+    minSuccessRatio: ref - settings.successRatioDrop,
+    maxLoadMultiple: base.loadMultiple * (1 + settings.loadExcess),
+  };
+}
+
+/**
+ * 1 where the bucket is healthy, 0 elsewhere. A bucket in which no user action ended is not
+ * healthy: silence during an outage is not evidence of recovery.
+ */
+export function healthyBuckets(
+  record: RunRecord,
+  settings: MeasureSettings,
+  base: Baseline = baseline(record, settings),
+): Uint8Array {
+  const d = derivedSeries(record.series, {
+    baselineRate: base.rate,
+    minAttemptsForShare: settings.minAttemptsForShare,
+    horizonS: record.horizonS,
+  });
+  const lim = healthLimits(base, settings);
+  const out = new Uint8Array(record.series.n);
+  for (let i = 0; i < out.length; i++) {
+    const sr = d.successRatio[i];
+    const lm = d.offeredLoadMultiple[i];
+    // `!(lm > max)` rather than `lm <= max`: when the baseline is 0 both sides are NaN and
+    // the load condition cannot be judged, so it must not veto recovery on its own.
+    out[i] = sr >= lim.minSuccessRatio && !(lm > lim.maxLoadMultiple) ? 1 : 0;
+  }
+  return out;
+}
+
+export interface Recovery {
+  recovered: boolean;
+  /** Seconds from the end of the last fault to the start of the lasting healthy run; null when not recovered. */
+  recoveryTimeS: number | null;
+  /** Absolute time (s) the lasting healthy run began; null when not recovered. */
+  healthyFromS: number | null;
+  /** max endS over faults; null when there are no faults. */
+  lastFaultEndS: number | null;
+}
+
+/**
+ * Recovery after the last fault: the first run of healthy buckets, all beginning at or after
+ * the fault's end, that lasts at least `holdS` before the horizon. A shorter healthy stretch
+ * is a relapse, not a recovery, even when the run ends during it: the simulation cannot
+ * vouch for what it did not see. Resolution is one bucket.
+ */
+export function recovery(
+  record: RunRecord,
+  settings: MeasureSettings,
+  base: Baseline = baseline(record, settings),
+): Recovery {
+  if (record.faults.length === 0) {
+    return { recovered: true, recoveryTimeS: 0, healthyFromS: 0, lastFaultEndS: null };
+  }
+  let lastEnd = -Infinity;
+  for (const f of record.faults) lastEnd = Math.max(lastEnd, f.endS);
+  const s = record.series;
+  const healthy = healthyBuckets(record, settings, base);
+  let runStart = -1;
+  for (let i = 0; i < s.n; i++) {
+    const start = bucketStartS(s, i);
+    if (start < lastEnd) continue;
+    if (!healthy[i]) {
+      runStart = -1;
+      continue;
+    }
+    if (runStart < 0) runStart = i;
+    const end = Math.min((i + 1) * s.bucketS, record.horizonS);
+    const from = bucketStartS(s, runStart);
+    if (end - from >= settings.holdS) {
+      return { recovered: true, recoveryTimeS: Math.max(0, from - lastEnd), healthyFromS: from, lastFaultEndS: lastEnd };
+    }
+  }
+  return { recovered: false, recoveryTimeS: null, healthyFromS: null, lastFaultEndS: lastEnd };
+}
+
+/**
+ * Seconds during which users saw the service as down: buckets whose success ratio is below
+ * the threshold, plus buckets in which users started actions but none ended (they are
+ * waiting and nothing completes). A bucket with no arrivals and no endings is idle, not down.
+ */
+export function perceivedOutageS(record: RunRecord, settings: MeasureSettings): number {
+  // The baseline rate plays no part here; 1 avoids computing it.
+  const d = derivedSeries(record.series, {
+    baselineRate: 1,
+    minAttemptsForShare: settings.minAttemptsForShare,
+    horizonS: record.horizonS,
+  });
+  let total = 0;
+  for (let i = 0; i < record.series.n; i++) {
+    const sr = d.successRatio[i];
+    const down = Number.isNaN(sr) ? record.series.actionsStarted[i] > 0 : sr < settings.perceivedOutageThreshold;
+    if (down) total += d.widthS[i];
+  }
+  return total;
+}

@@ -1,0 +1,185 @@
+/**
+ * Aggregates what happens into time buckets as it happens, so that memory follows the
+ * number of buckets and never the number of events. Counters go straight into their
+ * bucket; levels (queue length, busy slots) are integrated over time; latencies go into a
+ * log-scaled histogram that is summarised (p50, p99) and reset when its bucket closes.
+ */
+import { FAILURE_CAUSES, type BucketSeries } from './series.js';
+
+/** Latency histogram: bin 0 holds exact zeros, bin i >= 1 covers [L0 * G^(i-1), L0 * G^i). */
+const L0 = 1e-5;
+const G = 1.01;
+const LOG_G = Math.log(G);
+const BINS = 2200; // up to L0 * G^2199 ≈ 3e4 s: beyond any timeout worth simulating
+
+const NICE_BUCKETS = [1, 2, 5, 10, 15, 20, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 21600, 43200, 86400];
+
+/** About 1,000 buckets over the horizon, rounded up to a width people read easily, at least 1 s. */
+export function autoBucketS(horizonS: number): number {
+  const raw = horizonS / 1000;
+  return NICE_BUCKETS.find((w) => w >= raw) ?? Math.ceil(raw / 86400) * 86400;
+}
+
+/** A piecewise-constant quantity integrated per bucket. */
+class Level {
+  value = 0;
+  area = 0;
+  last = 0;
+  constructor(readonly out: Float64Array) {}
+}
+
+export class Recorder {
+  readonly series: BucketSeries;
+  private readonly inv: number;
+  private bucket = 0;
+  private nextEdge: number;
+  private readonly latency = new Float64Array(BINS);
+  private latencyCount = 0;
+  readonly queue: Level;
+  readonly busy: Level;
+  readonly slots: Level;
+  private readonly levels: Level[];
+  /** Whole-run integrals of the levels (slot-seconds), kept apart from per-bucket averages. */
+  busyIntegral = 0;
+  slotsIntegral = 0;
+  attemptsPerAction: number[] = [0];
+
+  constructor(readonly horizonS: number, readonly bucketS: number) {
+    const n = Math.max(1, Math.ceil(horizonS / bucketS - 1e-9));
+    const f = () => new Float64Array(n);
+    this.series = {
+      bucketS, n,
+      attempts: f(), firstTries: f(), retries: f(), attemptsOk: f(),
+      failures: FAILURE_CAUSES.map(f),
+      actionsStarted: f(), actionsOk: f(), actionsFailed: f(),
+      queueLen: f(), busySlots: f(), slots: f(),
+      latencyP50S: f(), latencyP99S: f(),
+      workS: f(), wastedWorkS: f(),
+    };
+    this.inv = 1 / bucketS;
+    this.nextEdge = Math.min(bucketS, horizonS);
+    this.queue = new Level(this.series.queueLen);
+    this.busy = new Level(this.series.busySlots);
+    this.slots = new Level(this.series.slots);
+    this.levels = [this.queue, this.busy, this.slots];
+  }
+
+  /** Index of the bucket holding `now`; rolls buckets forward when a bucket edge was crossed. */
+  private at(now: number): number {
+    if (now >= this.nextEdge) this.roll(now);
+    return this.bucket;
+  }
+
+  attempt(now: number, isRetry: boolean): void {
+    const b = this.at(now);
+    const s = this.series;
+    s.attempts[b]++;
+    if (isRetry) s.retries[b]++;
+    else s.firstTries[b]++;
+  }
+
+  /** An attempt's answer reached its client: latency and outcome (0 = ok, else 1 + failure cause index). */
+  answer(now: number, latencyS: number, outcome: number): void {
+    const b = this.at(now);
+    if (outcome === 0) this.series.attemptsOk[b]++;
+    else this.series.failures[outcome - 1][b]++;
+    let bin = 0;
+    if (latencyS > 0) {
+      bin = 1 + Math.floor(Math.log(latencyS / L0) / LOG_G);
+      if (bin < 1) bin = 1;
+      else if (bin >= BINS) bin = BINS - 1;
+    }
+    this.latency[bin]++;
+    this.latencyCount++;
+  }
+
+  /** The client stopped waiting for an attempt (per-try timeout). */
+  timedOut(now: number, cause: number): void {
+    this.series.failures[cause - 1][this.at(now)]++;
+  }
+
+  actionStarted(now: number): void {
+    this.series.actionsStarted[this.at(now)]++;
+  }
+
+  actionEnded(now: number, ok: boolean, attempts: number): void {
+    const b = this.at(now);
+    if (ok) this.series.actionsOk[b]++;
+    else this.series.actionsFailed[b]++;
+    const h = this.attemptsPerAction;
+    while (h.length <= attempts) h.push(0);
+    h[attempts]++;
+  }
+
+  workDone(now: number, workS: number, wasted: boolean): void {
+    const b = this.at(now);
+    this.series.workS[b] += workS;
+    if (wasted) this.series.wastedWorkS[b] += workS;
+  }
+
+  setLevel(level: Level, now: number, value: number): void {
+    if (now >= this.nextEdge) this.roll(now);
+    const dt = now - level.last;
+    level.area += level.value * dt;
+    if (level === this.busy) this.busyIntegral += level.value * dt;
+    else if (level === this.slots) this.slotsIntegral += level.value * dt;
+    level.last = now;
+    level.value = value;
+  }
+
+  /** Closes every bucket whose end is at or before `now` (the horizon closes the last one). */
+  private roll(now: number): void {
+    const s = this.series;
+    while (now >= this.nextEdge && this.bucket < s.n) {
+      const edge = this.nextEdge;
+      const start = this.bucket * this.bucketS;
+      const width = edge - start;
+      for (const l of this.levels) {
+        const dt = edge - l.last;
+        l.area += l.value * dt;
+        if (l === this.busy) this.busyIntegral += l.value * dt;
+        else if (l === this.slots) this.slotsIntegral += l.value * dt;
+        l.out[this.bucket] = width > 0 ? l.area / width : l.value;
+        l.area = 0;
+        l.last = edge;
+      }
+      this.closeLatency(this.bucket);
+      if (this.bucket === s.n - 1) { this.nextEdge = Infinity; break; }
+      this.bucket++;
+      this.nextEdge = Math.min((this.bucket + 1) * this.bucketS, this.horizonS);
+    }
+  }
+
+  private closeLatency(b: number): void {
+    const n = this.latencyCount;
+    if (n === 0) {
+      this.series.latencyP50S[b] = NaN;
+      this.series.latencyP99S[b] = NaN;
+      return;
+    }
+    this.series.latencyP50S[b] = this.quantile(0.5 * n);
+    this.series.latencyP99S[b] = this.quantile(0.99 * n);
+    this.latency.fill(0);
+    this.latencyCount = 0;
+  }
+
+  /** Representative value (geometric middle of the bin) of the rank-th observation. */
+  private quantile(rank: number): number {
+    let cum = 0;
+    for (let i = 0; i < BINS; i++) {
+      cum += this.latency[i];
+      if (cum >= rank && cum > 0) return i === 0 ? 0 : L0 * Math.pow(G, i - 0.5);
+    }
+    return L0 * Math.pow(G, BINS - 1);
+  }
+
+  /** Closes the run at the horizon. */
+  finish(): void {
+    this.roll(this.horizonS);
+  }
+
+  /** 1 / bucket width, for callers converting counts to rates. */
+  get perSecond(): number {
+    return this.inv;
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * The shape of what one simulation run records, shared by the model (which fills it as
+ * events happen) and by the measures (which read it afterwards). It lives on its own so
+ * that neither side depends on the other's internals.
+ *
+ * Memory grows with the number of buckets, never with the number of events: every
+ * quantity is aggregated into its time bucket as it happens.
+ */
+
+/** Why an attempt failed, as the client saw it. Index into `BucketSeries.failures`. */
+export const FAILURE_CAUSES = ['timeout', 'dependency', 'queue-full'] as const;
+export type FailureCause = (typeof FAILURE_CAUSES)[number];
+
+/** Per-bucket series of one run. Every array has length `n`; bucket i covers [i*bucketS, (i+1)*bucketS). */
+export interface BucketSeries {
+  /** Bucket width in seconds. */
+  bucketS: number;
+  /** Number of buckets (ceil(horizon / bucketS)). */
+  n: number;
+  /** Attempts that reached (or tried to reach) the server, counted when sent. */
+  attempts: Float64Array;
+  /** Attempts that were the first try of their user action (ground truth). */
+  firstTries: Float64Array;
+  /** Attempts that were retries (ground truth): attempts - firstTries. */
+  retries: Float64Array;
+  /** Attempts answered with success, counted when the client received the answer. */
+  attemptsOk: Float64Array;
+  /** Failed attempts by cause (index = FAILURE_CAUSES index), counted when the client saw the failure. */
+  failures: Float64Array[];
+  /** User actions started (arrivals). */
+  actionsStarted: Float64Array;
+  /** User actions that completed successfully, counted when they completed. */
+  actionsOk: Float64Array;
+  /** User actions that ended in failure (out of attempts, or gave up), counted when they ended. */
+  actionsFailed: Float64Array;
+  /** Time-averaged number of attempts waiting in the server's queue. */
+  queueLen: Float64Array;
+  /** Time-averaged number of busy server slots. */
+  busySlots: Float64Array;
+  /** Time-averaged number of server slots available (drops during a capacity cut). */
+  slots: Float64Array;
+  /** Median and 99th percentile of client-observed response latency (s) of attempts answered in the bucket; NaN when none. */
+  latencyP50S: Float64Array;
+  latencyP99S: Float64Array;
+  /** Slot-seconds of work finished in the bucket. */
+  workS: Float64Array;
+  /** Slot-seconds of work finished in the bucket for attempts whose client had already stopped waiting. */
+  wastedWorkS: Float64Array;
+}
+
+/** A window during which a fault is active, in seconds from the start of the run. */
+export interface FaultWindow {
+  kind: string;
+  startS: number;
+  endS: number;
+}
+
+/** Everything one run produced, before any measure is computed. */
+export interface RunRecord {
+  horizonS: number;
+  series: BucketSeries;
+  faults: FaultWindow[];
+  /**
+   * attemptsPerAction[k] = number of finished user actions (succeeded or failed) that took
+   * exactly k attempts. Actions still in flight at the horizon are not counted.
+   */
+  attemptsPerAction: number[];
+  /** Whole-run totals used by queueing checks (M/M/c) and the summary. */
+  totals: {
+    actionsStarted: number;
+    actionsOk: number;
+    actionsFailed: number;
+    attempts: number;
+    /** Attempts that started service (got a slot). */
+    served: number;
+    /** Sum over served attempts of the time spent waiting in the queue (s). */
+    queueWaitS: number;
+    /** Slot-seconds of work done (finished services, plus the elapsed part of services in progress at the horizon). */
+    workS: number;
+    wastedWorkS: number;
+    /** Integral over time of available slots (slot-seconds of capacity). */
+    capacityS: number;
+    eventsProcessed: number;
+  };
+}

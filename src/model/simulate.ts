@@ -1,0 +1,82 @@
+/**
+ * One run: a scenario (one variant of it), one seed, simulated to the horizon. The result
+ * depends on nothing else, which is what makes runs reproducible byte for byte and safe
+ * to spread over worker threads.
+ */
+import { Engine } from '../engine/engine.js';
+import { stream } from '../engine/rng.js';
+import { sampler } from '../engine/distributions.js';
+import type { Scenario } from '../scenario/schema.js';
+import { Actions, Attempts } from './records.js';
+import { Recorder, autoBucketS } from './recorder.js';
+import { Server } from './server.js';
+import { Clients } from './clients.js';
+import { faultWindows, scheduleFaults } from './faults.js';
+import { toDistributionSpec } from './distribution-spec.js';
+import type { RunRecord } from './series.js';
+
+export interface SimulateOptions {
+  /** Polled now and then; returning true stops the run early (the record then covers [0, now)). */
+  shouldStop?: () => boolean;
+}
+
+export function bucketWidth(s: Scenario): number {
+  return s.measures.bucket ?? autoBucketS(s.horizon);
+}
+
+export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}): RunRecord {
+  const horizon = s.horizon;
+  const engine = new Engine();
+  const actions = new Actions();
+  const attempts = new Attempts();
+  const rec = new Recorder(horizon, bucketWidth(s));
+  const clients = new Clients(engine, actions, attempts, rec, Object.entries(s.clients), seed);
+  const server = new Server(
+    engine,
+    attempts,
+    rec,
+    {
+      slots: s.server.slots,
+      queueCapacity: s.server.queue === 'unbounded' ? Infinity : s.server.queue,
+      serviceTime: sampler(toDistributionSpec(s.server.serviceTime), stream(seed, 'server/service')),
+      failFastTime: s.server.failFastTime,
+    },
+    clients.answer,
+  );
+  clients.send = (a) => server.arrive(a);
+  scheduleFaults(engine, server, s.faults, s.server.slots);
+  clients.start();
+
+  const completed = engine.run(horizon, opts.shouldStop);
+  if (!completed) throw new RunInterrupted(engine.now);
+  rec.finish();
+
+  const series = rec.series;
+  const sum = (a: Float64Array) => a.reduce((x, y) => x + y, 0);
+  return {
+    horizonS: horizon,
+    series,
+    faults: faultWindows(s.faults, horizon),
+    attemptsPerAction: rec.attemptsPerAction,
+    totals: {
+      actionsStarted: sum(series.actionsStarted),
+      actionsOk: sum(series.actionsOk),
+      actionsFailed: sum(series.actionsFailed),
+      attempts: sum(series.attempts),
+      served: server.served,
+      queueWaitS: server.queueWaitS,
+      workS: rec.busyIntegral,
+      wastedWorkS: server.wastedWorkS,
+      capacityS: rec.slotsIntegral,
+      eventsProcessed: engine.eventsProcessed,
+    },
+  };
+}
+
+/** A run stopped before its horizon (Ctrl-C): its results are incomplete and not reported as a run. */
+export class RunInterrupted extends Error {
+  constructor(readonly atS: number) {
+    super(`run interrupted at ${atS.toFixed(1)}s of simulated time`);
+    this.name = 'RunInterrupted';
+  }
+}

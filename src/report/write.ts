@@ -1,0 +1,23 @@
+/**
+ * Writes an experiment's files into its output folder. Files are written whole to a
+ * temporary name and renamed, so an interrupted write never leaves half a file behind.
+ */
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ExperimentResult } from '../experiment/experiment.js';
+import { summaryJson } from './summary-json.js';
+import { timeseriesCsv } from './timeseries-csv.js';
+
+export function writeOutputs(x: ExperimentResult, dir: string): string[] {
+  mkdirSync(dir, { recursive: true });
+  const files: Array<[string, string]> = [
+    ['summary.json', summaryJson(x)],
+    ['timeseries.csv', timeseriesCsv(x.results)],
+  ];
+  for (const [name, text] of files) {
+    const path = join(dir, name);
+    writeFileSync(path + '.tmp', text);
+    renameSync(path + '.tmp', path);
+  }
+  return files.map(([name]) => join(dir, name));
+}

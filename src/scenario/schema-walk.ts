@@ -1,0 +1,69 @@
+/**
+ * Finds the keys a strict object in the schema accepts, given a path into the data. The
+ * loader needs it to suggest "did you mean" for an unknown key; walking the schema keeps
+ * the schema the only place where keys are declared.
+ */
+import type { z } from 'zod';
+
+type AnySchema = z.ZodType;
+
+interface Def {
+  type: string;
+  shape?: Record<string, AnySchema>;
+  innerType?: AnySchema;
+  in?: AnySchema;
+  element?: AnySchema;
+  valueType?: AnySchema;
+  options?: AnySchema[];
+  discriminator?: string;
+}
+
+const defOf = (s: AnySchema): Def => (s as unknown as { _zod: { def: Def } })._zod.def;
+
+/** Strips wrappers (optional, default, pipe…) down to the schema that decides the shape. */
+function unwrap(s: AnySchema, data: unknown): AnySchema {
+  for (;;) {
+    const d = defOf(s);
+    if (d.innerType && (d.type === 'optional' || d.type === 'default' || d.type === 'nullable' || d.type === 'prefault' || d.type === 'readonly' || d.type === 'catch' || d.type === 'nonoptional')) {
+      s = d.innerType;
+    } else if (d.type === 'pipe' && d.in) {
+      s = d.in;
+    } else if (d.type === 'union' && d.options) {
+      s = pickOption(d, data) ?? s;
+      if (defOf(s).type === 'union') return s;
+    } else {
+      return s;
+    }
+  }
+}
+
+/** In a (discriminated) union, the option that matches the data's discriminator, or the first object option. */
+function pickOption(d: Def, data: unknown): AnySchema | undefined {
+  const objects = (d.options ?? []).filter((o) => defOf(unwrap(o, data)).type === 'object');
+  if (d.discriminator && data && typeof data === 'object') {
+    const tag = (data as Record<string, unknown>)[d.discriminator];
+    const hit = objects.find((o) => {
+      const lit = defOf(unwrap(o, data)).shape?.[d.discriminator!];
+      const values = (lit as unknown as { _zod?: { def?: { values?: unknown[] } } })?._zod?.def?.values;
+      return values?.includes(tag);
+    });
+    if (hit) return hit;
+  }
+  return objects[0];
+}
+
+export function knownKeysAt(root: AnySchema, path: ReadonlyArray<PropertyKey>, data: unknown): string[] {
+  let s = unwrap(root, data);
+  let cursor: unknown = data;
+  for (const seg of path) {
+    const d = defOf(s);
+    cursor = cursor && typeof cursor === 'object' ? (cursor as Record<PropertyKey, unknown>)[seg] : undefined;
+    if (d.type === 'object' && d.shape && typeof seg === 'string' && d.shape[seg]) s = d.shape[seg];
+    else if (d.type === 'array' && d.element) s = d.element;
+    else if (d.type === 'record' && d.valueType) s = d.valueType;
+    else return [];
+    s = unwrap(s, cursor);
+  }
+  const d = defOf(s);
+  return d.type === 'object' && d.shape ? Object.keys(d.shape) : [];
+}

@@ -1,0 +1,74 @@
+/**
+ * Checks that need more than one field at a time, or arithmetic the schema cannot say:
+ * a fault after the horizon, a ramp that ends before it starts, a run so large it would
+ * exhaust memory or patience. They run after the schema accepted the file, on each
+ * variant's merged scenario.
+ */
+import type { Scenario, Distribution, Arrivals } from './schema.js';
+import { LIMITS } from './limits.js';
+import { formatDuration } from './units.js';
+import { validateDistribution } from '../engine/distributions.js';
+import { toDistributionSpec } from '../model/distribution-spec.js';
+import { meanRate } from '../model/arrivals.js';
+
+export interface SemanticProblem {
+  path: PropertyKey[];
+  message: string;
+}
+
+export function semanticProblems(s: Scenario): SemanticProblem[] {
+  const out: SemanticProblem[] = [];
+  const horizon = s.horizon;
+  if (horizon <= 0) out.push({ path: ['horizon'], message: 'the horizon must be longer than 0s' });
+  if (horizon > LIMITS.horizonS) {
+    out.push({ path: ['horizon'], message: `a horizon of ${formatDuration(horizon)} is beyond the limit of ${formatDuration(LIMITS.horizonS)}; simulate a shorter window` });
+  }
+
+  checkDistribution(s.server.serviceTime, ['server', 'serviceTime'], out);
+
+  let expectedActions = 0;
+  for (const [name, pop] of Object.entries(s.clients)) {
+    checkArrivals(pop.arrivals, ['clients', name, 'arrivals'], out);
+    expectedActions += meanRate(pop.arrivals, Math.min(horizon, LIMITS.horizonS)) * Math.min(horizon, LIMITS.horizonS);
+  }
+  if (expectedActions > LIMITS.actionsPerRun) {
+    out.push({
+      path: ['clients'],
+      message: `this run would simulate about ${expectedActions.toExponential(1)} user actions, above the limit of ${LIMITS.actionsPerRun.toExponential(0)}; lower the rates or the horizon`,
+    });
+  }
+
+  s.faults.forEach((f, i) => {
+    if (f.at >= horizon) out.push({ path: ['faults', i, 'at'], message: `the fault starts at ${formatDuration(f.at)}, at or after the horizon (${formatDuration(horizon)})` });
+    if (f.duration <= 0) out.push({ path: ['faults', i, 'duration'], message: 'a fault must last longer than 0s' });
+    if (f.kind === 'capacity-cut' && f.slots > s.server.slots) {
+      out.push({ path: ['faults', i, 'slots'], message: `a cut leaves at most the server's ${s.server.slots} slots (got ${f.slots})` });
+    }
+  });
+
+  const bucket = s.measures.bucket;
+  if (bucket !== undefined) {
+    if (bucket <= 0) out.push({ path: ['measures', 'bucket'], message: 'a bucket must be longer than 0s' });
+    else if (horizon / bucket > LIMITS.buckets) {
+      out.push({ path: ['measures', 'bucket'], message: `${Math.ceil(horizon / bucket)} buckets is more than the limit of ${LIMITS.buckets}; use a wider bucket` });
+    }
+  }
+  return out;
+}
+
+function checkDistribution(d: Distribution, path: PropertyKey[], out: SemanticProblem[]): void {
+  const why = validateDistribution(toDistributionSpec(d));
+  if (why) out.push({ path, message: why });
+}
+
+function checkArrivals(a: Arrivals, path: PropertyKey[], out: SemanticProblem[]): void {
+  if (a.kind === 'ramp' && a.end < a.start) out.push({ path: [...path, 'end'], message: 'the ramp ends before it starts' });
+  if (a.kind === 'diurnal' && a.period <= 0) out.push({ path: [...path, 'period'], message: 'the period must be longer than 0s' });
+  if (a.kind === 'steps') {
+    for (let i = 1; i < a.steps.length; i++) {
+      if (a.steps[i].at <= a.steps[i - 1].at) {
+        out.push({ path: [...path, 'steps', i, 'at'], message: 'steps must be in increasing order of "at"' });
+      }
+    }
+  }
+}

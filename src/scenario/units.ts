@@ -1,0 +1,85 @@
+/**
+ * Durations and rates as people write them in scenario files ("250ms", "1h30m", "2000/s",
+ * "100/min"), turned into plain seconds and per-second numbers. Parsing lives here, apart
+ * from the schema, so that the grammar and its error messages are defined once.
+ */
+
+const DURATION_UNITS: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86400 };
+const RATE_UNITS: Record<string, number> = {
+  s: 1, sec: 1, second: 1,
+  m: 1 / 60, min: 1 / 60, minute: 1 / 60,
+  h: 1 / 3600, hour: 1 / 3600,
+  d: 1 / 86400, day: 1 / 86400,
+};
+
+const DURATION_PART = /(\d+(?:\.\d+)?)(ms|s|m|h|d)/y;
+
+export type ParseResult = { ok: true; value: number } | { ok: false; message: string };
+
+const DURATION_HINT = 'write a number with a unit, e.g. "250ms", "30s", "12m", "1h30m"';
+
+/** Parses "250ms", "12m", "1h30m", "1.5s" into seconds. A bare number is refused: units are not guessed. */
+export function parseDuration(text: unknown): ParseResult {
+  if (typeof text === 'number') {
+    return { ok: false, message: `a duration needs a unit: ${DURATION_HINT} (got the bare number ${text})` };
+  }
+  if (typeof text !== 'string') return { ok: false, message: `expected a duration: ${DURATION_HINT}` };
+  const s = text.trim();
+  if (s.startsWith('-')) return { ok: false, message: `a duration cannot be negative (got "${text}")` };
+  if (s === '') return { ok: false, message: `expected a duration: ${DURATION_HINT}` };
+  let total = 0;
+  DURATION_PART.lastIndex = 0;
+  while (DURATION_PART.lastIndex < s.length) {
+    const at = DURATION_PART.lastIndex;
+    const m = DURATION_PART.exec(s);
+    if (!m) {
+      const bare = /^\d+(\.\d+)?$/.test(s);
+      return {
+        ok: false,
+        message: bare
+          ? `a duration needs a unit: ${DURATION_HINT} (got "${text}")`
+          : `"${text}" is not a duration (unreadable from "${s.slice(at)}"): ${DURATION_HINT}`,
+      };
+    }
+    total += Number(m[1]) * DURATION_UNITS[m[2]];
+  }
+  return { ok: true, value: total };
+}
+
+const RATE_HINT = 'write a count per unit of time, e.g. "800/s", "100/min", "5000/h"';
+
+/** Parses "2000/s", "100/min", "0.5/s" into events per second. */
+export function parseRate(text: unknown): ParseResult {
+  if (typeof text === 'number') {
+    return { ok: false, message: `a rate needs a unit: ${RATE_HINT} (got the bare number ${text})` };
+  }
+  if (typeof text !== 'string') return { ok: false, message: `expected a rate: ${RATE_HINT}` };
+  const m = /^\s*(-?\d+(?:\.\d+)?(?:e\d+)?)\s*\/\s*([a-z]+)\s*$/i.exec(text);
+  if (!m) {
+    const bare = /^\s*-?\d+(\.\d+)?\s*$/.test(text);
+    return {
+      ok: false,
+      message: bare ? `a rate needs a unit: ${RATE_HINT} (got "${text}")` : `"${text}" is not a rate: ${RATE_HINT}`,
+    };
+  }
+  const unit = RATE_UNITS[m[2].toLowerCase()];
+  if (unit === undefined) return { ok: false, message: `unknown time unit "${m[2]}" in rate "${text}": use /s, /min, /h or /d` };
+  const value = Number(m[1]);
+  if (value < 0) return { ok: false, message: `a rate cannot be negative (got "${text}")` };
+  return { ok: true, value: value * unit };
+}
+
+/** Formats seconds back into the compact form people write ("1h30m", "250ms"), for messages and reports. */
+export function formatDuration(seconds: number): string {
+  if (!Number.isFinite(seconds)) return String(seconds);
+  if (seconds === 0) return '0s';
+  if (seconds < 1) return `${+(seconds * 1000).toFixed(3)}ms`;
+  let rest = Math.round(seconds * 1000) / 1000;
+  const parts: string[] = [];
+  for (const [unit, size] of [['d', 86400], ['h', 3600], ['m', 60]] as const) {
+    const k = Math.floor(rest / size);
+    if (k > 0) { parts.push(`${k}${unit}`); rest -= k * size; }
+  }
+  if (rest > 0 || parts.length === 0) parts.push(`${+rest.toFixed(3)}s`);
+  return parts.join('');
+}

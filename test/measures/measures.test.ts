@@ -1,0 +1,375 @@
+/**
+ * Checks every measure on hand-built RunRecords whose answers can be worked out on paper.
+ * Most records share one shape: 10 s buckets, warm-up 60 s, a fault over [200, 300), and
+ * steady traffic of 100 arrivals, 100 attempts and 99 ok / 1 failed per bucket (10 actions/s,
+ * pre-fault success ratio 0.99, pre-fault load 1x).
+ */
+import { describe, expect, it } from 'vitest';
+import { FAILURE_CAUSES, type BucketSeries, type FaultWindow, type RunRecord } from '../../src/model/series.js';
+import {
+  attemptsPerAction,
+  baseline,
+  DEFAULT_MEASURE_SETTINGS,
+  derivedSeries,
+  healthyBuckets,
+  MEASURE_DOCS,
+  peakLoadMultiple,
+  peakRetryShare,
+  perceivedOutageS,
+  recovery,
+  summarize,
+  type MeasureSettings,
+} from '../../src/measures/measures.js';
+
+const S: MeasureSettings = { ...DEFAULT_MEASURE_SETTINGS };
+const FAULT: FaultWindow = { kind: 'dependency-outage', startS: 200, endS: 300 };
+
+function zeroSeries(n: number, bucketS = 10): BucketSeries {
+  const z = () => new Float64Array(n);
+  return {
+    bucketS,
+    n,
+    attempts: z(),
+    firstTries: z(),
+    retries: z(),
+    attemptsOk: z(),
+    failures: FAILURE_CAUSES.map(() => z()),
+    actionsStarted: z(),
+    actionsOk: z(),
+    actionsFailed: z(),
+    queueLen: z(),
+    busySlots: z(),
+    slots: z(),
+    latencyP50S: z(),
+    latencyP99S: z(),
+    workS: z(),
+    wastedWorkS: z(),
+  };
+}
+
+function makeRecord(horizonS: number, faults: FaultWindow[] = [FAULT], bucketS = 10): RunRecord {
+  return {
+    horizonS,
+    series: zeroSeries(Math.ceil(horizonS / bucketS), bucketS),
+    faults,
+    attemptsPerAction: [],
+    totals: {
+      actionsStarted: 0,
+      actionsOk: 0,
+      actionsFailed: 0,
+      attempts: 0,
+      served: 0,
+      queueWaitS: 0,
+      workS: 0,
+      wastedWorkS: 0,
+      capacityS: 0,
+      eventsProcessed: 0,
+    },
+  };
+}
+
+interface Bucket {
+  started?: number;
+  attempts?: number;
+  retries?: number;
+  ok?: number;
+  failed?: number;
+}
+const STEADY: Bucket = { started: 100, attempts: 100, retries: 0, ok: 99, failed: 1 };
+/** Down, and clients hammer it at 4x. */
+const DOWN: Bucket = { started: 100, attempts: 400, retries: 300, ok: 0, failed: 100 };
+
+function set(r: RunRecord, from: number, to: number, b: Bucket): void {
+  const s = r.series;
+  for (let i = from; i < to; i++) {
+    if (b.started !== undefined) s.actionsStarted[i] = b.started;
+    if (b.attempts !== undefined) s.attempts[i] = b.attempts;
+    if (b.retries !== undefined) s.retries[i] = b.retries;
+    if (b.ok !== undefined) s.actionsOk[i] = b.ok;
+    if (b.failed !== undefined) s.actionsFailed[i] = b.failed;
+  }
+}
+
+/** Steady before the fault, down during it and until bucket `recoverAt`, steady after. */
+function stormRecord(recoverAt: number, horizonS = 1000): RunRecord {
+  const r = makeRecord(horizonS);
+  const n = r.series.n;
+  set(r, 0, 20, STEADY);
+  set(r, 20, recoverAt, DOWN);
+  set(r, recoverAt, n, STEADY);
+  return r;
+}
+
+describe('derivedSeries', () => {
+  it('divides by the real width of a short last bucket and marks meaningless ratios NaN', () => {
+    const r = makeRecord(25, []); // buckets [0,10) [10,20) [20,25)
+    set(r, 0, 1, { attempts: 100, retries: 30, ok: 40, failed: 10 });
+    set(r, 1, 2, { attempts: 10, retries: 10, ok: 0, failed: 0 });
+    set(r, 2, 3, { attempts: 50, retries: 0, ok: 20, failed: 0 });
+    const d = derivedSeries(r.series, { baselineRate: 5, minAttemptsForShare: 20, horizonS: 25 });
+    expect(Array.from(d.widthS)).toEqual([10, 10, 5]);
+    expect(Array.from(d.offeredLoadMultiple)).toEqual([2, 0.2, 2]); // 10/s, 1/s, 10/s over 5/s
+    expect(d.retryShare[0]).toBeCloseTo(0.3, 12);
+    expect(d.retryShare[1]).toBeNaN(); // 10 attempts < 20
+    expect(d.retryShare[2]).toBe(0);
+    expect(Array.from(d.goodput)).toEqual([4, 0, 4]);
+    expect(d.successRatio[0]).toBeCloseTo(0.8, 12);
+    expect(d.successRatio[1]).toBeNaN();
+    expect(d.successRatio[2]).toBe(1);
+  });
+});
+
+describe('baseline', () => {
+  it('measures the pre-fault window after warm-up, pooling ratios over buckets', () => {
+    const r = makeRecord(1000, [{ kind: 'x', startS: 195, endS: 300 }]);
+    set(r, 0, 6, { started: 500, attempts: 900, ok: 0, failed: 500 }); // warm-up: excluded
+    set(r, 6, 19, { started: 100, attempts: 150, ok: 100, failed: 0 });
+    set(r, 6, 7, { ok: 90, failed: 10 }); // pooled, not mean of per-bucket ratios
+    set(r, 19, 20, { started: 900, attempts: 900, ok: 0, failed: 900 }); // [190,200) straddles 195: excluded
+    const b = baseline(r, S);
+    expect(b.declared).toBe(false);
+    expect([b.fromS, b.toS]).toEqual([60, 190]);
+    expect(b.rate).toBe(10); // 1300 actions / 130 s
+    expect(b.successRatio).toBeCloseTo(1290 / 1300, 12);
+    expect(b.loadMultiple).toBeCloseTo(1.5, 12);
+  });
+
+  it('uses the declared rate but the same window for the pre-fault ratios', () => {
+    const r = stormRecord(30);
+    const b = baseline(r, { ...S, baselineRate: 20 });
+    expect(b).toMatchObject({ rate: 20, declared: true, fromS: 60, toS: 200 });
+    expect(b.loadMultiple).toBeCloseTo(0.5, 12); // 10 attempts/s against a declared 20/s
+    expect(b.successRatio).toBeCloseTo(0.99, 12);
+  });
+
+  it('falls back to [0, fault start) when no whole bucket fits between warm-up and the fault', () => {
+    const r = makeRecord(1000, [{ kind: 'x', startS: 65, endS: 300 }]);
+    set(r, 0, 6, { started: 30, attempts: 30, ok: 30 });
+    set(r, 6, 100, { started: 1000, attempts: 1000, ok: 0, failed: 1000 });
+    const b = baseline(r, S);
+    expect([b.fromS, b.toS]).toEqual([0, 60]);
+    expect(b.rate).toBe(3);
+    expect(b.successRatio).toBe(1);
+  });
+
+  it('without faults uses the whole run after warm-up', () => {
+    const r = makeRecord(100, []);
+    set(r, 0, 6, { started: 1000 });
+    set(r, 6, 10, { started: 40 });
+    const b = baseline(r, S);
+    expect([b.fromS, b.toS]).toEqual([60, 100]);
+    expect(b.rate).toBe(4);
+  });
+});
+
+describe('recovery', () => {
+  it('recovers exactly when the lasting healthy run starts, k buckets after the fault', () => {
+    const r = stormRecord(35); // 5 bad buckets after the fault ends at 300
+    expect(recovery(r, S)).toEqual({ recovered: true, recoveryTimeS: 50, healthyFromS: 350, lastFaultEndS: 300 });
+  });
+
+  it('starts counting from the end of the last fault, not the first', () => {
+    const r = stormRecord(45);
+    r.faults = [FAULT, { kind: 'capacity-cut', startS: 250, endS: 420 }];
+    expect(recovery(r, S).recoveryTimeS).toBe(30); // healthy from 450
+  });
+
+  it('treats the tolerances as inclusive bounds', () => {
+    const r = stormRecord(30);
+    // 97/100 = 0.99 - 0.02 and 120 attempts = 1.2x: both exactly at the limit, still healthy.
+    set(r, 30, 31, { ok: 97, failed: 3, attempts: 120 });
+    expect(recovery(r, S).recoveryTimeS).toBe(0);
+    set(r, 30, 31, { attempts: 121 }); // just over the load limit
+    expect(recovery(r, S).recoveryTimeS).toBe(10);
+    set(r, 30, 31, { attempts: 100, ok: 96, failed: 4 }); // just under the success limit
+    expect(recovery(r, S).recoveryTimeS).toBe(10);
+  });
+
+  it('skips a relapse shorter than the hold and reports the later run', () => {
+    const r = stormRecord(30);
+    set(r, 36, 37, DOWN); // healthy 300..360 (60 s < 120 s), relapse, healthy from 370
+    expect(recovery(r, S)).toMatchObject({ recovered: true, recoveryTimeS: 70, healthyFromS: 370 });
+  });
+
+  it('does not count a healthy stretch at the end shorter than the hold', () => {
+    expect(recovery(stormRecord(90), S)).toEqual({
+      recovered: false,
+      recoveryTimeS: null,
+      healthyFromS: null,
+      lastFaultEndS: 300,
+    }); // healthy [900, 1000): 100 s
+    expect(recovery(stormRecord(88), S).recoveryTimeS).toBe(580); // [880, 1000) is exactly 120 s
+    // Horizon 995: the last bucket [990, 995) is 5 s wide, so [880, 995) is 115 s and falls
+    // short, while [870, 995) is 125 s. Half a bucket of traffic keeps that bucket healthy.
+    const short = stormRecord(88, 995);
+    set(short, 99, 100, { started: 50, attempts: 50, ok: 99, failed: 1 });
+    expect(healthyBuckets(short, S)[99]).toBe(1);
+    expect(recovery(short, S).recovered).toBe(false);
+    const enough = stormRecord(87, 995);
+    set(enough, 99, 100, { started: 50, attempts: 50, ok: 99, failed: 1 });
+    expect(recovery(enough, S).recoveryTimeS).toBe(570);
+  });
+
+  it('is 0 and recovered when there are no faults', () => {
+    const r = makeRecord(1000, []);
+    set(r, 0, 100, DOWN); // even a sick service: there is nothing to recover from
+    expect(recovery(r, S)).toMatchObject({ recovered: true, recoveryTimeS: 0, lastFaultEndS: null });
+  });
+
+  it('does not treat a bucket in which no action ended as healthy', () => {
+    const r = stormRecord(30);
+    set(r, 31, 32, { ok: 0, failed: 0 }); // attempts flow, nothing completes
+    expect(healthyBuckets(r, S)[31]).toBe(0);
+    expect(recovery(r, S).recoveryTimeS).toBe(20); // the run restarts at 320
+  });
+
+  it('asks for a perfect success ratio, less the drop, when no action ended before the fault', () => {
+    const r = stormRecord(30);
+    set(r, 0, 20, { ok: 0, failed: 0 }); // actions in flight, none ended: no pre-fault ratio
+    set(r, 30, 33, { ok: 97, failed: 3 }); // 0.97 < 1 - 0.02
+    expect(baseline(r, S).successRatio).toBeNaN();
+    expect(recovery(r, S).recoveryTimeS).toBe(30); // 0.99 >= 0.98 from 330
+  });
+
+  it('never recovers when the fault outlasts the run', () => {
+    const r = stormRecord(30);
+    r.faults = [{ kind: 'x', startS: 200, endS: 1000 }];
+    expect(recovery(r, S).recovered).toBe(false);
+  });
+
+  it('measures the first bucket that begins at or after a fault end that falls mid-bucket', () => {
+    const r = stormRecord(30);
+    r.faults = [{ kind: 'x', startS: 200, endS: 295 }];
+    set(r, 29, 30, STEADY); // [290, 300) is healthy but began before the fault ended
+    expect(recovery(r, S).recoveryTimeS).toBe(5);
+  });
+});
+
+describe('perceivedOutageS', () => {
+  it('counts low-success buckets and silent buckets only when users were waiting', () => {
+    const r = makeRecord(100, []);
+    set(r, 0, 10, STEADY); // 0.99: fine
+    set(r, 1, 2, { ok: 89, failed: 11 }); // 0.89 < 0.9: outage
+    set(r, 2, 3, { ok: 90, failed: 10 }); // exactly 0.9: not an outage
+    set(r, 3, 4, { ok: 0, failed: 0 }); // nothing ended, 100 started: outage
+    set(r, 4, 5, { started: 0, ok: 0, failed: 0 }); // idle: not an outage
+    set(r, 5, 6, { ok: 0, failed: 5 }); // 0: outage
+    expect(perceivedOutageS(r, S)).toBe(30);
+    expect(perceivedOutageS(r, { ...S, perceivedOutageThreshold: 0.995 })).toBe(90); // all but the idle bucket
+  });
+});
+
+describe('peakLoadMultiple', () => {
+  it('takes the highest bucket and rates a short last bucket by its real width', () => {
+    const r = stormRecord(30, 995);
+    set(r, 99, 100, { attempts: 250 }); // 250 in 5 s = 50/s = 5x
+    expect(peakLoadMultiple(r, S)).toBe(5);
+    set(r, 99, 100, { attempts: 0 });
+    expect(peakLoadMultiple(r, S)).toBe(4); // the DOWN buckets
+  });
+});
+
+describe('peakRetryShare', () => {
+  it('ignores buckets with fewer than minAttemptsForShare attempts', () => {
+    const r = makeRecord(100, []);
+    set(r, 0, 1, { attempts: 5, retries: 5 }); // share 1, but only 5 attempts
+    set(r, 1, 2, { attempts: 100, retries: 60 });
+    set(r, 2, 3, { attempts: 20, retries: 8 });
+    expect(peakRetryShare(r, S)).toBe(0.6);
+    expect(peakRetryShare(r, { ...S, minAttemptsForShare: 5 })).toBe(1);
+    expect(peakRetryShare(makeRecord(100, []), S)).toBe(0);
+  });
+});
+
+describe('attemptsPerAction', () => {
+  it('gives mean, nearest-rank p99 and max of the histogram', () => {
+    // 90 actions took 1 attempt, 5 took 2, 3 took 3, 2 took 5.
+    expect(attemptsPerAction([0, 90, 5, 3, 0, 2])).toEqual({ mean: 1.19, p99: 5, max: 5 });
+    expect(attemptsPerAction([0, 99, 1])).toEqual({ mean: 1.01, p99: 1, max: 2 });
+    expect(attemptsPerAction([0, 98, 2]).p99).toBe(2);
+    expect(attemptsPerAction([0, 297, 3]).p99).toBe(1); // cumulative count exactly at the 99% rank
+  });
+
+  it('is all zeros when no action finished', () => {
+    expect(attemptsPerAction([])).toEqual({ mean: 0, p99: 0, max: 0 });
+    expect(attemptsPerAction([0, 0, 0])).toEqual({ mean: 0, p99: 0, max: 0 });
+  });
+});
+
+/** Every number reachable from v is finite (JSON.stringify would silently turn NaN into null). */
+function allFinite(v: unknown): boolean {
+  if (typeof v === 'number') return Number.isFinite(v);
+  if (v && typeof v === 'object') return Object.values(v).every(allFinite);
+  return true;
+}
+
+describe('summarize', () => {
+  it('assembles every measure of a storm run', () => {
+    const r = stormRecord(35);
+    r.attemptsPerAction = [0, 90, 5, 3, 0, 2];
+    Object.assign(r.totals, {
+      actionsStarted: 10000,
+      actionsOk: 7000,
+      actionsFailed: 2000,
+      attempts: 14000,
+      served: 12000,
+      queueWaitS: 600,
+      workS: 800,
+      wastedWorkS: 200,
+      capacityS: 4000,
+    });
+    const s = summarize(r, S);
+    expect(s).toEqual({
+      baselineRate: 10,
+      preFaultSuccessRatio: 0.99,
+      preFaultLoadMultiple: 1,
+      lastFaultEndS: 300,
+      recovered: true,
+      recoveryTimeS: 50,
+      perceivedOutageS: 150, // the 15 DOWN buckets [200, 350)
+      peakLoadMultiple: 4,
+      peakRetryShare: 0.75,
+      attemptsPerAction: { mean: 1.19, p99: 5, max: 5 },
+      wastedWorkS: 200,
+      wastedWorkShare: 0.25,
+      successRatio: 7000 / 9000,
+      goodputMean: 7,
+      actionsStarted: 10000,
+      actionsOk: 7000,
+      actionsFailed: 2000,
+      attempts: 14000,
+      utilisation: 0.2,
+      meanQueueWaitS: 0.05,
+    });
+    expect(JSON.parse(JSON.stringify(s))).toEqual(s);
+  });
+
+  it('never emits NaN or Infinity, even for an empty, unrecovered run', () => {
+    const empty = makeRecord(100, [{ kind: 'x', startS: 0, endS: Infinity }]);
+    const s = summarize(empty, S);
+    expect(allFinite(s)).toBe(true);
+    expect(JSON.parse(JSON.stringify(s))).toEqual(s);
+    expect(s).toMatchObject({
+      baselineRate: 0,
+      preFaultSuccessRatio: null,
+      preFaultLoadMultiple: null,
+      lastFaultEndS: null,
+      recovered: false,
+      recoveryTimeS: null,
+      successRatio: null,
+      utilisation: 0,
+      meanQueueWaitS: 0,
+      wastedWorkShare: 0,
+      attemptsPerAction: { mean: 0, p99: 0, max: 0 },
+    });
+    const zeroHorizon = summarize(makeRecord(0, []), S);
+    expect(allFinite(zeroHorizon)).toBe(true);
+    expect(zeroHorizon.goodputMean).toBe(0);
+  });
+
+  it('has a MEASURE_DOCS sentence for exactly its fields', () => {
+    const keys = Object.keys(summarize(stormRecord(30), S)).sort();
+    expect(Object.keys(MEASURE_DOCS).sort()).toEqual(keys);
+    for (const k of keys) expect(MEASURE_DOCS[k]).toMatch(/\.$/);
+  });
+});
