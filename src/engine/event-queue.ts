@@ -3,6 +3,7 @@
  * in which events were scheduled, so simultaneous events run in scheduling order and every
  * run of the same inputs is the same run.
  *
+ * The engine hands out seq numbers (they are shared with its FIFO lanes).
  * An event is four numbers (time, kind, ref, aux) kept in parallel typed arrays rather than
  * objects: the simulator schedules millions of events per second and must not allocate per
  * event. `ref`/`aux` are whatever the handler of `kind` needs (typically a record index and
@@ -15,7 +16,6 @@ export class EventQueue {
   private ref: Int32Array;
   private aux: Int32Array;
   private n = 0;
-  private nextSeq = 0;
 
   // The popped event, read by the run loop right after pop().
   poppedTime = 0;
@@ -40,9 +40,13 @@ export class EventQueue {
     return this.n > 0 ? this.time[0] : Infinity;
   }
 
-  push(time: number, kind: number, ref: number, aux: number): void {
+  /** Time and seq of the earliest event; only valid when size > 0. */
+  peekSeq(): number {
+    return this.seq[0];
+  }
+
+  push(time: number, seq: number, kind: number, ref: number, aux: number): void {
     if (this.n === this.time.length) this.grow();
-    const seq = this.nextSeq++;
     const T = this.time, S = this.seq;
     // Sift up with a hole: move parents down until the new event fits.
     let i = this.n++;

@@ -10,7 +10,7 @@ import type { Population } from '../scenario/schema.js';
 import type { Recorder } from './recorder.js';
 import { ArrivalProcess } from './arrivals.js';
 import { backoffDelay } from './backoff.js';
-import { AT_SERVER, CLIENT_WAITING, IS_RETRY, OUTCOME_OK, type Actions, type Attempts } from './records.js';
+import { OUTCOME_OK, type Actions, type Attempts } from './records.js';
 import { FAILURE_CAUSES } from './series.js';
 import type { Rng } from '../engine/rng.js';
 
@@ -25,6 +25,8 @@ interface PopulationState {
   maxAttempts: number;
   /** retryable[outcome] for outcome codes 1..FAILURE_CAUSES.length. */
   retryable: boolean[];
+  /** The population's timeouts share one delay, so they come due in order: a FIFO lane. */
+  timeoutLane: number;
 }
 
 export class Clients {
@@ -53,6 +55,7 @@ export class Clients {
       timeout: spec.retry.timeout === 'none' ? Infinity : spec.retry.timeout,
       maxAttempts: spec.retry.maxAttempts,
       retryable: [false, ...FAILURE_CAUSES.map((c) => spec.retry.retryOn.includes(c))],
+      timeoutLane: engine.lane(),
     }));
     this.kArrival = engine.on((p) => this.arrival(p));
     this.kTimeout = engine.on((a, gen) => this.timeout(a, gen));
@@ -82,10 +85,10 @@ export class Clients {
     const now = this.engine.now;
     const n = ++this.actions.attempts[act];
     const isRetry = n > 1;
-    const a = this.attempts.create(act, CLIENT_WAITING | AT_SERVER | (isRetry ? IS_RETRY : 0), now);
+    const a = this.attempts.create(act, now);
     this.rec.attempt(now, isRetry);
-    const timeout = this.pops[this.actions.population[act]].timeout;
-    if (timeout < Infinity) this.engine.after(timeout, this.kTimeout, a, this.attempts.gen[a]);
+    const p = this.pops[this.actions.population[act]];
+    if (p.timeout < Infinity) this.engine.afterInLane(p.timeoutLane, p.timeout, this.kTimeout, a, this.attempts.gen[a]);
     this.send(a);
   }
 
@@ -95,17 +98,17 @@ export class Clients {
     const now = this.engine.now;
     this.rec.answer(now, now - at.sentT[a], outcome);
     const act = at.action[a];
-    at.release(a); // the server is through with it (it answered) and so is the client
+    at.release(a);
     this.settle(act, outcome);
   };
 
   private timeout(a: number, gen: number): void {
     const at = this.attempts;
-    if (at.gen[a] !== gen || (at.flags[a] & CLIENT_WAITING) === 0) return; // answered already: stale
-    at.flags[a] &= ~CLIENT_WAITING;
+    if (!at.isAwaited(a, gen)) return; // answered already: a stale timeout
     this.rec.timedOut(this.engine.now, OUTCOME_TIMEOUT);
     const act = at.action[a];
-    // The server still holds the attempt (else it would have answered); it releases it when done.
+    // The client is done with it; the server, still holding (a, gen), will find it gone.
+    at.release(a);
     this.settle(act, OUTCOME_TIMEOUT);
   }
 

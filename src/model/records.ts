@@ -77,49 +77,41 @@ export class Actions extends Pool {
   }
 }
 
-/** Attempt flags: who still holds the record. It is released when neither does. */
-export const CLIENT_WAITING = 1;
-export const AT_SERVER = 2;
-export const IS_RETRY = 4;
-
-/** Outcome of an attempt as decided by the server (index into FAILURE_CAUSES + 1; 0 = ok). */
+/** Outcome of an attempt as decided by the server: 0 = ok, else 1 + index in FAILURE_CAUSES. */
 export const OUTCOME_OK = 0;
 
-/** One request that reaches (or tries to reach) the server. */
+/**
+ * One request that reaches (or tries to reach) the server, as its client sees it. The
+ * record lives while the client waits for it; the server refers to it by (id, generation)
+ * and finds out, when it is done, whether anyone is still waiting.
+ */
 export class Attempts extends Pool {
   action: Int32Array;
-  flags: Int32Array;
   sentT: Float64Array;
-  /** Time the attempt entered the server's queue or a slot. */
-  arrivedT: Float64Array;
-  /** Slot time the server spends on it, and what it will answer. */
-  work: Float64Array;
-  outcome: Int32Array;
 
   constructor(capacity = 4096) {
     super(capacity);
     this.action = new Int32Array(capacity);
-    this.flags = new Int32Array(capacity);
     this.sentT = new Float64Array(capacity);
-    this.arrivedT = new Float64Array(capacity);
-    this.work = new Float64Array(capacity);
-    this.outcome = new Int32Array(capacity);
   }
 
-  create(action: number, flags: number, now: number): number {
+  create(action: number, now: number): number {
     const id = this.take();
     this.action[id] = action;
-    this.flags[id] = flags;
     this.sentT[id] = now;
     return id;
   }
 
+  /**
+   * True while the client still waits for attempt (id, gen): the record is released the
+   * moment the client stops waiting (answer or timeout), which bumps its generation.
+   */
+  isAwaited(id: number, gen: number): boolean {
+    return this.gen[id] === gen;
+  }
+
   protected growFields(n: number): void {
     this.action = grow32(this.action, n);
-    this.flags = grow32(this.flags, n);
     this.sentT = grow64(this.sentT, n);
-    this.arrivedT = grow64(this.arrivedT, n);
-    this.work = grow64(this.work, n);
-    this.outcome = grow32(this.outcome, n);
   }
 }
