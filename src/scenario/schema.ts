@@ -24,7 +24,7 @@ const durationSchema = (what: string) =>
       }
       return r.value;
     })
-    .meta({ description: `${what} A duration with a unit: "250ms", "30s", "12m", "1h30m", "1d".` });
+    .meta({ description: `${what} A duration with a unit: "250ms", "30s", "12m", "1h30m", "1d".`, 'x-unit': 'duration' });
 
 const rateSchema = (what: string) =>
   z
@@ -37,7 +37,7 @@ const rateSchema = (what: string) =>
       }
       return r.value;
     })
-    .meta({ description: `${what} A count per unit of time: "800/s", "100/min", "5000/h".` });
+    .meta({ description: `${what} A count per unit of time: "800/s", "100/min", "5000/h".`, 'x-unit': 'rate' });
 
 const name = z
   .string()
@@ -144,7 +144,7 @@ export const retrySchema = z
   .meta({ description: 'The client retry layer.' });
 
 export const populationSchema = z.strictObject({
-  description: z.string().optional(),
+  description: z.string().optional().meta({ description: 'Who these clients are.' }),
   clients: positiveInt(LIMITS.clients, 'clients per population').default(1000).meta({ description: 'Number of distinct clients (each user action belongs to one, drawn uniformly).' }),
   arrivals: arrivalsSchema,
   retry: retrySchema.prefault({}),
@@ -194,7 +194,7 @@ export const measuresSchema = z.strictObject({
 // ── Variants ─────────────────────────────────────────────────────────────────
 
 export const variantSchema = z.strictObject({
-  description: z.string().optional(),
+  description: z.string().optional().meta({ description: 'What this policy changes, shown next to its results.' }),
   overlay: z
     .record(z.string(), z.unknown())
     .default({})
@@ -206,19 +206,19 @@ export const variantSchema = z.strictObject({
 export const scenarioSchema = z
   .strictObject({
     $schema: z.string().optional(),
-    name,
+    name: name.meta({ description: 'Short identifier; names the output folder (reports/<name>).' }),
     question: z.string().optional().meta({ description: 'The question this scenario answers, shown at the top of the report.' }),
-    description: z.string().optional(),
+    description: z.string().optional().meta({ description: 'Longer explanation, shown in the report.' }),
     horizon: durationSchema('Simulated time.'),
     seed: z.number().int().min(0).max(2 ** 31).default(1).meta({ description: 'Base seed; run i uses seed + i.' }),
     seeds: positiveInt(LIMITS.seeds, 'seeds').default(1).meta({ description: 'Runs per variant, each with its own seed.' }),
-    measures: measuresSchema.prefault({}),
+    measures: measuresSchema.prefault({}).meta({ description: 'How the run is bucketed and how recovery and outage are judged (see docs/measures.md).' }),
     clients: z
       .record(name, populationSchema)
       .refine((r) => Object.keys(r).length > 0, 'declare at least one client population')
       .meta({ description: 'Client populations by name.' }),
-    server: serverSchema,
-    faults: z.array(faultSchema).default([]),
+    server: serverSchema.meta({ description: 'The server under test.' }),
+    faults: z.array(faultSchema).default([]).meta({ description: 'What goes wrong, and when (offsets from the start of the run).' }),
     variants: z.record(name, variantSchema).optional().meta({ description: 'Policy variants by name (overlays on this base scenario). Without any, the base runs as variant "base".' }),
   })
   .meta({ title: 'retrystorm scenario', description: 'A world of clients, a server and faults, and the policy variants to compare.' });
@@ -236,5 +236,21 @@ export type MeasuresSpec = z.output<typeof measuresSchema>;
 
 /** The JSON Schema for editors (`# yaml-language-server: $schema=...`). Input side: defaulted keys are optional. */
 export function scenarioJsonSchema(): object {
-  return z.toJSONSchema(scenarioSchema, { io: 'input', unrepresentable: 'any' });
+  return z.toJSONSchema(scenarioSchema, {
+    io: 'input',
+    unrepresentable: 'any',
+    // Durations and rates accept a bare number only to explain that it needs a unit;
+    // editors should offer (and check) the string forms.
+    override: ({ jsonSchema }) => {
+      const unit = jsonSchema['x-unit'];
+      if (unit !== 'duration' && unit !== 'rate') return;
+      delete jsonSchema['x-unit'];
+      delete jsonSchema.anyOf;
+      jsonSchema.type = 'string';
+      jsonSchema.pattern = unit === 'duration' ? DURATION_PATTERN : RATE_PATTERN;
+    },
+  });
 }
+
+const DURATION_PATTERN = '^\\s*(\\d+(\\.\\d+)?(ms|s|m|h|d))+\\s*$';
+const RATE_PATTERN = '^\\s*\\d+(\\.\\d+)?(e\\d+)?\\s*/\\s*(s|sec|second|m|min|minute|h|hour|d|day)\\s*$';

@@ -1,0 +1,23 @@
+// The scenario reference and JSON Schema in docs/ are generated from the schema; this
+// fails when someone changes the schema and forgets `npm run docs`.
+import { describe, it, expect } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { scenarioFormatMarkdown } from '../../src/scenario/format-docs.js';
+import { scenarioJsonSchema } from '../../src/scenario/schema.js';
+
+describe('generated docs', () => {
+  it('scenarioFormatMarkdown() matches docs/scenario-format.md (run `npm run docs` if not)', () => {
+    expect(readFileSync('docs/scenario-format.md', 'utf8')).toBe(scenarioFormatMarkdown());
+  });
+
+  it('scenarioJsonSchema() matches docs/scenario.schema.json (run `npm run docs` if not)', () => {
+    expect(JSON.parse(readFileSync('docs/scenario.schema.json', 'utf8'))).toEqual(scenarioJsonSchema());
+  });
+
+  it('scenarioFormatMarkdown() documents every population key and fault kind', () => {
+    const md = scenarioFormatMarkdown();
+    for (const key of ['`arrivals`', '`retry`', '`maxAttempts`', '`timeout`', '`backoff`', '`serviceTime`', 'kind: dependency-down', 'kind: capacity-cut', 'kind: diurnal', 'kind: empirical']) {
+      expect(md).toContain(key);
+    }
+  });
+});
