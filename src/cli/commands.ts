@@ -3,18 +3,24 @@
  * They print for people; the library underneath never prints.
  */
 import { resolve, join } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { loadScenarioFile } from '../scenario/load.js';
 import { ScenarioError } from '../scenario/problems.js';
 import { scenarioJsonSchema } from '../scenario/schema.js';
-import { runExperiment } from '../experiment/experiment.js';
+import { runExperiment, type ExperimentResult } from '../experiment/experiment.js';
+import { parseShard } from '../experiment/expand.js';
+import { mergeDirs } from '../experiment/merge.js';
 import { writeOutputs } from '../report/write.js';
 import { summaryTable } from '../report/table.js';
 import { formatDuration } from '../scenario/units.js';
+import { progress } from './progress.js';
 import { EXIT, UsageError } from './errors.js';
 
 export interface Io {
   out: (s: string) => void;
   err: (s: string) => void;
+  /** Where progress is drawn (a terminal gets a redrawn bar). */
+  progressStream: NodeJS.WriteStream;
 }
 
 export interface RunArgs {
@@ -22,55 +28,88 @@ export interface RunArgs {
   seed?: number;
   seeds?: number;
   out?: string;
+  workers?: number;
+  shard?: string;
   quiet?: boolean;
 }
 
 export async function runCommand(args: RunArgs, io: Io): Promise<number> {
-  if (args.seed !== undefined && (!Number.isInteger(args.seed) || args.seed < 0)) throw new UsageError(`--seed must be a whole number ≥ 0 (got ${args.seed})`);
-  if (args.seeds !== undefined && (!Number.isInteger(args.seeds) || args.seeds < 1)) throw new UsageError(`--seeds must be a whole number ≥ 1 (got ${args.seeds})`);
+  const whole = (x: number | undefined, min: number, flag: string) => {
+    if (x !== undefined && (!Number.isInteger(x) || x < min)) {
+      throw new UsageError(`${flag} must be a whole number ≥ ${min} (got ${Number.isNaN(x) ? 'something that is not a number' : x})`);
+    }
+  };
+  whole(args.seed, 0, '--seed');
+  whole(args.seeds, 1, '--seeds');
+  whole(args.workers, 1, '--workers');
+  const shard = args.shard === undefined ? undefined : parseShard(args.shard);
+  if (typeof shard === 'string') throw new UsageError(shard);
+
   const loaded = loadScenarioFile(args.scenario);
   const outDir = resolve(args.out ?? join('reports', loaded.base.name));
+  const workers = args.workers ?? availableParallelism();
 
-  let stop = false;
+  const abort = new AbortController();
   const onSigint = () => {
-    if (stop) process.exit(EXIT.interrupted); // a second Ctrl-C means now
-    stop = true;
-    io.err('\nstopping: finishing the current step and writing what is done (Ctrl-C again to quit at once)');
+    if (abort.signal.aborted) process.exit(EXIT.interrupted); // a second Ctrl-C means now
+    abort.abort();
+    io.err('\nstopping: keeping finished runs and writing them (Ctrl-C again to quit at once)');
   };
   process.on('SIGINT', onSigint);
+  const bar = progress(io.progressStream, args.quiet ?? false);
   const started = performance.now();
-  let events = 0;
-  let attempts = 0;
+  let x: ExperimentResult;
   try {
-    const x = runExperiment(loaded, {
+    x = await runExperiment(loaded, {
       seed: args.seed,
       seeds: args.seeds,
-      shouldStop: () => stop,
-      onRun: (done, total, r) => {
-        events += r.eventsProcessed;
-        attempts += r.summary.attempts;
-        if (!args.quiet) {
-          io.err(`run ${done}/${total}: ${r.variant} seed ${r.seed} in ${r.wallS.toFixed(2)}s (${Math.round(r.summary.attempts / Math.max(r.wallS, 1e-9)).toLocaleString('en-US')} attempts/s)`);
-        }
-      },
+      workers,
+      shard,
+      signal: abort.signal,
+      onRun: (done, total, r) => bar.run(done, total, r.summary.attempts),
     });
-    const files = writeOutputs(x, outDir);
-    const wall = (performance.now() - started) / 1000;
-    io.out(`${loaded.base.name}: ${loaded.variants.length} variant(s) x ${new Set(x.runs.map((r) => r.seed)).size} seed(s), ${formatDuration(loaded.base.horizon)} simulated each`);
-    if (loaded.base.question) io.out(loaded.base.question.trim());
-    io.out('');
-    io.out(summaryTable(x.variants));
-    io.out('');
-    if (!args.quiet) io.out(`${events.toLocaleString('en-US')} events, ${attempts.toLocaleString('en-US')} attempts in ${wall.toFixed(2)}s`);
-    io.out(`wrote ${files.map((f) => relativeToCwd(f)).join(', ')}`);
-    if (x.partial) {
-      io.err(`PARTIAL: interrupted after ${x.results.filter(Boolean).length} of ${x.runs.length} runs; the files above hold the finished runs and say "partial": true`);
-      return EXIT.interrupted;
-    }
-    return EXIT.ok;
   } finally {
+    bar.end();
     process.off('SIGINT', onSigint);
   }
+  const files = writeOutputs(x, outDir);
+  const wall = (performance.now() - started) / 1000;
+  return report(x, files, io, args.quiet ?? false, `${formatDuration(loaded.base.horizon)} simulated each, ${workers} worker(s), ${wall.toFixed(1)}s`);
+}
+
+/** Prints the outcome of an experiment and decides the exit code. */
+function report(x: ExperimentResult, files: string[], io: Io, quiet: boolean, detail: string): number {
+  const base = x.loaded.base;
+  const seeds = new Set(x.runs.map((r) => r.seed)).size;
+  const points = x.loaded.points.length;
+  io.out(`${base.name}: ${x.loaded.variants.length} variant(s)${points > 1 ? ` x ${points} sweep points` : ''} x ${seeds} seed(s)${x.shard ? `, shard ${x.shard.index}/${x.shard.count}` : ''}${quiet ? '' : `; ${detail}`}`);
+  if (base.question) io.out(base.question.trim());
+  io.out('');
+  io.out(summaryTable(x.variants));
+  io.out('');
+  for (const e of x.expectations) io.out(`${e.passed ? 'PASS' : 'FAIL'}  ${e.name} (${e.actual})`);
+  if (x.expectations.length) io.out('');
+  io.out(`wrote ${files.map(relativeToCwd).join(', ')}`);
+  for (const f of x.failures) {
+    io.err(`FAILED RUN: variant ${f.variant}, point ${f.point}, seed ${f.seed}: ${f.message}`);
+  }
+  if (x.partial) {
+    const finished = x.results.filter(Boolean).length;
+    io.err(`PARTIAL: ${finished} of ${x.runs.length} runs finished; the files above hold them and say "partial": true`);
+  }
+  const failedExpectations = x.expectations.filter((e) => !e.passed);
+  if (failedExpectations.length) io.err(`${failedExpectations.length} expectation(s) failed: ${failedExpectations.map((e) => e.name).join('; ')}`);
+  if (x.failures.length) return EXIT.internal;
+  if (x.partial && !x.shard) return EXIT.interrupted;
+  if (failedExpectations.length) return EXIT.expectationFailed;
+  return EXIT.ok;
+}
+
+export async function mergeCommand(dirs: string[], out: string | undefined, io: Io): Promise<number> {
+  const x = mergeDirs(dirs);
+  const outDir = resolve(out ?? join('reports', x.loaded.base.name));
+  const files = writeOutputs(x, outDir);
+  return report(x, files, io, true, '');
 }
 
 export async function validateCommand(files: string[], io: Io): Promise<number> {
@@ -78,7 +117,8 @@ export async function validateCommand(files: string[], io: Io): Promise<number> 
   for (const f of files) {
     try {
       const loaded = loadScenarioFile(f);
-      io.out(`${f}: ok (${loaded.variants.length} variant(s): ${loaded.variants.map((v) => v.name).join(', ')})`);
+      const points = loaded.points.length > 1 ? `, ${loaded.points.length} sweep points` : '';
+      io.out(`${f}: ok (${loaded.variants.length} variant(s): ${loaded.variants.map((v) => v.name).join(', ')}${points})`);
     } catch (e) {
       if (!(e instanceof ScenarioError)) throw e;
       bad++;

@@ -5,12 +5,13 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { ScenarioError } from '../scenario/problems.js';
-import { runCommand, validateCommand, schemaCommand, type Io } from './commands.js';
+import { runCommand, validateCommand, schemaCommand, mergeCommand, type Io } from './commands.js';
 import { EXIT, UsageError } from './errors.js';
 
 const io: Io = {
   out: (s) => process.stdout.write(s + '\n'),
   err: (s) => process.stderr.write(s + '\n'),
+  progressStream: process.stderr,
 };
 
 export async function main(argv: string[]): Promise<number> {
@@ -27,9 +28,25 @@ export async function main(argv: string[]): Promise<number> {
           .option('seed', { type: 'number', describe: 'base seed (overrides the scenario\'s)' })
           .option('seeds', { type: 'number', describe: 'seeds per variant (overrides the scenario\'s)' })
           .option('out', { type: 'string', describe: 'output folder (default: reports/<scenario name>)' })
+          .option('workers', { type: 'number', describe: 'worker threads (default: the number of cores)' })
+          .option('shard', { type: 'string', describe: 'run only shard i of n (i/n); merge the folders with "merge"' })
           .option('quiet', { type: 'boolean', default: false, describe: 'print only the summary' }),
       async (a) => {
-        code = await runCommand({ scenario: a.scenario as string, seed: a.seed, seeds: a.seeds, out: a.out, quiet: a.quiet }, io);
+        code = await runCommand(
+          { scenario: a.scenario as string, seed: a.seed, seeds: a.seeds, out: a.out, workers: a.workers, shard: a.shard, quiet: a.quiet },
+          io,
+        );
+      },
+    )
+    .command(
+      'merge <dirs..>',
+      'merge the output folders of the shards of one experiment',
+      (y) =>
+        y
+          .positional('dirs', { type: 'string', array: true, demandOption: true })
+          .option('out', { type: 'string', describe: 'output folder (default: reports/<scenario name>)' }),
+      async (a) => {
+        code = await mergeCommand(a.dirs as string[], a.out, io);
       },
     )
     .command(
@@ -51,6 +68,8 @@ export async function main(argv: string[]): Promise<number> {
     .wrap(Math.min(100, process.stdout.columns || 100))
     .fail((msg, err) => {
       if (err) throw err;
+      // recommendCommands alone says only "Did you mean …?": name what was not understood too.
+      if (/^Did you mean/.test(msg)) throw new UsageError(`unknown command "${argv[0]}". ${msg}`);
       throw new UsageError(msg);
     });
   await cli.parseAsync();

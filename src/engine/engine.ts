@@ -40,13 +40,13 @@ export class Engine {
 
   /** Schedules `kind` after `delay` seconds. */
   after(delay: number, kind: number, ref = 0, aux = 0): void {
-    this.queue.push(this.now + delay, this.seq++, kind, ref, aux);
+    this.queue.push(this.now + (delay > 0 ? delay : 0), this.seq++, kind, ref, aux);
   }
 
   /** Schedules `kind` after `delay` in a FIFO lane; an out-of-order event goes to the heap instead. */
   afterInLane(lane: number, delay: number, kind: number, ref = 0, aux = 0): void {
     const l = this.lanes[lane];
-    const time = this.now + delay;
+    const time = this.now + (delay > 0 ? delay : 0);
     if (time >= l.tailTime) l.push(time, this.seq++, kind, ref, aux);
     else this.queue.push(time, this.seq++, kind, ref, aux);
   }

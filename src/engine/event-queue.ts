@@ -24,6 +24,7 @@ export class EventQueue {
   poppedAux = 0;
 
   constructor(capacity = 1024) {
+    capacity = Math.max(1, capacity); // grow() doubles: a zero capacity would stay zero
     this.time = new Float64Array(capacity);
     this.seq = new Float64Array(capacity);
     this.kind = new Int32Array(capacity);

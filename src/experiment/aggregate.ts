@@ -1,67 +1,75 @@
 /**
- * Folds the runs of each variant into one line of the comparison: with one seed, that
- * seed's measures; with several, the mean of each measure, the fraction of seeds that
- * recovered, and a recovery time only when every seed recovered (a mean over the seeds
- * that happened to recover would flatter a policy that sometimes never does).
+ * Folds the runs of each (variant, sweep point) into one line of the comparison: the mean
+ * of each measure across seeds with its 95% interval, and the fraction of seeds that
+ * recovered. Recovery time is reported only when every seed recovered: a mean over the
+ * seeds that happened to recover would flatter a policy that sometimes never does.
  * Pure: results come in expansion order, whatever order they finished in.
  */
 import type { RunSummary } from '../measures/measures.js';
 import type { RunResult } from './run-one.js';
+import { estimate } from './stats.js';
+
+/** Measures that get a 95% interval across seeds (recoveryTimeS only when all seeds recovered). */
+export const INTERVAL_MEASURES = [
+  'recoveryTimeS', 'perceivedOutageS', 'peakLoadMultiple', 'peakRetryShare', 'wastedWorkS',
+  'wastedWorkShare', 'successRatio', 'goodputMean', 'utilisation', 'meanQueueWaitS',
+] as const;
+
+export interface PointAggregate {
+  point: number;
+  values: Record<string, string | number>;
+  runs: number;
+  recoveredFraction: number;
+  measures: RunSummary;
+  intervals: Partial<Record<(typeof INTERVAL_MEASURES)[number] | 'attemptsPerActionMean', [number, number]>>;
+  perSeed: Array<{ seed: number } & RunSummary>;
+}
 
 export interface VariantAggregate {
   name: string;
   description?: string;
-  runs: number;
-  recoveredFraction: number;
-  measures: RunSummary;
-  perSeed: Array<{ seed: number } & RunSummary>;
+  points: PointAggregate[];
 }
 
-export function aggregateVariant(name: string, description: string | undefined, runs: RunResult[]): VariantAggregate {
-  const summaries = runs.map((r) => r.summary);
-  const recovered = summaries.filter((s) => s.recovered).length;
+export function aggregatePoint(point: number, values: Record<string, string | number>, runs: RunResult[]): PointAggregate {
+  const ss = runs.map((r) => r.summary);
+  const recovered = ss.filter((s) => s.recovered).length;
+  const intervals: PointAggregate['intervals'] = {};
+  if (ss.length > 1) {
+    for (const m of INTERVAL_MEASURES) {
+      const xs = ss.map((s) => s[m]);
+      if (xs.every((x): x is number => typeof x === 'number')) intervals[m] = estimate(xs).ci95;
+    }
+    intervals.attemptsPerActionMean = estimate(ss.map((s) => s.attemptsPerAction.mean)).ci95;
+  }
   return {
-    name,
-    ...(description ? { description } : {}),
+    point,
+    values,
     runs: runs.length,
     recoveredFraction: runs.length ? recovered / runs.length : 0,
-    measures: summaries.length === 1 ? summaries[0] : meanSummary(summaries),
+    measures: ss.length === 1 ? ss[0] : meanSummary(ss),
+    intervals,
     perSeed: runs.map((r) => ({ seed: r.seed, ...r.summary })),
   };
 }
 
+/**
+ * The across-seed mean of every field of RunSummary, generically so a new measure needs no
+ * change here: numbers average; a null in any seed makes the mean null (so recovery time is
+ * null unless every seed recovered); booleans hold only if they hold for every seed; a
+ * field named `max` takes the maximum.
+ */
 function meanSummary(ss: RunSummary[]): RunSummary {
-  const mean = (f: (s: RunSummary) => number | null): number | null => {
-    const xs = ss.map(f);
-    if (xs.some((x) => x === null)) return null;
-    return (xs as number[]).reduce((a, b) => a + b, 0) / xs.length;
-  };
-  const m = (f: (s: RunSummary) => number) => mean(f) as number;
-  const allRecovered = ss.every((s) => s.recovered);
-  return {
-    baselineRate: m((s) => s.baselineRate),
-    preFaultSuccessRatio: mean((s) => s.preFaultSuccessRatio),
-    preFaultLoadMultiple: mean((s) => s.preFaultLoadMultiple),
-    lastFaultEndS: mean((s) => s.lastFaultEndS),
-    recovered: allRecovered,
-    recoveryTimeS: allRecovered ? mean((s) => s.recoveryTimeS) : null,
-    perceivedOutageS: m((s) => s.perceivedOutageS),
-    peakLoadMultiple: m((s) => s.peakLoadMultiple),
-    peakRetryShare: m((s) => s.peakRetryShare),
-    attemptsPerAction: {
-      mean: m((s) => s.attemptsPerAction.mean),
-      p99: m((s) => s.attemptsPerAction.p99),
-      max: Math.max(...ss.map((s) => s.attemptsPerAction.max)),
-    },
-    wastedWorkS: m((s) => s.wastedWorkS),
-    wastedWorkShare: m((s) => s.wastedWorkShare),
-    successRatio: mean((s) => s.successRatio),
-    goodputMean: m((s) => s.goodputMean),
-    actionsStarted: m((s) => s.actionsStarted),
-    actionsOk: m((s) => s.actionsOk),
-    actionsFailed: m((s) => s.actionsFailed),
-    attempts: m((s) => s.attempts),
-    utilisation: m((s) => s.utilisation),
-    meanQueueWaitS: m((s) => s.meanQueueWaitS),
-  };
+  return meanOf(ss, '') as RunSummary;
+}
+
+function meanOf(values: unknown[], key: string): unknown {
+  const first = values[0];
+  if (typeof first === 'boolean') return values.every(Boolean);
+  if (first !== null && typeof first === 'object') {
+    return Object.fromEntries(Object.keys(first).map((k) => [k, meanOf(values.map((v) => (v as Record<string, unknown>)[k]), k)]));
+  }
+  if (values.some((v) => v === null || typeof v !== 'number')) return null;
+  const xs = values as number[];
+  return key === 'max' ? Math.max(...xs) : estimate(xs).mean;
 }

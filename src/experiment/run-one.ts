@@ -6,7 +6,7 @@
 import type { Scenario } from '../scenario/schema.js';
 import { simulate } from '../model/simulate.js';
 import { summarize, derivedSeries, baseline, type RunSummary } from '../measures/measures.js';
-import { FAILURE_CAUSES } from '../model/series.js';
+import { FAILURE_CAUSES, type FaultWindow } from '../model/series.js';
 import { measureSettings } from './settings.js';
 
 /** Per-bucket columns of one run, in CSV order. */
@@ -34,15 +34,20 @@ export interface RunColumns {
 
 export interface RunResult {
   variant: string;
+  /** Index of the sweep point (0 without a sweep). */
+  point: number;
   seed: number;
   bucketS: number;
   summary: RunSummary;
   columns: RunColumns;
+  /** Fault windows of this run's scenario (they can differ across sweep points). */
+  faults: FaultWindow[];
   eventsProcessed: number;
+  /** Wall-clock seconds; for progress lines only, never written to result files. */
   wallS: number;
 }
 
-export function runOne(scenario: Scenario, variant: string, seed: number, shouldStop?: () => boolean): RunResult {
+export function runOne(scenario: Scenario, variant: string, point: number, seed: number, shouldStop?: () => boolean): RunResult {
   const started = performance.now();
   const record = simulate(scenario, seed, { shouldStop });
   const settings = measureSettings(scenario);
@@ -75,10 +80,12 @@ export function runOne(scenario: Scenario, variant: string, seed: number, should
   } as RunColumns;
   return {
     variant,
+    point,
     seed,
     bucketS: s.bucketS,
     summary,
     columns,
+    faults: record.faults,
     eventsProcessed: record.totals.eventsProcessed,
     wallS: (performance.now() - started) / 1000,
   };

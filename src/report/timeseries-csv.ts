@@ -8,14 +8,14 @@ import { round6 } from './numbers.js';
 
 export function timeseriesCsv(results: Array<RunResult | undefined>): string {
   const done = results.filter((r): r is RunResult => !!r);
-  if (done.length === 0) return 'variant,seed\n';
+  if (done.length === 0) return 'variant,point,seed\n';
   const cols = Object.keys(done[0].columns);
-  const lines = [['variant', 'seed', ...cols].join(',')];
+  const lines = [['variant', 'point', 'seed', ...cols].join(',')];
   for (const r of done) {
     const c = r.columns as unknown as Record<string, number[]>;
     const n = c.t_s.length;
     for (let i = 0; i < n; i++) {
-      let line = `${r.variant},${r.seed}`;
+      let line = `${r.variant},${r.point},${r.seed}`;
       for (const k of cols) {
         const v = c[k][i];
         line += Number.isFinite(v) ? `,${round6(v)}` : ',';

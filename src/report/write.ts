@@ -7,12 +7,16 @@ import { join } from 'node:path';
 import type { ExperimentResult } from '../experiment/experiment.js';
 import { summaryJson } from './summary-json.js';
 import { timeseriesCsv } from './timeseries-csv.js';
+import { runsJson } from './runs-json.js';
 
 export function writeOutputs(x: ExperimentResult, dir: string): string[] {
   mkdirSync(dir, { recursive: true });
   const files: Array<[string, string]> = [
     ['summary.json', summaryJson(x)],
     ['timeseries.csv', timeseriesCsv(x.results)],
+    ['runs.json', runsJson(x)],
+    // The scenario as written, so results can be reviewed (and re-rendered) next to it.
+    ['scenario.yaml', x.loaded.source],
   ];
   for (const [name, text] of files) {
     const path = join(dir, name);

@@ -14,6 +14,8 @@ export const LIMITS = {
   slots: 1_000_000,
   queue: 100_000_000,
   seeds: 10_000,
+  /** Points of one swept parameter. */
+  sweepPoints: 1_000,
   /** Buckets in a series (memory is buckets x columns). */
   buckets: 200_000,
 } as const;

@@ -6,8 +6,10 @@
 export function deepMerge(base: Record<string, unknown>, overlay: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
   for (const [k, v] of Object.entries(overlay)) {
-    const b = out[k];
-    out[k] = isPlainObject(b) && isPlainObject(v) ? deepMerge(b, v) : v;
+    const b = Object.hasOwn(out, k) ? out[k] : undefined;
+    // defineProperty, not assignment: a key named "__proto__" must stay a key (and then be
+    // reported as unknown), not replace the object's prototype.
+    Object.defineProperty(out, k, { value: isPlainObject(b) && isPlainObject(v) ? deepMerge(b, v) : v, enumerable: true, writable: true, configurable: true });
   }
   return out;
 }

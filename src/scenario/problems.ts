@@ -62,7 +62,8 @@ export function closest(key: string, known: readonly string[]): string | undefin
     const d = editDistance(lower, k.toLowerCase());
     if (d < bestD) { bestD = d; best = k; }
   }
-  const allowed = Math.max(2, Math.floor(key.length / 3));
+  // A third of the key, rounded up: "retires" (7 letters) is 3 edits from "retry".
+  const allowed = Math.max(2, Math.ceil(key.length / 3));
   return bestD <= allowed ? best : undefined;
 }
 

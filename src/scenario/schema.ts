@@ -201,6 +201,45 @@ export const variantSchema = z.strictObject({
     .meta({ description: 'Merged into the base scenario (objects merge key by key; lists and values replace).' }),
 });
 
+// ── Sweeps ──────────────────────────────────────────────────────────────────
+
+const sweepValue = z.union([z.string(), z.number()]);
+
+export const sweepSchema = z
+  .strictObject({
+    parameter: z.string().meta({ description: 'Path of the value to vary, e.g. faults[0].duration or clients.app.arrivals.rate; "load" multiplies every arrival rate.' }),
+    values: z.array(sweepValue).min(1).optional().meta({ description: 'The values, written as in the scenario ("5m", "800/s", 0.9).' }),
+    range: z
+      .strictObject({
+        from: sweepValue,
+        to: sweepValue,
+        steps: z.number().int().min(2).max(LIMITS.sweepPoints),
+      })
+      .optional()
+      .meta({ description: 'Evenly spaced values from `from` to `to` (same unit), `steps` of them.' }),
+  })
+  .refine((s) => (s.values === undefined) !== (s.range === undefined), 'give either values or range');
+
+// ── Expectations ─────────────────────────────────────────────────────────────
+
+const atMostDuration = z.strictObject({ atMost: durationSchema('Upper bound.') });
+const fractionAtLeast = z.strictObject({ atLeast: z.number().min(0).max(1) });
+const numberAtMost = z.strictObject({ atMost: z.number().min(0) });
+
+export const expectationSchema = z
+  .strictObject({
+    variant: name.meta({ description: 'The variant this expectation is about.' }),
+    at: z.record(z.string(), sweepValue).optional().meta({ description: 'Only at the sweep points with these values (default: every point).' }),
+    recoveryTime: atMostDuration.optional().meta({ description: 'Mean recovery time across seeds at most this (fails when a seed did not recover).' }),
+    recovered: fractionAtLeast.optional().meta({ description: 'Fraction of seeds that recovered at least this.' }),
+    perceivedOutage: atMostDuration.optional().meta({ description: 'Mean perceived outage at most this.' }),
+    peakLoadMultiple: numberAtMost.optional().meta({ description: 'Mean peak offered load multiple at most this.' }),
+    peakRetryShare: z.strictObject({ atMost: z.number().min(0).max(1) }).optional().meta({ description: 'Mean peak retry share at most this.' }),
+    successRatio: fractionAtLeast.optional().meta({ description: 'Mean success ratio of user actions at least this.' }),
+    attemptsPerAction: numberAtMost.optional().meta({ description: 'Mean attempts per user action at most this.' }),
+  })
+  .meta({ description: 'A check on the results; `retrystorm run` exits with code 1 when one fails.' });
+
 // ── Scenario ─────────────────────────────────────────────────────────────────
 
 export const scenarioSchema = z
@@ -219,6 +258,8 @@ export const scenarioSchema = z
       .meta({ description: 'Client populations by name.' }),
     server: serverSchema.meta({ description: 'The server under test.' }),
     faults: z.array(faultSchema).default([]).meta({ description: 'What goes wrong, and when (offsets from the start of the run).' }),
+    sweep: z.array(sweepSchema).max(2, 'sweep one or two parameters').optional().meta({ description: 'Parameters to vary; every variant runs at every point (two parameters: every combination).' }),
+    expectations: z.array(expectationSchema).optional().meta({ description: 'Checks on the results, for CI: a failing one makes `run` exit with code 1.' }),
     variants: z.record(name, variantSchema).optional().meta({ description: 'Policy variants by name (overlays on this base scenario). Without any, the base runs as variant "base".' }),
   })
   .meta({ title: 'retrystorm scenario', description: 'A world of clients, a server and faults, and the policy variants to compare.' });
@@ -233,6 +274,8 @@ export type ServerSpec = z.output<typeof serverSchema>;
 export type Fault = z.output<typeof faultSchema>;
 export type Distribution = z.output<typeof distributionSchema>;
 export type MeasuresSpec = z.output<typeof measuresSchema>;
+export type Expectation = z.output<typeof expectationSchema>;
+export type SweepSpec = z.output<typeof sweepSchema>;
 
 /** The JSON Schema for editors (`# yaml-language-server: $schema=...`). Input side: defaulted keys are optional. */
 export function scenarioJsonSchema(): object {

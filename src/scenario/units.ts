@@ -25,7 +25,7 @@ export function parseDuration(text: unknown): ParseResult {
   }
   if (typeof text !== 'string') return { ok: false, message: `expected a duration: ${DURATION_HINT}` };
   const s = text.trim();
-  if (s.startsWith('-')) return { ok: false, message: `a duration cannot be negative (got "${text}")` };
+  if (s.startsWith('-')) return { ok: false, message: `a duration cannot be negative (got "${text}"): write 0s or more, e.g. "250ms", "30s"` };
   if (s === '') return { ok: false, message: `expected a duration: ${DURATION_HINT}` };
   let total = 0;
   DURATION_PART.lastIndex = 0;
@@ -43,6 +43,7 @@ export function parseDuration(text: unknown): ParseResult {
     }
     total += Number(m[1]) * DURATION_UNITS[m[2]];
   }
+  if (!Number.isFinite(total)) return { ok: false, message: `"${text}" is too large to be a duration` };
   return { ok: true, value: total };
 }
 
@@ -65,7 +66,8 @@ export function parseRate(text: unknown): ParseResult {
   const unit = RATE_UNITS[m[2].toLowerCase()];
   if (unit === undefined) return { ok: false, message: `unknown time unit "${m[2]}" in rate "${text}": use /s, /min, /h or /d` };
   const value = Number(m[1]);
-  if (value < 0) return { ok: false, message: `a rate cannot be negative (got "${text}")` };
+  if (value < 0) return { ok: false, message: `a rate cannot be negative (got "${text}"): write 0 or more, e.g. "800/s"` };
+  if (!Number.isFinite(value)) return { ok: false, message: `"${text}" is too large to be a rate` };
   return { ok: true, value: value * unit };
 }
 

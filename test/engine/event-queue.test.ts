@@ -11,10 +11,14 @@ interface Ev {
   aux: number;
 }
 
+/** (time, seq) order. */
+function before(a: Ev, b: Ev): boolean {
+  return a.time < b.time || (a.time === b.time && a.seq < b.seq);
+}
+
 /**
- * Reference pending set: an array kept sorted in *descending* (time, seq) order, so the
- * earliest event is at the end and pops in O(1). A new event has the largest seq so far,
- * so it goes after every event with a later time and before every event with a time <= its own.
+ * Reference pending set: an array kept sorted in *descending* (time, seq) order (binary
+ * insertion), so the earliest event is at the end and pops in O(1).
  */
 class ReferenceQueue {
   private readonly items: Ev[] = [];
@@ -25,7 +29,7 @@ class ReferenceQueue {
     let hi = a.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (a[mid].time > e.time) lo = mid + 1;
+      if (before(e, a[mid])) lo = mid + 1;
       else hi = mid;
     }
     a.splice(lo, 0, e);
@@ -39,8 +43,8 @@ class ReferenceQueue {
     return this.items.length;
   }
 
-  peekTime(): number {
-    return this.items.length > 0 ? this.items[this.items.length - 1].time : Infinity;
+  peek(): Ev | undefined {
+    return this.items[this.items.length - 1];
   }
 }
 
@@ -53,11 +57,12 @@ describe('EventQueue', () => {
 
   it('pops in time order, carrying kind, ref and aux', () => {
     const q = new EventQueue();
-    q.push(3, 1, 30, -3);
-    q.push(1, 2, 10, -1);
-    q.push(2, 3, 20, -2);
+    q.push(3, 0, 1, 30, -3);
+    q.push(1, 1, 2, 10, -1);
+    q.push(2, 2, 3, 20, -2);
     expect(q.size).toBe(3);
     expect(q.peekTime()).toBe(1);
+    expect(q.peekSeq()).toBe(1);
     const out: number[][] = [];
     while (q.size > 0) {
       q.pop();
@@ -71,9 +76,9 @@ describe('EventQueue', () => {
     expect(q.peekTime()).toBe(Infinity);
   });
 
-  it('pops events with equal times in the order they were pushed', () => {
+  it('pops events with equal times in seq order (the order they were pushed, when seq counts up)', () => {
     const q = new EventQueue(2); // small capacity: also exercises growth
-    for (let i = 0; i < 50; i++) q.push(i % 2 === 0 ? 5 : 4, 0, i, 0);
+    for (let i = 0; i < 50; i++) q.push(i % 2 === 0 ? 5 : 4, i, 0, i, 0);
     const refs: number[] = [];
     while (q.size > 0) {
       q.pop();
@@ -84,51 +89,81 @@ describe('EventQueue', () => {
     expect(refs).toEqual([...odd, ...even]);
   });
 
-  for (const capacity of [1, 1024]) {
-    it(`matches a reference sort over 100k interleaved pushes and pops (initial capacity ${capacity})`, () => {
+  it('breaks time ties by seq, not by push order', () => {
+    const q = new EventQueue();
+    q.push(1, 7, 0, 7, 0);
+    q.push(1, 3, 0, 3, 0);
+    q.push(1, 5, 0, 5, 0);
+    const refs: number[] = [];
+    while (q.size > 0) {
+      q.pop();
+      refs.push(q.poppedRef);
+    }
+    expect(refs).toEqual([3, 5, 7]);
+  });
+
+  const configs = [
+    { capacity: 1, seqs: 'increasing' },
+    { capacity: 1024, seqs: 'increasing' },
+    { capacity: 16, seqs: 'shuffled' },
+  ] as const;
+  for (const { capacity, seqs } of configs) {
+    it(`matches a reference sort over 100k interleaved pushes and pops (capacity ${capacity}, ${seqs} seqs)`, () => {
       const rng = stream(capacity, 'test/event-queue');
       const q = new EventQueue(capacity);
       const ref = new ReferenceQueue();
+      // Shuffled: unique seqs in random order (a permutation), so ties are broken by seq alone.
+      const seqOf = Array.from({ length: 100_000 }, (_, i) => i);
+      if (seqs === 'shuffled') {
+        for (let i = seqOf.length - 1; i > 0; i--) {
+          const j = Math.floor(rng() * (i + 1));
+          [seqOf[i], seqOf[j]] = [seqOf[j], seqOf[i]];
+        }
+      }
       let pushes = 0;
       let pops = 0;
       let maxSize = 0;
       let emptied = 0;
       let mismatches = 0;
+      const check = (e: Ev) => {
+        if (
+          q.poppedTime !== e.time ||
+          q.poppedKind !== e.kind ||
+          q.poppedRef !== e.ref ||
+          q.poppedAux !== e.aux
+        ) {
+          mismatches++;
+          // Report the first mismatch in full (this throws).
+          expect([q.poppedTime, q.poppedKind, q.poppedRef, q.poppedAux]).toEqual([e.time, e.kind, e.ref, e.aux]);
+        }
+      };
       for (let op = 0; op < 100_000; op++) {
-        // The push probability swings between phases so the heap repeatedly grows to a
-        // few thousand events and drains to empty.
+        // The push probability swings between phases so the heap repeatedly grows to
+        // ~1,800 events (past the 1024 initial capacity) and drains to empty.
         const pushProb = Math.floor(op / 4000) % 2 === 0 ? 0.7 : 0.3;
         if (ref.size === 0 || rng() < pushProb) {
           // Times on a coarse grid (many exact ties) mixed with continuous ones.
           const time = rng() < 0.7 ? Math.floor(rng() * 64) / 4 : rng() * 16;
           const e: Ev = {
             time,
-            seq: pushes,
+            seq: seqOf[pushes],
             kind: Math.floor(rng() * 8),
             ref: pushes,
             aux: Math.floor(rng() * 2 ** 32) - 2 ** 31, // the whole Int32 range
           };
           pushes++;
-          q.push(e.time, e.kind, e.ref, e.aux);
+          q.push(e.time, e.seq, e.kind, e.ref, e.aux);
           ref.push(e);
         } else {
           const e = ref.pop();
           q.pop();
           pops++;
-          if (
-            q.poppedTime !== e.time ||
-            q.poppedKind !== e.kind ||
-            q.poppedRef !== e.ref ||
-            q.poppedAux !== e.aux
-          ) {
-            mismatches++;
-            // Report the first mismatch in full and stop.
-            expect([q.poppedTime, q.poppedKind, q.poppedRef, q.poppedAux]).toEqual([e.time, e.kind, e.ref, e.aux]);
-          }
+          check(e);
           if (ref.size === 0) emptied++;
         }
-        if (q.size !== ref.size || q.peekTime() !== ref.peekTime()) {
-          expect({ size: q.size, peek: q.peekTime() }).toEqual({ size: ref.size, peek: ref.peekTime() });
+        const top = ref.peek();
+        if (q.size !== ref.size || q.peekTime() !== (top?.time ?? Infinity) || (top && q.peekSeq() !== top.seq)) {
+          expect({ size: q.size, time: q.peekTime(), seq: q.peekSeq() }).toEqual({ size: ref.size, time: top?.time, seq: top?.seq });
         }
         maxSize = Math.max(maxSize, ref.size);
       }
@@ -137,13 +172,13 @@ describe('EventQueue', () => {
         const e = ref.pop();
         q.pop();
         pops++;
-        if (q.poppedTime !== e.time || q.poppedRef !== e.ref) mismatches++;
+        check(e);
       }
       expect(mismatches).toBe(0);
       expect(q.size).toBe(0);
       expect(pushes).toBe(pops);
       // The run really exercised deep heaps, growth and repeated emptying.
-      expect(maxSize).toBeGreaterThan(2000);
+      expect(maxSize).toBeGreaterThan(1500);
       expect(emptied).toBeGreaterThan(5);
     });
   }
@@ -211,7 +246,6 @@ describe('Engine', () => {
   it('runs events scheduled by a handler at the current time after those already queued for that time', () => {
     const e = new Engine();
     const log: string[] = [];
-    // eslint-disable-next-line prefer-const
     let kChild: number;
     const kParent = e.on((r) => {
       log.push(`parent ${r}`);
@@ -239,7 +273,6 @@ describe('Engine', () => {
   it('at() never schedules into the past: an earlier time is moved to now', () => {
     const e = new Engine();
     const log: Array<[number, number]> = [];
-    // eslint-disable-next-line prefer-const
     let kLate: number;
     const k = e.on(() => e.at(1, kLate, 0)); // at time 5, asks for time 1
     kLate = e.on(() => log.push([e.now, 1]));
@@ -286,5 +319,88 @@ describe('Engine', () => {
     expect(count).toBe(300_000);
     expect(polls).toBe(Math.floor(300_000 / 65_536));
     expect(e.now).toBe(300_000);
+  });
+  it('merges FIFO-lane events with heap events in (time, scheduling order)', () => {
+    const e = new Engine();
+    const log: Array<[number, string]> = [];
+    const k = e.on((r) => log.push([e.now, `h${r}`]));
+    const kl = e.on((r) => log.push([e.now, `l${r}`]));
+    const lane = e.lane();
+    e.at(1, k, 0); // seq 0
+    e.afterInLane(lane, 1, kl, 1); // seq 1, time 1: after h0
+    e.at(1, k, 2); // seq 2, time 1: after l1
+    e.afterInLane(lane, 2, kl, 3); // time 2
+    e.at(0.5, k, 4);
+    e.at(2, k, 5); // time 2, after l3
+    expect(e.pending).toBe(6);
+    e.run(10);
+    expect(log).toEqual([
+      [0.5, 'h4'],
+      [1, 'h0'],
+      [1, 'l1'],
+      [1, 'h2'],
+      [2, 'l3'],
+      [2, 'h5'],
+    ]);
+    expect(e.pending).toBe(0);
+  });
+
+  it('sends an event due before its lane\'s tail to the heap, keeping the order right', () => {
+    const e = new Engine();
+    const log: number[] = [];
+    const k = e.on((r) => log.push(r));
+    const lane = e.lane();
+    e.afterInLane(lane, 5, k, 5);
+    e.afterInLane(lane, 3, k, 3); // earlier than the tail: heap
+    e.afterInLane(lane, 5, k, 6); // equal to the tail: lane, after 5
+    e.afterInLane(lane, 4, k, 4); // heap
+    expect(e.pending).toBe(4);
+    e.run(4.5);
+    expect(log).toEqual([3, 4]);
+    expect(e.pending).toBe(2);
+    e.run(10);
+    expect(log).toEqual([3, 4, 5, 6]);
+  });
+
+  it('runs a random program in exactly the same order whether lanes or the heap hold its events', () => {
+    // Handlers schedule follow-ups from a seeded stream: random delays on the heap, fixed
+    // delays (like per-try timeouts) through afterInLane, some at the current time. The run
+    // with lanes must be the run with plain after(): same events, same order, same clock.
+    const program = (useLanes: boolean) => {
+      const e = new Engine();
+      const rng = stream(3, 'test/engine-program');
+      const lanes = [e.lane(), e.lane()];
+      const delays = [0.25, 1];
+      const log: number[] = [];
+      let next = 0;
+      const k = e.on((id) => {
+        log.push(id, e.now);
+        if (log.length > 2 * 100_000) return;
+        const n = e.pending < 50 ? 3 : e.pending > 500 ? 0 : 1 + Math.floor(rng() * 2);
+        for (let i = 0; i < n; i++) {
+          const u = rng();
+          if (u < 0.4) {
+            const l = u < 0.2 ? 0 : 1;
+            if (useLanes) e.afterInLane(lanes[l], delays[l], k, next++);
+            else e.after(delays[l], k, next++);
+          } else if (u < 0.5) e.after(0, k, next++);
+          else if (u < 0.8) e.after(Math.floor(rng() * 8) / 8, k, next++); // grid: ties with lane events
+          else e.after(rng() * 2, k, next++);
+        }
+      });
+      for (let i = 0; i < 10; i++) e.at(0, k, next++);
+      e.run(1e9);
+      return { log, events: e.eventsProcessed };
+    };
+    const withLanes = program(true);
+    const heapOnly = program(false);
+    expect(withLanes.events).toBeGreaterThan(100_000);
+    expect(withLanes.events).toBe(heapOnly.events);
+    // Compare without a 200k-element diff on failure: find the first difference.
+    const a = withLanes.log;
+    const b = heapOnly.log;
+    let firstDiff = -1;
+    for (let i = 0; i < Math.max(a.length, b.length); i++) if (a[i] !== b[i]) { firstDiff = i; break; }
+    expect(firstDiff).toBe(-1);
   });
 });

@@ -1,0 +1,50 @@
+/**
+ * Merges the output folders of the shards of one experiment (`run --shard i/n`) into the
+ * result the unsharded run would have given, byte for byte: the shards' full-precision
+ * run results (runs.json) are put back at their indices and folded by the same functions.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadScenario } from '../scenario/load.js';
+import { parseRuns, type SavedRuns } from '../report/runs-json.js';
+import { UsageError } from '../cli/errors.js';
+import { assemble, type ExperimentResult, type RunFailure } from './experiment.js';
+import type { RunResult } from './run-one.js';
+
+function read(dir: string, name: string): string {
+  try {
+    return readFileSync(join(dir, name), 'utf8');
+  } catch {
+    throw new UsageError(`${join(dir, name)}: missing; merge takes folders written by "retrystorm run --shard i/n --out DIR"`);
+  }
+}
+
+export function mergeDirs(dirs: string[]): ExperimentResult {
+  if (dirs.length === 0) throw new UsageError('merge needs at least one results folder');
+  const source = read(dirs[0], 'scenario.yaml');
+  const shards: SavedRuns[] = dirs.map((d) => {
+    if (read(d, 'scenario.yaml') !== source) throw new UsageError(`${d} ran a different scenario file than ${dirs[0]}: only shards of one experiment can be merged`);
+    try {
+      return parseRuns(read(d, 'runs.json'), join(d, 'runs.json'));
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+  });
+  const runs = shards[0].runs;
+  const plan = JSON.stringify(runs);
+  for (const [i, s] of shards.entries()) {
+    if (JSON.stringify(s.runs) !== plan) throw new UsageError(`${dirs[i]} planned other runs than ${dirs[0]} (different --seed or --seeds?)`);
+  }
+  const results: Array<RunResult | undefined> = new Array(runs.length);
+  const failures: RunFailure[] = [];
+  for (const s of shards) {
+    for (const r of s.results) {
+      const { index, ...rest } = r;
+      results[index] = { ...rest, wallS: 0 };
+    }
+    failures.push(...s.failures);
+  }
+  failures.sort((a, b) => a.index - b.index);
+  const loaded = loadScenario(source, join(dirs[0], 'scenario.yaml'));
+  return assemble(loaded, runs, results, failures, shards.some((s) => s.interrupted));
+}

@@ -1,0 +1,69 @@
+/**
+ * Runs simulation tasks, on the calling thread (one worker) or on a piscina pool of worker
+ * threads. Results are handed back with their task index, so whoever stores them by index
+ * gets the same outcome for any number of workers and any completion order. A task that
+ * throws is reported and the others go on; aborting stops the pool and keeps what finished.
+ */
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import type { RunTask } from './worker.js';
+import { runOne, type RunResult } from './run-one.js';
+import { RunInterrupted } from '../model/simulate.js';
+
+export interface PoolCallbacks {
+  onResult: (task: RunTask, result: RunResult) => void;
+  onError: (task: RunTask, error: Error) => void;
+}
+
+/** Where the worker module is: the compiled .js next to this file, or the .ts source under tsx/vitest. */
+function workerFile(): { filename: string; execArgv: string[] } {
+  const here = fileURLToPath(import.meta.url);
+  if (here.endsWith('.ts')) {
+    // Sources run through tsx; worker threads need the loader too (vitest does not pass it on).
+    const execArgv = process.execArgv.includes('tsx') ? process.execArgv : [...process.execArgv, '--import', 'tsx'];
+    return { filename: here.replace(/pool\.ts$/, 'worker.ts'), execArgv };
+  }
+  return { filename: here.replace(/pool\.js$/, 'worker.js'), execArgv: [] };
+}
+
+export async function runTasks(tasks: RunTask[], workers: number, signal: AbortSignal, cb: PoolCallbacks): Promise<void> {
+  if (workers <= 1 || tasks.length <= 1) return runSequentially(tasks, signal, cb);
+  const { filename, execArgv } = workerFile();
+  const pool = new Piscina<RunTask, RunResult>({
+    filename,
+    execArgv,
+    minThreads: Math.min(workers, tasks.length),
+    maxThreads: Math.min(workers, tasks.length),
+    idleTimeout: 1000,
+  });
+  try {
+    await Promise.all(
+      tasks.map((task) =>
+        pool.run(task, { signal }).then(
+          (result) => cb.onResult(task, result),
+          (error: Error) => {
+            if (!signal.aborted) cb.onError(task, error);
+          },
+        ),
+      ),
+    );
+  } finally {
+    await pool.destroy();
+  }
+}
+
+function runSequentially(tasks: RunTask[], signal: AbortSignal, cb: PoolCallbacks): void {
+  const stop = () => signal.aborted;
+  for (const task of tasks) {
+    if (signal.aborted) return;
+    let result: RunResult;
+    try {
+      result = runOne(task.scenario, task.variant, task.point, task.seed, stop);
+    } catch (e) {
+      if (e instanceof RunInterrupted) return;
+      cb.onError(task, e as Error);
+      continue;
+    }
+    cb.onResult(task, result);
+  }
+}

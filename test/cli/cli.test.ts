@@ -1,0 +1,226 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// The CLI as users meet it: `node bin/retrystorm.js ...`, from the compiled dist/ (`npm test` builds first).
+const ROOT = resolve(import.meta.dirname, '../..');
+
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(...args: string[]): Result {
+  const env = { ...process.env };
+  delete env.RETRYSTORM_DEBUG; // a user error must not need it to read well, nor show a stack without it
+  const r = spawnSync(process.execPath, ['bin/retrystorm.js', ...args], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function expectNoStackTrace(output: string): void {
+  expect(output).not.toMatch(/^\s+at /m);
+  expect(output).not.toMatch(/\b[A-Z]\w*Error\b/); // ZodError, TypeError, YAMLParseError, ScenarioError…
+  expect(output).not.toMatch(/internal error/);
+}
+
+let dir: string;
+function write(name: string, text: string): string {
+  const file = join(dir, name);
+  writeFileSync(file, text);
+  return file;
+}
+
+beforeAll(() => {
+  if (!existsSync(join(ROOT, 'dist/src/cli/main.js'))) {
+    spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit', shell: process.platform === 'win32' });
+  }
+  expect(existsSync(join(ROOT, 'dist/src/cli/main.js')), 'dist/ is missing: run `npm run build`').toBe(true);
+  dir = mkdtempSync(tmpdir() + '/rs-');
+});
+
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+const BASE = [
+  'name: t', //                                        1
+  'horizon: 10m', //                                   2
+  'clients:', //                                       3
+  '  app:', //                                         4
+  '    clients: 100', //                               5
+  '    arrivals: { kind: constant, rate: 50/s }', //   6
+  '    retry:', //                                     7
+  '      maxAttempts: 4', //                           8
+  '      timeout: 1s', //                              9
+  'server:', //                                       10
+  '  slots: 10', //                                   11
+  '  serviceTime:', //                                12
+  '    kind: exponential', //                         13
+  '    mean: 20ms', //                                14
+];
+const scenario = (replace: Record<number, string>) => BASE.map((line, i) => replace[i + 1] ?? line).join('\n') + '\n';
+
+const BAD: { name: string; text: string; at: string; path: string; says: RegExp }[] = [
+  { name: 'malformed-yaml', text: scenario({ 6: '    arrivals: { kind: constant, rate: 50/s' }), at: '6:15', path: '', says: /YAML: .*end with a \}/ },
+  { name: 'bad-indent', text: scenario({ 9: '     timeout: 1s' }), at: '9:1', path: '', says: /YAML: All mapping items must start at the same column/ },
+  { name: 'deep-wrong-type', text: scenario({ 8: '      maxAttempts: "four"' }), at: '8:20', path: 'clients.app.retry.maxAttempts', says: /expected a whole number/ },
+  { name: 'unknown-key', text: scenario({ 7: '    retires:' }), at: '7:5', path: 'clients.app.retires', says: /did you mean "retry"\?/ },
+  { name: 'negative-duration', text: scenario({ 9: '      timeout: -5s' }), at: '9:16', path: 'clients.app.retry.timeout', says: /cannot be negative/ },
+  { name: 'rate-without-unit', text: scenario({ 6: '    arrivals: { kind: constant, rate: 800 }' }), at: '6:39', path: 'clients.app.arrivals.rate', says: /needs a unit/ },
+  { name: 'too-many-clients', text: scenario({ 5: '    clients: 1000000000000' }), at: '5:14', path: 'clients.app.clients', says: /at most 10,000,000 clients/ },
+  { name: 'century-horizon', text: scenario({ 2: 'horizon: 876000h' }), at: '2:10', path: 'horizon', says: /beyond the limit of 30d/ },
+];
+
+describe.each(BAD)('bad input: $name', ({ name, text, at, path, says }) => {
+  function expectReported(r: Result, file: string): void {
+    expect(r.code, r.stderr).toBe(2);
+    const where = path ? `${file}:${at}  ${path}: ` : `${file}:${at}  `;
+    const line = r.stderr.split('\n').find((l) => l.startsWith(where));
+    expect(line, `no line starting with "${where}" in:\n${r.stderr}`).toBeDefined();
+    expect(line).toMatch(says);
+    expectNoStackTrace(r.stderr + r.stdout);
+  }
+
+  it('validate exits 2 and names file:line:col, path and problem', () => {
+    const file = write(`${name}.yaml`, text);
+    const r = cli('validate', file);
+    expectReported(r, file);
+    expect(r.stderr).toMatch(/1 of 1 file\(s\) invalid/);
+  });
+
+  it('run exits 2 with the same report and writes nothing', () => {
+    const file = write(`${name}.yaml`, text);
+    const out = join(dir, `out-${name}`);
+    const r = cli('run', file, '--out', out, '--quiet');
+    expectReported(r, file);
+    expect(r.stderr).toMatch(/nothing was run/);
+    expect(existsSync(out)).toBe(false);
+  });
+});
+
+describe('validate', () => {
+  it('exits 0 on a valid file and lists its variants', () => {
+    const r = cli('validate', 'scenarios/reference-storm.yaml');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('scenarios/reference-storm.yaml: ok (2 variant(s): retries, no-retries)');
+    expect(r.stderr).toBe('');
+  });
+
+  it('checks every file and exits 2 when any is invalid', () => {
+    const bad = write('several.yaml', scenario({ 6: '    arrivals: { kind: constant, rate: 800 }', 7: '    retires:' }));
+    const r = cli('validate', 'scenarios/reference-storm.yaml', bad);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toContain('reference-storm.yaml: ok');
+    const problems = r.stderr.split('\n').filter((l) => l.startsWith(bad));
+    expect(problems.map((l) => l.slice(bad.length).split('  ')[0])).toEqual([':6:39', ':7:5']);
+    expect(r.stderr).toContain('1 of 2 file(s) invalid');
+  });
+});
+
+describe('schema', () => {
+  it('prints a JSON Schema for scenario files', () => {
+    const r = cli('schema');
+    expect(r.code, r.stderr).toBe(0);
+    const schema = JSON.parse(r.stdout);
+    expect(schema.type).toBe('object');
+    expect(schema.additionalProperties).toBe(false);
+    expect(schema.properties.clients).toBeDefined();
+    expect(schema.properties.server).toBeDefined();
+    expect(schema.required).toEqual(expect.arrayContaining(['name', 'horizon', 'clients', 'server']));
+  });
+});
+
+describe('usage errors', () => {
+  it.each([
+    [['frobnicate'], /^retrystorm: Unknown argument: frobnicate$/],
+    [['validate', 'scenarios/reference-storm.yaml', '--bogus'], /^retrystorm: Unknown argument: bogus$/],
+    [[], /^retrystorm: name a command: run, validate or schema$/],
+    [['run'], /^retrystorm: Not enough non-option arguments/],
+    [['run', 'scenarios/reference-storm.yaml', '--seed', '-1'], /^retrystorm: --seed must be a whole number/],
+  ])('%j exits 2 with a one-line message and a pointer to --help', (args, first) => {
+    const r = cli(...args);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines[0]).toMatch(first);
+    expect(lines.slice(1)).toEqual(['run "retrystorm --help" for usage']);
+    expectNoStackTrace(r.stderr);
+  });
+
+  it('run on a missing file exits 2 saying "no such file"', () => {
+    const missing = join(dir, 'nope.yaml');
+    const r = cli('run', missing);
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n')[0]).toBe(`${missing}  no such file`);
+    expectNoStackTrace(r.stderr);
+  });
+});
+
+describe('run', () => {
+  const TINY = [
+    'name: tiny',
+    'horizon: 2m',
+    'clients:',
+    '  app:',
+    '    arrivals: { kind: constant, rate: 50/s }',
+    'server:',
+    '  slots: 10',
+    '  serviceTime: { kind: exponential, mean: 20ms }',
+    'faults:',
+    '  - kind: dependency-down',
+    '    at: 30s',
+    '    duration: 10s',
+    'measures:',
+    '  bucket: 5s',
+    '  warmup: 10s',
+    '  hold: 20s',
+  ].join('\n');
+
+  function runTiny(out: string, ...extra: string[]): Result {
+    const file = join(dir, 'tiny.yaml');
+    if (!existsSync(file)) writeFileSync(file, TINY);
+    return cli('run', file, '--out', out, ...extra);
+  }
+
+  it('simulates a small scenario, prints the table and writes summary.json and timeseries.csv', () => {
+    const out = join(dir, 'run-a');
+    const r = runTiny(out);
+    expect(r.code, r.stderr).toBe(0);
+    expectNoStackTrace(r.stdout + r.stderr);
+    expect(r.stdout).toMatch(/^tiny: 1 variant\(s\) x 1 seed\(s\); 2m simulated each/);
+    expect(r.stdout).toMatch(/^variant\s+recovery/m);
+    expect(r.stdout).toMatch(/^base\s/m);
+
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
+    expect(summary.variants).toHaveLength(1);
+    const v = summary.variants[0];
+    expect(v.name).toBe('base');
+    expect(v).toHaveProperty('recoveryTimeS');
+    expect(v.recoveryTimeS === null || v.recoveryTimeS >= 0).toBe(true);
+    expect(v.successRatio).toBeGreaterThan(0);
+    expect(v.successRatio).toBeLessThan(1); // the dependency was down for 10 s
+    expect(v.attempts).toBeGreaterThan(v.actionsStarted); // and clients retried
+
+    const csv = readFileSync(join(out, 'timeseries.csv'), 'utf8').trimEnd().split('\n');
+    const header = csv[0].split(',');
+    expect(header).toEqual(expect.arrayContaining(['t_s', 'attempts', 'retries', 'latency_p99_ms']));
+    expect(csv.length - 1).toBe(120 / 5); // one row per 5 s bucket
+    expect(csv.slice(1).every((row) => row.split(',').length === header.length)).toBe(true);
+  });
+
+  it('is reproducible: the same seed gives a byte-identical summary.json, another seed a different one', () => {
+    const [a, b, c] = ['run-seed-1a', 'run-seed-1b', 'run-seed-2'].map((d) => join(dir, d));
+    expect(runTiny(a, '--quiet', '--seed', '1').code).toBe(0);
+    expect(runTiny(b, '--quiet', '--seed', '1').code).toBe(0);
+    expect(runTiny(c, '--quiet', '--seed', '2').code).toBe(0);
+    const [sa, sb, sc] = [a, b, c].map((d) => readFileSync(join(d, 'summary.json'), 'utf8'));
+    expect(sb).toBe(sa);
+    expect(sc).not.toBe(sa);
+    // not only the recorded seed: the simulated outcome differs too
+    const outcome = (s: string) => JSON.stringify(JSON.parse(s).variants, (k, v) => (k === 'seed' ? undefined : v));
+    expect(outcome(sc)).not.toBe(outcome(sa));
+  });
+});

@@ -1,0 +1,382 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { loadScenario, loadScenarioFile, type LoadedScenario } from '../../src/scenario/load.js';
+import { ScenarioError, formatProblem, type Problem } from '../../src/scenario/problems.js';
+
+// A small valid scenario; cases below replace whole lines, so line numbers stay put.
+const BASE = [
+  'name: t', //                                        1
+  'horizon: 10m', //                                   2
+  'clients:', //                                       3
+  '  app:', //                                         4
+  '    clients: 100', //                               5
+  '    arrivals: { kind: constant, rate: 50/s }', //   6
+  '    retry:', //                                     7
+  '      maxAttempts: 4', //                           8
+  '      timeout: 1s', //                              9
+  'server:', //                                       10
+  '  slots: 10', //                                   11
+  '  serviceTime:', //                                12
+  '    kind: exponential', //                         13
+  '    mean: 20ms', //                                14
+  'faults:', //                                       15
+  '  - kind: dependency-down', //                     16
+  '    at: 1m', //                                    17
+  '    duration: 30s', //                             18
+];
+
+/** BASE with some lines (1-based) replaced, and lines appended. */
+function scenario(replace: Record<number, string> = {}, append: string[] = []): string {
+  return [...BASE.map((line, i) => replace[i + 1] ?? line), ...append].join('\n') + '\n';
+}
+
+function problemsOf(source: string): Problem[] {
+  try {
+    loadScenario(source, 's.yaml');
+  } catch (e) {
+    if (e instanceof ScenarioError) return e.problems;
+    throw e;
+  }
+  throw new Error('expected a ScenarioError, but the scenario loaded');
+}
+
+type Expected = { line: number; col: number; path: string; message: RegExp };
+
+function expectProblems(source: string, expected: Expected[]): void {
+  const got = problemsOf(source);
+  expect(got.map((p) => formatProblem(p))).toHaveLength(expected.length);
+  got.forEach((p, i) => {
+    const want = expected[i];
+    expect({ file: p.file, line: p.line, col: p.col, path: p.path }, formatProblem(p)).toEqual({ file: 's.yaml', line: want.line, col: want.col, path: want.path });
+    expect(p.message).toMatch(want.message);
+  });
+}
+
+describe('loadScenario: malformed YAML', () => {
+  it('points an unclosed { at the bracket and says it must end with }', () => {
+    expectProblems(scenario({ 6: '    arrivals: { kind: constant, rate: 50/s' }), [
+      { line: 6, col: 15, path: '', message: /^YAML: .*end with a \}.*this \{ is not closed/ },
+    ]);
+  });
+
+  it('points an unclosed [ at the bracket', () => {
+    expectProblems(scenario({ 17: '    at: [1m' }), [{ line: 17, col: 9, path: '', message: /end with a \].*this \[ is not closed/ }]);
+  });
+
+  it('reports a mis-indented key on its line', () => {
+    expectProblems(scenario({ 9: '     timeout: 1s' }), [{ line: 9, col: 1, path: '', message: /^YAML: All mapping items must start at the same column$/ }]);
+  });
+
+  it('reports a duplicated key at the second one', () => {
+    expectProblems(scenario({ 13: '    mean: 5ms' }), [{ line: 14, col: 5, path: '', message: /^YAML: Map keys must be unique/ }]);
+  });
+
+  it('keeps the first error and drops the cascade of "unexpected token" errors after it', () => {
+    // A line break inside a comment leaves a line starting with ",": yaml then calls every later token unexpected.
+    const reference = readFileSync('scenarios/reference-storm.yaml', 'utf8');
+    const broken = reference.replace(', the queue never drains', '\n, the queue never drains');
+    expect(broken).not.toBe(reference);
+    expectProblems(broken, [
+      { line: 6, col: 1, path: '', message: /^YAML: Plain value cannot start with flow indicator character , \(and \d+ more YAML error\(s\) after it/ },
+    ]);
+  });
+
+  it.each([[''], ['# nothing\n'], ['- a\n- b\n'], ['just text\n']])('refuses a document that is not a mapping: %j', (source) => {
+    expectProblems(source, [{ line: 1, col: 1, path: '', message: /a scenario is a mapping of keys/ }]);
+  });
+});
+
+describe('loadScenario: wrong values', () => {
+  it('reports a wrong type deep in the file at the value, with what was expected', () => {
+    expectProblems(scenario({ 8: '      maxAttempts: "four"', 14: '    mean: true' }), [
+      { line: 8, col: 20, path: 'clients.app.retry.maxAttempts', message: /^expected a whole number \(attempts per action\)$/ },
+      { line: 14, col: 11, path: 'server.serviceTime.mean', message: /^expected a duration such as "250ms"/ },
+    ]);
+  });
+
+  it('reports a null value as a wrong type, not as a missing key', () => {
+    expectProblems(scenario({ 11: '  slots:' }), [{ line: 11, col: 9, path: 'server.slots', message: /expected a whole number \(concurrency slots\)/ }]);
+  });
+
+  it('reports a negative duration, also inside a "none"-or-duration union', () => {
+    expectProblems(scenario({ 9: '      timeout: -5s', 17: '    at: -1m' }), [
+      { line: 9, col: 16, path: 'clients.app.retry.timeout', message: /^a duration cannot be negative \(got "-5s"\): write 0s or more/ },
+      { line: 17, col: 9, path: 'faults[0].at', message: /^a duration cannot be negative \(got "-1m"\)/ },
+    ]);
+  });
+
+  it('says what a union accepts when no option fits', () => {
+    expectProblems(scenario({ 9: '      timeout: true' }), [{ line: 9, col: 16, path: 'clients.app.retry.timeout', message: /^expected "none" or a duration such as "250ms"/ }]);
+  });
+
+  it('reports a rate without a unit and shows how to write one', () => {
+    expectProblems(scenario({ 6: '    arrivals: { kind: constant, rate: 800 }' }), [
+      { line: 6, col: 39, path: 'clients.app.arrivals.rate', message: /^a rate needs a unit: .*"800\/s".*\(got the bare number 800\)$/ },
+    ]);
+  });
+
+  it('reports 10^12 clients against the simulator limit', () => {
+    expectProblems(scenario({ 5: '    clients: 1000000000000' }), [
+      { line: 5, col: 14, path: 'clients.app.clients', message: /^at most 10,000,000 clients per population \(this is a simulator limit/ },
+    ]);
+  });
+
+  it('reports a 100-year horizon against the 30-day limit', () => {
+    expectProblems(scenario({ 2: 'horizon: 876000h' }), [
+      { line: 2, col: 10, path: 'horizon', message: /^a horizon of 36500d is beyond the limit of 30d; simulate a shorter window$/ },
+    ]);
+  });
+
+  it('reports an invalid population name at the name', () => {
+    expectProblems(scenario({ 4: '  my app:' }), [{ line: 4, col: 3, path: 'clients.my app', message: /^invalid key "my app": use letters, digits/ }]);
+  });
+
+  it('reports a fault after the horizon at the fault', () => {
+    expectProblems(scenario({ 17: '    at: 10m' }), [{ line: 17, col: 9, path: 'faults[0].at', message: /the fault starts at 10m, at or after the horizon \(10m\)/ }]);
+  });
+});
+
+describe('loadScenario: keys', () => {
+  it('suggests "retry" for "retires" under a population', () => {
+    expectProblems(scenario({ 7: '    retires:' }), [{ line: 7, col: 5, path: 'clients.app.retires', message: /^unknown key "retires" \(did you mean "retry"\?\)$/ }]);
+  });
+
+  it('suggests "slots" for "slot" under server, and says slots is then missing, at the parent', () => {
+    expectProblems(scenario({ 11: '  slot: 10' }), [
+      { line: 10, col: 1, path: 'server.slots', message: /^missing required key "slots"$/ },
+      { line: 11, col: 3, path: 'server.slot', message: /^unknown key "slot" \(did you mean "slots"\?\)$/ },
+    ]);
+  });
+
+  it('lists the known keys when nothing is close', () => {
+    expectProblems(scenario({ 14: '    mean: 20ms', 13: '    kind: exponential\n    zzzzzz: 1' }), [
+      { line: 14, col: 5, path: 'server.serviceTime.zzzzzz', message: /^unknown key "zzzzzz" \(expected one of: kind, mean\)$/ },
+    ]);
+  });
+
+  it('points a missing required key at the key of its parent', () => {
+    expectProblems(scenario({ 6: '    # no arrivals' }), [{ line: 4, col: 3, path: 'clients.app.arrivals', message: /^missing required key "arrivals"$/ }]);
+    expectProblems(scenario({ 18: '    # no duration' }), [{ line: 16, col: 5, path: 'faults[0].duration', message: /^missing required key "duration"$/ }]);
+  });
+
+  it('reports a missing top-level key once, at the start of the file', () => {
+    expectProblems(scenario({ 1: '# no name' }), [{ line: 2, col: 1, path: 'name', message: /^missing required key "name"$/ }]);
+  });
+
+  it('reports a bad kind at the kind, with the valid kinds and a did-you-mean', () => {
+    expectProblems(scenario({ 13: '    kind: gaussian' }), [
+      { line: 13, col: 11, path: 'server.serviceTime.kind', message: /^unknown kind "gaussian": expected kind: constant, uniform, exponential, lognormal/ },
+    ]);
+    expectProblems(scenario({ 13: '    kind: exponental' }), [
+      { line: 13, col: 11, path: 'server.serviceTime.kind', message: /^unknown kind "exponental" \(did you mean "exponential"\?\)/ },
+    ]);
+    expectProblems(scenario({ 16: '  - kind: outage' }), [
+      { line: 16, col: 11, path: 'faults[0].kind', message: /expected kind: dependency-down or capacity-cut$/ },
+    ]);
+  });
+
+  it('reports a missing kind as a missing key', () => {
+    expectProblems(scenario({ 13: '    # no kind' }), [
+      { line: 12, col: 3, path: 'server.serviceTime.kind', message: /^missing required key "kind" \(expected kind: constant,/ },
+    ]);
+  });
+});
+
+describe('loadScenario: several problems', () => {
+  it('reports every problem at once, sorted by position', () => {
+    expectProblems(
+      scenario({ 2: 'horizon: 876000h', 6: '    arrivals: { kind: constant, rate: 800 }', 7: '    retires:', 11: '  slot: 10', 14: '    mean: true' }),
+      [
+        { line: 6, col: 39, path: 'clients.app.arrivals.rate', message: /needs a unit/ },
+        { line: 7, col: 5, path: 'clients.app.retires', message: /did you mean "retry"/ },
+        { line: 10, col: 1, path: 'server.slots', message: /missing required key/ },
+        { line: 11, col: 3, path: 'server.slot', message: /did you mean "slots"/ },
+        { line: 14, col: 11, path: 'server.serviceTime.mean', message: /expected a duration/ },
+      ],
+    );
+  });
+
+  it('runs the semantic checks only once the schema accepts the file (then reports them all)', () => {
+    expectProblems(scenario({ 2: 'horizon: 876000h', 17: '    at: 900000h' }), [
+      { line: 2, col: 10, path: 'horizon', message: /beyond the limit of 30d/ },
+      { line: 17, col: 9, path: 'faults[0].at', message: /at or after the horizon/ },
+    ]);
+  });
+});
+
+describe('loadScenario: variants', () => {
+  const variants = [
+    'variants:', //                                                          19
+    '  strict:', //                                                          20
+    '    overlay:', //                                                       21
+    '      clients: { app: { retry: { maxAttempts: 0 } } }', //              22
+    '  calm:', //                                                            23
+    '    description: a longer timeout', //                                  24
+    '    overlay:', //                                                       25
+    '      clients:', //                                                     26
+    '        app:', //                                                       27
+    '          retry: { timeout: 10 }', //                                   28
+  ];
+
+  it("reports an overlay's bad values at the overlay's own position and path", () => {
+    expectProblems(scenario({}, variants), [
+      { line: 22, col: 47, path: 'variants.strict.overlay.clients.app.retry.maxAttempts', message: /^must be at least 1 \(attempts per action\)$/ },
+      { line: 28, col: 29, path: 'variants.calm.overlay.clients.app.retry.timeout', message: /^a duration needs a unit/ },
+    ]);
+  });
+
+  it("reports an overlay's unknown key with a did-you-mean", () => {
+    expectProblems(scenario({}, ['variants:', '  a:', '    overlay: { server: { slot: 2 } }']), [
+      { line: 21, col: 26, path: 'variants.a.overlay.server.slot', message: /^unknown key "slot" \(did you mean "slots"\?\)$/ },
+    ]);
+  });
+
+  it('reports a problem the overlay causes elsewhere at the base position, naming the variant', () => {
+    expectProblems(scenario({}, ['variants:', '  short:', '    overlay: { horizon: 30s }']), [
+      { line: 17, col: 9, path: 'faults[0].at', message: /^the fault starts at 1m, at or after the horizon \(30s\) \(in variant "short"\)$/ },
+    ]);
+  });
+
+  it('reports a problem of the base once, not again for each variant', () => {
+    expectProblems(scenario({ 11: '  slots: 0' }, ['variants:', '  a:', '    overlay: { seed: 2 }', '  b:', '    overlay: { seed: 3 }']), [
+      { line: 11, col: 10, path: 'server.slots', message: /^must be at least 1 \(concurrency slots\)$/ },
+    ]);
+  });
+
+  it('does not take an inherited name such as "constructor" for a key the overlay wrote', () => {
+    expectProblems(scenario({ 11: '  slots: 10\n  constructor: 1' }, ['variants:', '  a:', '    overlay: { server: { slots: 5 } }']), [
+      { line: 12, col: 3, path: 'server.constructor', message: /^unknown key "constructor"/ },
+    ]);
+  });
+});
+
+describe('loadScenario: valid files', () => {
+  function load(source: string): LoadedScenario {
+    return loadScenario(source, 's.yaml');
+  }
+
+  it('fills the defaults', () => {
+    const loaded = load(scenario({ 9: '      # timeout left out' }));
+    const s = loaded.base;
+    expect(loaded.variants.map((v) => v.name)).toEqual(['base']);
+    expect(loaded.variants[0].scenario).toEqual(s);
+    expect(s.horizon).toBe(600);
+    expect(s.seed).toBe(1);
+    expect(s.seeds).toBe(1);
+    expect(s.measures).toMatchObject({ hold: 120, warmup: 60, successRatioDrop: 0.02, loadExcess: 0.2, perceivedOutageThreshold: 0.9 });
+    expect(s.measures.bucket).toBeUndefined();
+    const app = s.clients.app;
+    expect(app.arrivals).toEqual({ kind: 'constant', rate: 50 });
+    expect(app.retry.maxAttempts).toBe(4);
+    expect(app.retry.timeout).toBe('none');
+    expect(app.retry.backoff).toEqual({ kind: 'exponential', base: 0.1, multiplier: 2, max: 10, jitter: 'full' });
+    expect(app.retry.retryOn.length).toBeGreaterThan(0);
+    expect(s.server).toEqual({ slots: 10, queue: 'unbounded', serviceTime: { kind: 'exponential', mean: 0.02 }, failFastTime: 0 });
+    expect(s.faults).toEqual([{ kind: 'dependency-down', at: 60, duration: 30 }]);
+  });
+
+  it('fills a whole retry block when it is left out', () => {
+    const s = load(scenario({ 7: '    # default retry', 8: '', 9: '' })).base;
+    expect(s.clients.app.retry).toMatchObject({ maxAttempts: 3, timeout: 'none', backoff: { kind: 'exponential', base: 0.1, max: 10 } });
+  });
+
+  it('loads the reference scenario with its two variants merged over the base', () => {
+    const loaded = loadScenarioFile('scenarios/reference-storm.yaml');
+    expect(loaded.base.name).toBe('reference-storm');
+    expect(loaded.variants.map((v) => v.name)).toEqual(['retries', 'no-retries']);
+    const [retries, none] = loaded.variants;
+    expect(retries.scenario.clients.app.retry.maxAttempts).toBe(4);
+    expect(none.scenario.clients.app.retry.maxAttempts).toBe(1);
+    // the overlay only replaced maxAttempts: the rest of retry comes from the base
+    expect(none.scenario.clients.app.retry.timeout).toBe(1);
+    expect(none.scenario.clients.app.retry.backoff).toEqual({ kind: 'exponential', base: 0.5, multiplier: 2, max: 8, jitter: 'full' });
+    expect(none.description).toBe('Clients never retry.');
+    expect(none.scenario.variants).toBeUndefined();
+    expect(loaded.source).toBe(readFileSync('scenarios/reference-storm.yaml', 'utf8'));
+  });
+});
+
+describe('loadScenarioFile', () => {
+  it('reports a missing file as a file-level problem', () => {
+    try {
+      loadScenarioFile('does/not/exist.yaml');
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(ScenarioError);
+      expect((e as ScenarioError).problems).toEqual([{ file: 'does/not/exist.yaml', line: 0, col: 0, path: '', message: 'no such file' }]);
+      expect((e as ScenarioError).message).toBe('does/not/exist.yaml  no such file');
+    }
+  });
+
+  it('reports a directory as not a scenario file', () => {
+    expect(() => loadScenarioFile('scenarios')).toThrow(/is a directory/);
+  });
+});
+
+describe('loadScenario under random edits (property)', () => {
+  const reference = readFileSync('scenarios/reference-storm.yaml', 'utf8');
+  const CHARS = [':', '-', ' ', '\n', '[', ']', '{', '}', '#', ',', '"', "'", '&', '*', '!', '|', '>', '?', '0', '1', '7', '.', 'a', 'k', 's', 'm', '/'];
+  const SCALARS = ['0', '-1', '-5s', '1.5', '1e999', '.inf', '.nan', 'null', '~', 'true', '""', '[]', '{}', '800', '1000000000000', '876000h', '9'.repeat(400) + 's', '0s', '0/s', 'none', 'full', 'gaussian', 'constructor', '__proto__', '*x', '&x 1', '!!binary aGk=', '!!set {a}', '{kind: constant}', '{kind: lognormal, mean: 1s, p99: 0s}'];
+
+  type Edit = (text: string) => string;
+  const lines = (f: (ls: string[]) => void): Edit => (text) => {
+    const ls = text.split('\n');
+    f(ls);
+    return ls.join('\n');
+  };
+  const edit: fc.Arbitrary<Edit> = fc.oneof(
+    fc.nat().map((i): Edit => (t) => { const k = i % Math.max(t.length, 1); return t.slice(0, k) + t.slice(k + 1); }),
+    fc.tuple(fc.nat(), fc.constantFrom(...CHARS)).map(([i, c]): Edit => (t) => { const k = i % (t.length + 1); return t.slice(0, k) + c + t.slice(k); }),
+    fc.nat().map((i) => lines((ls) => { const k = i % ls.length; ls.splice(k, 0, ls[k]); })),
+    fc.tuple(fc.nat(), fc.nat()).map(([i, j]) => lines((ls) => { const a = i % ls.length, b = j % ls.length; [ls[a], ls[b]] = [ls[b], ls[a]]; })),
+    fc.tuple(fc.nat(), fc.oneof(fc.constantFrom(...SCALARS), fc.integer().map(String), fc.string({ maxLength: 6 }))).map(([i, v]): Edit => (t) => {
+      const scalars = [...t.matchAll(/(:\s+)([^\s{}[\],#][^,{}[\]\n#]*)/g)];
+      if (scalars.length === 0) return t;
+      const m = scalars[i % scalars.length];
+      const at = m.index + m[1].length;
+      return t.slice(0, at) + v + t.slice(at + m[2].length);
+    }),
+    fc.tuple(fc.nat(), fc.integer({ min: -4, max: 4 })).map(([i, d]) => lines((ls) => {
+      const k = i % ls.length;
+      ls[k] = d >= 0 ? ' '.repeat(d) + ls[k] : ls[k].replace(new RegExp(`^ {0,${-d}}`), '');
+    })),
+  );
+
+  it('only ever loads or throws a ScenarioError with positioned, sorted, non-empty problems', () => {
+    let loaded = 0;
+    let refused = 0;
+    fc.assert(
+      fc.property(fc.array(edit, { minLength: 1, maxLength: 4 }), (edits) => {
+        const source = edits.reduce((t, e) => e(t), reference);
+        let problems: Problem[];
+        try {
+          loadScenario(source, 'm.yaml');
+          loaded++;
+          return;
+        } catch (e) {
+          if (!(e instanceof ScenarioError)) throw e;
+          problems = e.problems;
+        }
+        refused++;
+        // Plain checks rather than expect(): this runs thousands of times.
+        const fail = (why: string) => { throw new Error(`${why}\n--- source ---\n${source}\n--- problems ---\n${problems.map(formatProblem).join('\n')}`); };
+        if (problems.length === 0) fail('a ScenarioError without problems');
+        const lineCount = source.split('\n').length;
+        for (const p of problems) {
+          if (p.file !== 'm.yaml') fail(`wrong file ${p.file}`);
+          if (p.line === 0 ? p.path !== '' : !(p.line >= 1 && p.line <= lineCount && p.col >= 1)) fail(`bad position ${p.line}:${p.col}`);
+          if (p.message.trim() === '' || p.message === 'Invalid input') fail('empty or generic message');
+        }
+        for (let i = 1; i < problems.length; i++) {
+          const [a, b] = [problems[i - 1], problems[i]];
+          if (a.line > b.line || (a.line === b.line && a.col > b.col)) fail('problems not sorted by position');
+        }
+      }),
+      { numRuns: 3000, seed: 42 },
+    );
+    // the edits must exercise both outcomes, or the property proves little
+    expect(loaded).toBeGreaterThan(100);
+    expect(refused).toBeGreaterThan(1000);
+  });
+});
