@@ -5,6 +5,7 @@
  * throws is reported and the others go on; aborting stops the pool and keeps what finished.
  */
 import { fileURLToPath } from 'node:url';
+import { setMaxListeners } from 'node:events';
 import { Piscina } from 'piscina';
 import type { RunTask } from './worker.js';
 import { runOne, type RunResult } from './run-one.js';
@@ -29,6 +30,8 @@ function workerFile(): { filename: string; execArgv: string[] } {
 export async function runTasks(tasks: RunTask[], workers: number, signal: AbortSignal, cb: PoolCallbacks): Promise<void> {
   if (workers <= 1 || tasks.length <= 1) return runSequentially(tasks, signal, cb);
   const { filename, execArgv } = workerFile();
+  // Every queued task listens on the one signal; that is by design, not a leak.
+  setMaxListeners(tasks.length + 10, signal);
   const pool = new Piscina<RunTask, RunResult>({
     filename,
     execArgv,
