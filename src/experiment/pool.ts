@@ -55,9 +55,10 @@ export async function runTasks(tasks: RunTask[], workers: number, signal: AbortS
   }
 }
 
-function runSequentially(tasks: RunTask[], signal: AbortSignal, cb: PoolCallbacks): void {
+async function runSequentially(tasks: RunTask[], signal: AbortSignal, cb: PoolCallbacks): Promise<void> {
   const stop = () => signal.aborted;
   for (const task of tasks) {
+    await new Promise((r) => setImmediate(r)); // lets a SIGINT handler run (and abort) between runs
     if (signal.aborted) return;
     let result: RunResult;
     try {

@@ -89,6 +89,14 @@ export function attemptsPerAction(hist: readonly number[]): AttemptsPerActionSta
 }
 
 /** Slot-seconds of work done for callers that had already given up, and their share of all work (0 when no work). */
+/** Share of all attempts that repeat a request the server will always reject (validation-error loops). */
+export function futileRetryShare(record: RunRecord): number {
+  let futile = 0, attempts = 0;
+  const s = record.series;
+  for (let i = 0; i < s.n; i++) { futile += s.futileRetries[i]; attempts += s.attempts[i]; }
+  return attempts > 0 ? futile / attempts : 0;
+}
+
 export function wastedWork(record: RunRecord): { wastedWorkS: number; wastedWorkShare: number } {
   const { wastedWorkS, workS } = record.totals;
   return { wastedWorkS, wastedWorkShare: workS > 0 ? wastedWorkS / workS : 0 };
@@ -120,6 +128,7 @@ export interface RunSummary {
   attemptsPerAction: AttemptsPerActionStats;
   wastedWorkS: number;
   wastedWorkShare: number;
+  futileRetryShare: number;
   successRatio: number | null;
   goodputMean: number;
   actionsStarted: number;
@@ -154,6 +163,7 @@ export function summarize(record: RunRecord, settings: MeasureSettings = DEFAULT
     },
     wastedWorkS: finiteOr(wasted.wastedWorkS, 0),
     wastedWorkShare: finiteOr(wasted.wastedWorkShare, 0),
+    futileRetryShare: futileRetryShare(record),
     successRatio: successRatio(record),
     goodputMean: finiteOr(goodputMean(record), 0),
     actionsStarted: t.actionsStarted,
@@ -187,6 +197,7 @@ export const MEASURE_DOCS: Record<string, string> = {
     'Amplification: attempts each finished user action took (mean, 99th percentile, max); zeros when no action finished.',
   wastedWorkS: 'Server slot-seconds spent on attempts whose caller had already stopped waiting.',
   wastedWorkShare: 'Wasted work as a share of all server work done; 0 when no work was done.',
+  futileRetryShare: 'Retries of requests that can never succeed (validation loops) as a share of all attempts over the whole run; 0 when there were no attempts.',
   successRatio: 'Share of ended user actions that succeeded over the whole run; null when none ended.',
   goodputMean: 'User actions completed successfully per second, averaged over the whole run.',
   actionsStarted: 'User actions that arrived during the run.',

@@ -4,12 +4,23 @@
  * any dependency fault is active; the slots left are the fewest any active cut leaves.
  */
 import type { Engine } from '../engine/engine.js';
-import type { Fault } from '../scenario/schema.js';
+import type { Fault, Scenario } from '../scenario/schema.js';
 import type { FaultWindow } from './series.js';
 import type { Server } from './server.js';
 
-export function faultWindows(faults: Fault[], horizonS: number): FaultWindow[] {
-  return faults.map((f) => ({ kind: f.kind, startS: f.at, endS: Math.min(f.at + f.duration, horizonS) }));
+/**
+ * The windows the measures treat as faults: the scenario's faults, and the windows in
+ * which a population's devices are offline (their reconnect is a trigger like a
+ * dependency coming back: recovery is measured from it).
+ */
+export function faultWindows(s: Scenario): FaultWindow[] {
+  const cap = (t: number) => Math.min(t, s.horizon);
+  const windows: FaultWindow[] = s.faults.map((f) => ({ kind: f.kind, startS: f.at, endS: cap(f.at + f.duration) }));
+  for (const [name, pop] of Object.entries(s.clients)) {
+    const off = pop.behaviour?.offline;
+    if (off) windows.push({ kind: `offline:${name}`, startS: off.from, endS: cap(off.to) });
+  }
+  return windows;
 }
 
 export function scheduleFaults(engine: Engine, server: Server, faults: Fault[], baseSlots: number): void {

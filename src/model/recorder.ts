@@ -12,6 +12,8 @@ const G = 1.01;
 const LOG_G = Math.log(G);
 const BINS = 2200; // up to L0 * G^2199 ≈ 3e4 s: beyond any timeout worth simulating
 
+const REFUSED_LOCALLY = FAILURE_CAUSES.indexOf('refused-locally');
+
 const NICE_BUCKETS = [1, 2, 5, 10, 15, 20, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 21600, 43200, 86400];
 
 /** About 1,000 buckets over the horizon, rounded up to a width people read easily, at least 1 s. */
@@ -49,9 +51,9 @@ export class Recorder {
     const f = () => new Float64Array(n);
     this.series = {
       bucketS, n,
-      attempts: f(), firstTries: f(), retries: f(), attemptsOk: f(),
+      attempts: f(), firstTries: f(), retries: f(), futileRetries: f(), attemptsOk: f(),
       failures: FAILURE_CAUSES.map(f),
-      actionsStarted: f(), actionsOk: f(), actionsFailed: f(),
+      actionsStarted: f(), actionsOk: f(), actionsFailed: f(), actionsAbandoned: f(), deadLettered: f(),
       queueLen: f(), busySlots: f(), slots: f(),
       latencyP50S: f(), latencyP99S: f(),
       workS: f(), wastedWorkS: f(),
@@ -70,12 +72,14 @@ export class Recorder {
     return this.bucket;
   }
 
-  attempt(now: number, isRetry: boolean): void {
+  /** An attempt is sent; `futile` when it repeats a request that can never succeed. */
+  attempt(now: number, isRetry: boolean, futile: boolean): void {
     const b = this.at(now);
     const s = this.series;
     s.attempts[b]++;
     if (isRetry) s.retries[b]++;
     else s.firstTries[b]++;
+    if (futile) s.futileRetries[b]++;
   }
 
   /** An attempt's answer reached its client: latency and outcome (0 = ok, else 1 + failure cause index). */
@@ -109,6 +113,21 @@ export class Recorder {
     const h = this.attemptsPerAction;
     while (h.length <= attempts) h.push(0);
     h[attempts]++;
+  }
+
+  /** The user gave up on the action: a failure from the user's view, counted apart too. */
+  actionAbandoned(now: number, attempts: number): void {
+    this.actionEnded(now, false, attempts);
+    this.series.actionsAbandoned[this.at(now)]++;
+  }
+
+  /** A try refused before it was sent (breaker open, client-side throttling). */
+  refusedLocally(now: number): void {
+    this.series.failures[REFUSED_LOCALLY][this.at(now)]++;
+  }
+
+  deadLettered(now: number): void {
+    this.series.deadLettered[this.at(now)]++;
   }
 
   workDone(now: number, workS: number, wasted: boolean): void {

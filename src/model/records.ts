@@ -45,40 +45,93 @@ abstract class Pool {
   protected abstract growFields(n: number): void;
 }
 
-/** A user action: what a person or job wants done once, however many attempts it takes. */
+/** Most retry layers a population may stack (queue, app, HTTP library, proxy… ). */
+export const MAX_LAYERS = 8;
+export const LAYER_SHIFT = 3; // log2(MAX_LAYERS): event aux = token << LAYER_SHIFT | layer
+
+/** Action flags. */
+export const ACTION_INVALID = 1;
+export const ACTION_QUEUED_OFFLINE = 2;
+
+/**
+ * A user action: what a person or job wants done once, however many attempts it takes.
+ * Per layer (stride MAX_LAYERS) it holds the state of that layer's current call: tries
+ * made, when the call began, the stateful jitter's memory, the token of the current try
+ * (what a timer carries to know it is still current) and what a retry budget lent it.
+ */
 export class Actions extends Pool {
-  population: Int32Array;
-  client: Int32Array;
-  attempts: Int32Array;
-  startT: Float64Array;
+  population!: Int32Array;
+  client!: Int32Array;
+  /** Attempts sent to the server (all layers' tries at the innermost layer). */
+  attempts!: Int32Array;
+  startT!: Float64Array;
+  flags!: Int32Array;
+  /** Monotonic per slot and never reset, so a stale timer's token never matches a later occupant's. */
+  tokenCounter!: Int32Array;
+  /** The attempt in flight at the server, or -1. */
+  inflight!: Int32Array;
+  /** Failed tries the user has seen (outermost layer), and manual refreshes made. */
+  failuresSeen!: Int32Array;
+  refreshes!: Int32Array;
+  layerTries!: Int32Array;
+  layerStart!: Float64Array;
+  layerTryStart!: Float64Array;
+  layerJitter!: Float64Array;
+  layerToken!: Int32Array;
+  layerTaken!: Float64Array;
 
   constructor(capacity = 4096) {
     super(capacity);
-    this.population = new Int32Array(capacity);
-    this.client = new Int32Array(capacity);
-    this.attempts = new Int32Array(capacity);
-    this.startT = new Float64Array(capacity);
+    this.growFields(capacity);
   }
 
-  create(population: number, client: number, now: number): number {
+  create(population: number, client: number, now: number, flags: number): number {
     const id = this.take();
     this.population[id] = population;
     this.client[id] = client;
     this.attempts[id] = 0;
     this.startT[id] = now;
+    this.flags[id] = flags;
+    this.inflight[id] = -1;
+    this.failuresSeen[id] = 0;
+    this.refreshes[id] = 0;
     return id;
   }
 
+  /** A fresh token for a try or a wait at some layer of this action. */
+  nextToken(id: number): number {
+    return (this.tokenCounter[id] = (this.tokenCounter[id] + 1) & 0x0fffffff);
+  }
+
   protected growFields(n: number): void {
-    this.population = grow32(this.population, n);
-    this.client = grow32(this.client, n);
-    this.attempts = grow32(this.attempts, n);
-    this.startT = grow64(this.startT, n);
+    const g32 = (a: Int32Array | undefined, len: number) => (a ? grow32(a, len) : new Int32Array(len));
+    const g64 = (a: Float64Array | undefined, len: number) => (a ? grow64(a, len) : new Float64Array(len));
+    this.population = g32(this.population, n);
+    this.client = g32(this.client, n);
+    this.attempts = g32(this.attempts, n);
+    this.startT = g64(this.startT, n);
+    this.flags = g32(this.flags, n);
+    this.tokenCounter = g32(this.tokenCounter, n);
+    this.inflight = g32(this.inflight, n);
+    this.failuresSeen = g32(this.failuresSeen, n);
+    this.refreshes = g32(this.refreshes, n);
+    const m = n * MAX_LAYERS;
+    this.layerTries = g32(this.layerTries, m);
+    this.layerStart = g64(this.layerStart, m);
+    this.layerTryStart = g64(this.layerTryStart, m);
+    this.layerJitter = g64(this.layerJitter, m);
+    this.layerToken = g32(this.layerToken, m);
+    this.layerTaken = g64(this.layerTaken, m);
   }
 }
 
 /** Outcome of an attempt as decided by the server: 0 = ok, else 1 + index in FAILURE_CAUSES. */
-export const OUTCOME_OK = 0;
+export { OUTCOME_OK } from './outcomes.js';
+
+/** Attempt flags, as the server may see them. */
+export const ATTEMPT_INVALID = 1;
+/** The client declares the attempt number in a header. */
+export const ATTEMPT_HEADER = 2;
 
 /**
  * One request that reaches (or tries to reach) the server, as its client sees it. The
@@ -86,19 +139,23 @@ export const OUTCOME_OK = 0;
  * and finds out, when it is done, whether anyone is still waiting.
  */
 export class Attempts extends Pool {
-  action: Int32Array;
-  sentT: Float64Array;
+  action!: Int32Array;
+  sentT!: Float64Array;
+  flags!: Int32Array;
+  /** The attempt's number within its user action (1 = first), as a client would declare it. */
+  number!: Int32Array;
 
   constructor(capacity = 4096) {
     super(capacity);
-    this.action = new Int32Array(capacity);
-    this.sentT = new Float64Array(capacity);
+    this.growFields(capacity);
   }
 
-  create(action: number, now: number): number {
+  create(action: number, now: number, flags: number, number: number): number {
     const id = this.take();
     this.action[id] = action;
     this.sentT[id] = now;
+    this.flags[id] = flags;
+    this.number[id] = number;
     return id;
   }
 
@@ -111,7 +168,9 @@ export class Attempts extends Pool {
   }
 
   protected growFields(n: number): void {
-    this.action = grow32(this.action, n);
-    this.sentT = grow64(this.sentT, n);
+    this.action = this.action ? grow32(this.action, n) : new Int32Array(n);
+    this.sentT = this.sentT ? grow64(this.sentT, n) : new Float64Array(n);
+    this.flags = this.flags ? grow32(this.flags, n) : new Int32Array(n);
+    this.number = this.number ? grow32(this.number, n) : new Int32Array(n);
   }
 }

@@ -7,8 +7,12 @@
  * quantity is aggregated into its time bucket as it happens.
  */
 
-/** Why an attempt failed, as the client saw it. Index into `BucketSeries.failures`. */
-export const FAILURE_CAUSES = ['timeout', 'dependency', 'queue-full'] as const;
+/**
+ * Why a try failed, as the client saw it. Index into `BucketSeries.failures`; the outcome
+ * code of a failure is 1 + its index here (0 = ok). See model/outcomes.ts for what each
+ * means on the wire (status code, retryable flag).
+ */
+export const FAILURE_CAUSES = ['timeout', 'dependency', 'queue-full', 'rate-limited', 'invalid', 'reset', 'refused-locally'] as const;
 export type FailureCause = (typeof FAILURE_CAUSES)[number];
 
 /** Per-bucket series of one run. Every array has length `n`; bucket i covers [i*bucketS, (i+1)*bucketS). */
@@ -23,6 +27,8 @@ export interface BucketSeries {
   firstTries: Float64Array;
   /** Attempts that were retries (ground truth): attempts - firstTries. */
   retries: Float64Array;
+  /** Retries of requests that can never succeed (the server always rejects them as invalid): validation loops. */
+  futileRetries: Float64Array;
   /** Attempts answered with success, counted when the client received the answer. */
   attemptsOk: Float64Array;
   /** Failed attempts by cause (index = FAILURE_CAUSES index), counted when the client saw the failure. */
@@ -33,6 +39,10 @@ export interface BucketSeries {
   actionsOk: Float64Array;
   /** User actions that ended in failure (out of attempts, or gave up), counted when they ended. */
   actionsFailed: Float64Array;
+  /** User actions abandoned by their user (gave up waiting, or after too many failures). */
+  actionsAbandoned: Float64Array;
+  /** Calls that exhausted a dead-lettering layer (a queue's dead-letter queue). */
+  deadLettered: Float64Array;
   /** Time-averaged number of attempts waiting in the server's queue. */
   queueLen: Float64Array;
   /** Time-averaged number of busy server slots. */

@@ -10,11 +10,8 @@
  */
 import type { Engine } from '../engine/engine.js';
 import type { Recorder } from './recorder.js';
-import { OUTCOME_OK, type Attempts } from './records.js';
-import { FAILURE_CAUSES } from './series.js';
-
-export const OUTCOME_DEPENDENCY = 1 + FAILURE_CAUSES.indexOf('dependency');
-export const OUTCOME_QUEUE_FULL = 1 + FAILURE_CAUSES.indexOf('queue-full');
+import { ATTEMPT_INVALID, type Attempts } from './records.js';
+import { OUTCOME_OK, OUTCOME_DEPENDENCY, OUTCOME_QUEUE_FULL, OUTCOME_INVALID } from './outcomes.js';
 
 export interface ServerOptions {
   slots: number;
@@ -24,8 +21,8 @@ export interface ServerOptions {
   failFastTime: number;
 }
 
-/** Called when the server answers an attempt whose client is still waiting. */
-export type AnswerSink = (attempt: number, outcome: number) => void;
+/** Called when the server answers an attempt whose client is still waiting; retryAfter is NaN when the answer has none. */
+export type AnswerSink = (attempt: number, outcome: number, retryAfter: number) => void;
 
 export class Server {
   private slots: number;
@@ -71,13 +68,16 @@ export class Server {
   arrive(a: number): void {
     const now = this.engine.now;
     const gen = this.attempts.gen[a];
-    if (this.length === 0 && this.busy < this.slots) {
+    if ((this.attempts.flags[a] & ATTEMPT_INVALID) !== 0) {
+      // Validation fails before any work: a fast 400 that will never turn into a 200.
+      this.answer(a, OUTCOME_INVALID, NaN);
+    } else if (this.length === 0 && this.busy < this.slots) {
       this.begin(a, gen, now, now);
     } else if (this.length < this.opts.queueCapacity) {
       this.enqueue(a, gen, now);
       this.rec.setLevel(this.rec.queue, now, this.length);
     } else {
-      this.answer(a, OUTCOME_QUEUE_FULL);
+      this.answer(a, OUTCOME_QUEUE_FULL, NaN);
     }
   }
 
@@ -125,7 +125,7 @@ export class Server {
   private finish(a: number, gen: number, outcome: number, work: number): void {
     const awaited = this.attempts.isAwaited(a, gen);
     if (work > 0) this.rec.workDone(this.engine.now, work, !awaited);
-    if (awaited) this.answer(a, outcome);
+    if (awaited) this.answer(a, outcome, NaN);
     else this.wastedWorkS += work;
   }
 

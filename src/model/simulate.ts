@@ -10,7 +10,7 @@ import type { Scenario } from '../scenario/schema.js';
 import { Actions, Attempts } from './records.js';
 import { Recorder, autoBucketS } from './recorder.js';
 import { Server } from './server.js';
-import { Clients } from './clients.js';
+import { Clients } from './client/clients.js';
 import { faultWindows, scheduleFaults } from './faults.js';
 import { toDistributionSpec } from './distribution-spec.js';
 import type { RunRecord } from './series.js';
@@ -56,7 +56,7 @@ export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}):
   return {
     horizonS: horizon,
     series,
-    faults: faultWindows(s.faults, horizon),
+    faults: faultWindows(s),
     attemptsPerAction: rec.attemptsPerAction,
     totals: {
       actionsStarted: sum(series.actionsStarted),

@@ -9,46 +9,10 @@
  * because a misspelt key silently ignored is a policy silently not tested.
  */
 import { z } from 'zod';
-import { parseDuration, parseRate } from './units.js';
+import { durationSchema, rateSchema, name, positiveInt } from './schema-primitives.js';
+import { populationSchema } from './schema-clients.js';
+import { arrivalsSchema } from './schema-arrivals.js';
 import { LIMITS } from './limits.js';
-import { FAILURE_CAUSES as FAILURE_KINDS } from '../model/series.js';
-
-const durationSchema = (what: string) =>
-  z
-    .union([z.string(), z.number()], { error: () => 'expected a duration such as "250ms", "12m" or "1h30m"' })
-    .transform((text, ctx) => {
-      const r = parseDuration(text);
-      if (!r.ok) {
-        ctx.addIssue({ code: 'custom', message: r.message });
-        return z.NEVER;
-      }
-      return r.value;
-    })
-    .meta({ description: `${what} A duration with a unit: "250ms", "30s", "12m", "1h30m", "1d".`, 'x-unit': 'duration' });
-
-const rateSchema = (what: string) =>
-  z
-    .union([z.string(), z.number()], { error: () => 'expected a rate such as "800/s" or "100/min"' })
-    .transform((text, ctx) => {
-      const r = parseRate(text);
-      if (!r.ok) {
-        ctx.addIssue({ code: 'custom', message: r.message });
-        return z.NEVER;
-      }
-      return r.value;
-    })
-    .meta({ description: `${what} A count per unit of time: "800/s", "100/min", "5000/h".`, 'x-unit': 'rate' });
-
-const name = z
-  .string()
-  .regex(/^[a-z0-9][a-z0-9_-]*$/i, 'use letters, digits, "-" and "_" (it becomes a file and column name)');
-
-const positiveInt = (max: number, what: string) =>
-  z
-    .number({ error: `expected a whole number (${what})` })
-    .int(`expected a whole number (${what})`)
-    .min(1, `must be at least 1 (${what})`)
-    .max(max, `at most ${max.toLocaleString('en-US')} ${what} (this is a simulator limit, to keep a run within memory and time)`);
 
 // ── Distributions ────────────────────────────────────────────────────────────
 
@@ -81,74 +45,6 @@ export const distributionSchema = z
     }),
   ], { error: () => 'expected kind: constant, uniform, exponential, lognormal, lognormal-params or empirical' })
   .meta({ description: 'A distribution of durations.' });
-
-// ── Arrivals ─────────────────────────────────────────────────────────────────
-
-export const arrivalsSchema = z
-  .discriminatedUnion('kind', [
-    z.strictObject({ kind: z.literal('constant'), rate: rateSchema('User actions per unit of time, for the whole population.') }),
-    z.strictObject({
-      kind: z.literal('steps'),
-      steps: z
-        .array(z.strictObject({ at: durationSchema('When this rate starts (offset from the start).'), rate: rateSchema('Rate from then on.') }))
-        .min(1)
-        .meta({ description: 'Piecewise-constant rate; before the first step the rate is 0.' }),
-    }),
-    z.strictObject({
-      kind: z.literal('ramp'),
-      from: rateSchema('Rate before and at the start of the ramp.'),
-      to: rateSchema('Rate at the end of the ramp and after it.'),
-      start: durationSchema('When the ramp begins.'),
-      end: durationSchema('When the ramp ends.'),
-    }),
-    z.strictObject({
-      kind: z.literal('diurnal'),
-      mean: rateSchema('Average rate over a period.'),
-      amplitude: z.number().min(0).max(1).meta({ description: 'Relative swing: the rate goes from mean*(1-amplitude) to mean*(1+amplitude).' }),
-      period: durationSchema('Length of one cycle.').prefault('24h'),
-      peakAt: durationSchema('Offset of the first peak from the start.').prefault('0s'),
-    }),
-  ], { error: () => 'expected kind: constant, steps, ramp or diurnal' })
-  .meta({ description: 'How user actions arrive (a Poisson process whose rate follows this profile).' });
-
-// ── Clients ──────────────────────────────────────────────────────────────────
-
-
-export const backoffSchema = z
-  .discriminatedUnion('kind', [
-    z.strictObject({ kind: z.literal('none') }).meta({ description: 'Retry at once.' }),
-    z.strictObject({ kind: z.literal('constant'), delay: durationSchema('Wait between attempts.') }),
-    z.strictObject({
-      kind: z.literal('exponential'),
-      base: durationSchema('Wait cap before the first retry (before jitter).').prefault('100ms'),
-      multiplier: z.number().min(1).default(2).meta({ description: 'Growth per retry.' }),
-      max: durationSchema('Upper bound on the wait (before jitter).').prefault('10s'),
-      jitter: z.enum(['none', 'full']).default('full').meta({ description: 'full: wait uniform(0, cap) (AWS "full jitter"); none: wait exactly the cap.' }),
-    }),
-  ], { error: () => 'expected kind: none, constant or exponential' })
-  .meta({ description: 'Wait before a retry. Exponential: cap = min(max, base * multiplier^(retry-1)).' });
-
-export const retrySchema = z
-  .strictObject({
-    maxAttempts: positiveInt(LIMITS.maxAttempts, 'attempts per action').default(3).meta({ description: 'Attempts per user action, the first try included (1 = no retries).' }),
-    timeout: z
-      .union([z.literal('none'), durationSchema('Per-try timeout.')])
-      .prefault('none')
-      .meta({ description: 'Per-try timeout: after it the client stops waiting and the attempt fails with cause "timeout" ("none": wait for the answer).' }),
-    backoff: backoffSchema.prefault({ kind: 'exponential' }),
-    retryOn: z
-      .array(z.enum(FAILURE_KINDS))
-      .default([...FAILURE_KINDS])
-      .meta({ description: 'Failure causes that are retried; others end the action at once.' }),
-  })
-  .meta({ description: 'The client retry layer.' });
-
-export const populationSchema = z.strictObject({
-  description: z.string().optional().meta({ description: 'Who these clients are.' }),
-  clients: positiveInt(LIMITS.clients, 'clients per population').default(1000).meta({ description: 'Number of distinct clients (each user action belongs to one, drawn uniformly).' }),
-  arrivals: arrivalsSchema,
-  retry: retrySchema.prefault({}),
-});
 
 // ── Server ───────────────────────────────────────────────────────────────────
 
@@ -266,10 +162,8 @@ export const scenarioSchema = z
 
 export type ScenarioInput = z.input<typeof scenarioSchema>;
 export type Scenario = z.output<typeof scenarioSchema>;
-export type Population = z.output<typeof populationSchema>;
-export type RetryPolicy = z.output<typeof retrySchema>;
-export type Backoff = z.output<typeof backoffSchema>;
 export type Arrivals = z.output<typeof arrivalsSchema>;
+export type { Population, LayerInput, BudgetSpec, BreakerSpec, Behaviour } from './schema-clients.js';
 export type ServerSpec = z.output<typeof serverSchema>;
 export type Fault = z.output<typeof faultSchema>;
 export type Distribution = z.output<typeof distributionSchema>;

@@ -166,6 +166,7 @@ describe('run', () => {
     'clients:',
     '  app:',
     '    arrivals: { kind: constant, rate: 50/s }',
+    '    retry: { maxAttempts: 3 }',
     'server:',
     '  slots: 10',
     '  serviceTime: { kind: exponential, mean: 20ms }',

@@ -32,11 +32,14 @@ function zeroSeries(n: number, bucketS = 10): BucketSeries {
     attempts: z(),
     firstTries: z(),
     retries: z(),
+    futileRetries: z(),
     attemptsOk: z(),
     failures: FAILURE_CAUSES.map(() => z()),
     actionsStarted: z(),
     actionsOk: z(),
     actionsFailed: z(),
+    actionsAbandoned: z(),
+    deadLettered: z(),
     queueLen: z(),
     busySlots: z(),
     slots: z(),
@@ -340,6 +343,7 @@ describe('summarize', () => {
       attempts: 14000,
       utilisation: 0.2,
       meanQueueWaitS: 0.05,
+      futileRetryShare: 0,
     });
     expect(JSON.parse(JSON.stringify(s))).toEqual(s);
   });

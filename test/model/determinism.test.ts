@@ -29,7 +29,7 @@ clients:
     arrivals: { kind: diurnal, mean: 100/s, amplitude: 0.5, period: 5m }
     retry:
       maxAttempts: 3
-      backoff: { kind: constant, delay: 1s }
+      backoff: { kind: constant, base: 1s }
 server:
   slots: 50
   queue: 2000

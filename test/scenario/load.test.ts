@@ -1,3 +1,4 @@
+import { resolveLayer } from '../../src/model/client/layer-spec.js';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -90,7 +91,7 @@ describe('loadScenario: malformed YAML', () => {
 describe('loadScenario: wrong values', () => {
   it('reports a wrong type deep in the file at the value, with what was expected', () => {
     expectProblems(scenario({ 8: '      maxAttempts: "four"', 14: '    mean: true' }), [
-      { line: 8, col: 20, path: 'clients.app.retry.maxAttempts', message: /^expected a whole number \(attempts per action\)$/ },
+      { line: 8, col: 20, path: 'clients.app.retry.maxAttempts', message: /^expected a whole number \(tries per call\)$/ },
       { line: 14, col: 11, path: 'server.serviceTime.mean', message: /^expected a duration such as "250ms"/ },
     ]);
   });
@@ -221,7 +222,7 @@ describe('loadScenario: variants', () => {
 
   it("reports an overlay's bad values at the overlay's own position and path", () => {
     expectProblems(scenario({}, variants), [
-      { line: 22, col: 47, path: 'variants.strict.overlay.clients.app.retry.maxAttempts', message: /^must be at least 1 \(attempts per action\)$/ },
+      { line: 22, col: 47, path: 'variants.strict.overlay.clients.app.retry.maxAttempts', message: /^must be at least 1 \(tries per call\)$/ },
       { line: 28, col: 29, path: 'variants.calm.overlay.clients.app.retry.timeout', message: /^a duration needs a unit/ },
     ]);
   });
@@ -268,17 +269,21 @@ describe('loadScenario: valid files', () => {
     expect(s.measures.bucket).toBeUndefined();
     const app = s.clients.app;
     expect(app.arrivals).toEqual({ kind: 'constant', rate: 50 });
-    expect(app.retry.maxAttempts).toBe(4);
-    expect(app.retry.timeout).toBe('none');
-    expect(app.retry.backoff).toEqual({ kind: 'exponential', base: 0.1, multiplier: 2, max: 10, jitter: 'full' });
-    expect(app.retry.retryOn.length).toBeGreaterThan(0);
+    // Layer fields stay as written; resolveLayer fills what a layer leaves out.
+    expect(app.retry!.maxAttempts).toBe(4);
+    expect(app.retry!.timeout).toBeUndefined();
+    const layer = resolveLayer('app', app.retry!);
+    expect(layer.timeout).toBe(Infinity);
+    expect(layer.backoff).toEqual({ kind: 'exponential', base: 0.1, multiplier: 2, max: 10, jitter: 'full', jitterFactor: 0.2 });
+    expect(layer.retryOn).toEqual(['timeout', 'reset', '5xx', 429]);
     expect(s.server).toEqual({ slots: 10, queue: 'unbounded', serviceTime: { kind: 'exponential', mean: 0.02 }, failFastTime: 0 });
     expect(s.faults).toEqual([{ kind: 'dependency-down', at: 60, duration: 30 }]);
   });
 
-  it('fills a whole retry block when it is left out', () => {
-    const s = load(scenario({ 7: '    # default retry', 8: '', 9: '' })).base;
-    expect(s.clients.app.retry).toMatchObject({ maxAttempts: 3, timeout: 'none', backoff: { kind: 'exponential', base: 0.1, max: 10 } });
+  it('leaves the retry block out when the scenario does: such clients send once and wait', () => {
+    const s = load(scenario({ 7: '    # no retry layer', 8: '', 9: '' })).base;
+    expect(s.clients.app.retry).toBeUndefined();
+    expect(s.clients.app.layers).toBeUndefined();
   });
 
   it('loads the reference scenario with its two variants merged over the base', () => {
@@ -286,11 +291,11 @@ describe('loadScenario: valid files', () => {
     expect(loaded.base.name).toBe('reference-storm');
     expect(loaded.variants.map((v) => v.name)).toEqual(['retries', 'no-retries']);
     const [retries, none] = loaded.variants;
-    expect(retries.scenario.clients.app.retry.maxAttempts).toBe(4);
-    expect(none.scenario.clients.app.retry.maxAttempts).toBe(1);
+    expect(retries.scenario.clients.app.retry!.maxAttempts).toBe(4);
+    expect(none.scenario.clients.app.retry!.maxAttempts).toBe(1);
     // the overlay only replaced maxAttempts: the rest of retry comes from the base
-    expect(none.scenario.clients.app.retry.timeout).toBe(1);
-    expect(none.scenario.clients.app.retry.backoff).toEqual({ kind: 'exponential', base: 0.5, multiplier: 2, max: 8, jitter: 'full' });
+    expect(none.scenario.clients.app.retry!.timeout).toBe(1);
+    expect(none.scenario.clients.app.retry!.backoff).toEqual({ kind: 'exponential', base: 0.5, multiplier: 2, max: 8, jitter: 'full' });
     expect(none.description).toBe('Clients never retry.');
     expect(none.scenario.variants).toBeUndefined();
     expect(loaded.source).toBe(readFileSync('scenarios/reference-storm.yaml', 'utf8'));

@@ -1,0 +1,68 @@
+/**
+ * How long a layer waits before retry number n (n = 1 for the first retry).
+ *
+ * cap(n) = base for constant, min(max, base*n) for linear,
+ * min(max, base * multiplier^(n-1)) for exponential. Then the jitter:
+ *   none           cap
+ *   full           uniform(0, cap)                        ("Exponential Backoff And Jitter", AWS Architecture Blog, 2015)
+ *   equal          cap/2 + uniform(0, cap/2)              (same article)
+ *   decorrelated   min(max, uniform(base, 3 * previous)), previous starting at base (same article)
+ *   decorrelated-v2  Polly.Contrib.WaitAndRetry's DecorrelatedJitterBackoffV2: with t = n-1 + uniform(0,1),
+ *                  f(t) = 2^t * tanh(sqrt(4t)), wait = min(max, (f(t) - f(previous t)) / 1.4 * base):
+ *                  base is the median first delay
+ *   proportional   cap * (1 + jitterFactor * uniform(-1, 1))
+ * Stateful jitters keep their state in the caller's `state` slot (one per action and layer).
+ */
+import type { Rng } from '../../engine/rng.js';
+import type { BackoffSpec } from './layer-spec.js';
+
+/** The state a stateful jitter starts from, for a new call of the layer. */
+export function initialBackoffState(b: BackoffSpec): number {
+  return b.jitter === 'decorrelated' ? b.base : 0;
+}
+
+export function capOf(b: BackoffSpec, n: number): number {
+  switch (b.kind) {
+    case 'none':
+      return 0;
+    case 'constant':
+    case 'visibility':
+      // A constant wait is what it says: `max` bounds growing waits only (a default 10 s cap
+      // would silently shorten a 180 s constant wait).
+      return b.base;
+    case 'linear':
+      return Math.min(b.max, b.base * n);
+    case 'exponential':
+      return Math.min(b.max, b.base * Math.pow(b.multiplier, n - 1));
+  }
+}
+
+/** The wait before retry `n`; `state` holds the stateful jitters' previous value and is updated in place. */
+export function backoffDelay(b: BackoffSpec, n: number, rng: Rng, state: Float64Array, slot: number): number {
+  if (b.kind === 'none') return 0;
+  switch (b.jitter) {
+    case 'none':
+      return capOf(b, n);
+    case 'full':
+      return rng() * capOf(b, n);
+    case 'equal': {
+      const cap = capOf(b, n);
+      return cap / 2 + rng() * (cap / 2);
+    }
+    case 'proportional':
+      return Math.max(0, capOf(b, n) * (1 + b.jitterFactor * (2 * rng() - 1)));
+    case 'decorrelated': {
+      const prev = state[slot];
+      const sleep = Math.min(b.max, b.base + rng() * (prev * 3 - b.base));
+      state[slot] = sleep;
+      return sleep;
+    }
+    case 'decorrelated-v2': {
+      const t = n - 1 + rng();
+      const next = Math.pow(2, t) * Math.tanh(Math.sqrt(4 * t));
+      const wait = Math.min(b.max, ((next - state[slot]) / 1.4) * b.base);
+      state[slot] = next;
+      return wait;
+    }
+  }
+}

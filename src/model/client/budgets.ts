@@ -1,0 +1,146 @@
+/**
+ * Retry budgets shared across the requests of one client, or of a whole population (one
+ * proxy, one process): gRPC retry throttling, the AWS SDK standard retry quota, Envoy's
+ * retry budget and max concurrent retries, Finagle's RetryBudget. Each keeps its state in
+ * typed arrays indexed by key (client id, or 0 for the population), not per request.
+ *
+ * A layer asks `acquire` when it wants to retry: a refusal means the call gives up with
+ * its last failure. What `acquire` took is handed back to `release` when that retry ends.
+ */
+import type { BudgetSpec } from '../../scenario/schema.js';
+
+export interface RetryBudget {
+  /** A try of the layer starts (first try, or a retry when `retry`). */
+  started(key: number, now: number, retry: boolean): void;
+  /** May a retry happen now? Returns what it took (>= 0), or -1 when refused. */
+  acquire(key: number, now: number, afterTimeout: boolean): number;
+  /** A try ended; `taken` is what acquire returned for it (-1 for a first try). */
+  ended(key: number, now: number, ok: boolean, taken: number): void;
+}
+
+/** gRPC retry throttling (gRFC A6): retries only while tokens > maxTokens / 2. */
+export class GrpcThrottle implements RetryBudget {
+  readonly tokens: Float64Array;
+  constructor(keys: number, private readonly maxTokens: number, private readonly tokenRatio: number) {
+    this.tokens = new Float64Array(keys).fill(maxTokens);
+  }
+  started(): void {}
+  acquire(key: number): number {
+    return this.tokens[key] > this.maxTokens / 2 ? 0 : -1;
+  }
+  ended(key: number, _now: number, ok: boolean): void {
+    const t = this.tokens[key];
+    this.tokens[key] = ok ? Math.min(this.maxTokens, t + this.tokenRatio) : Math.max(0, t - 1);
+  }
+}
+
+/** AWS SDK standard retry quota: a retry takes its cost; a success gives it back (or a small refund for a first try). */
+export class AwsRetryQuota implements RetryBudget {
+  readonly quota: Float64Array;
+  constructor(keys: number, private readonly capacity: number, private readonly retryCost: number, private readonly timeoutCost: number, private readonly successRefund: number) {
+    this.quota = new Float64Array(keys).fill(capacity);
+  }
+  started(): void {}
+  acquire(key: number, _now: number, afterTimeout: boolean): number {
+    const cost = afterTimeout ? this.timeoutCost : this.retryCost;
+    if (this.quota[key] < cost) return -1;
+    this.quota[key] -= cost;
+    return cost;
+  }
+  ended(key: number, _now: number, ok: boolean, taken: number): void {
+    if (ok) this.quota[key] = Math.min(this.capacity, this.quota[key] + (taken > 0 ? taken : this.successRefund));
+  }
+}
+
+/**
+ * Envoy: retries in flight at most max(minRetryConcurrency, budgetPercent% of requests in
+ * flight) with a retry budget, or at most maxRetries with the max_retries circuit breaker.
+ */
+export class EnvoyRetryLimit implements RetryBudget {
+  readonly active: Float64Array;
+  readonly activeRetries: Float64Array;
+  constructor(keys: number, private readonly percent: number, private readonly minConcurrency: number) {
+    this.active = new Float64Array(keys);
+    this.activeRetries = new Float64Array(keys);
+  }
+  started(key: number): void {
+    this.active[key]++;
+  }
+  acquire(key: number): number {
+    // Envoy converts percent/100 * active to uint64_t: rounded down.
+    const allowed = Math.max(this.minConcurrency, Math.floor((this.percent / 100) * this.active[key]));
+    if (this.activeRetries[key] >= allowed) return -1;
+    this.activeRetries[key]++;
+    return 1;
+  }
+  ended(key: number, _now: number, _ok: boolean, taken: number): void {
+    this.active[key]--;
+    if (taken > 0) this.activeRetries[key]--;
+  }
+}
+
+/**
+ * Finagle RetryBudget: every request deposits, every retry withdraws; a retry is allowed
+ * while minRetriesPerSec*ttl + percentCanRetry*(requests in the last ttl) - (retries in the
+ * last ttl) >= 1. Counts are kept in one-second buckets over the ttl.
+ */
+export class FinagleBudget implements RetryBudget {
+  private readonly secs: number;
+  private readonly deposits: Float64Array;
+  private readonly withdrawals: Float64Array;
+  private readonly lastSec: Float64Array;
+  constructor(keys: number, ttl: number, private readonly minPerSec: number, private readonly percent: number) {
+    this.secs = Math.max(1, Math.round(ttl));
+    this.deposits = new Float64Array(keys * this.secs);
+    this.withdrawals = new Float64Array(keys * this.secs);
+    this.lastSec = new Float64Array(keys); // all buckets are empty at time 0
+  }
+  /** Clears the buckets that fell out of the window since this key was last seen. */
+  private advance(key: number, now: number): number {
+    const sec = Math.floor(now);
+    const last = this.lastSec[key];
+    const base = key * this.secs;
+    const stale = Math.min(this.secs, sec - last);
+    for (let i = 1; i <= stale; i++) {
+      const b = base + ((last + i) % this.secs);
+      this.deposits[b] = 0;
+      this.withdrawals[b] = 0;
+    }
+    this.lastSec[key] = sec;
+    return base + (sec % this.secs);
+  }
+  private sum(a: Float64Array, key: number): number {
+    let s = 0;
+    for (let i = key * this.secs, end = i + this.secs; i < end; i++) s += a[i];
+    return s;
+  }
+  started(key: number, now: number, retry: boolean): void {
+    // Finagle's RetryFilter deposits once per request, not per retry.
+    if (!retry) this.deposits[this.advance(key, now)]++;
+  }
+  acquire(key: number, now: number): number {
+    const b = this.advance(key, now);
+    const balance = this.minPerSec * this.secs + this.percent * this.sum(this.deposits, key) - this.sum(this.withdrawals, key);
+    if (balance < 1) return -1;
+    this.withdrawals[b]++;
+    return 1;
+  }
+  ended(): void {}
+}
+
+export function makeBudget(spec: BudgetSpec, keys: number): RetryBudget {
+  switch (spec.kind) {
+    case 'grpc-throttle':
+      return new GrpcThrottle(keys, spec.maxTokens, spec.tokenRatio);
+    case 'aws-quota':
+      return new AwsRetryQuota(keys, spec.capacity ?? 500, spec.retryCost ?? 5, spec.timeoutCost ?? 10, spec.successRefund ?? 1);
+    case 'envoy-budget':
+      return new EnvoyRetryLimit(keys, spec.budgetPercent ?? 20, spec.minRetryConcurrency ?? 3);
+    case 'envoy-max-retries':
+      return new EnvoyRetryLimit(keys, 0, spec.maxRetries ?? 3);
+    case 'finagle':
+      return new FinagleBudget(keys, spec.ttl ?? 10, spec.minRetriesPerSec ?? 10, spec.percentCanRetry ?? 0.2);
+    case 'sre-throttle':
+      throw new Error('sre-throttle is a gate on every request, not a retry budget: use makeGate');
+  }
+}

@@ -1,0 +1,309 @@
+/**
+ * Client populations driving user actions through their retry layers.
+ *
+ * Layers nest: layer l's try is a whole call to layer l+1, and the innermost layer's try
+ * is one attempt at the server. A try ends in success, a failure, or the layer's own
+ * per-try timeout (which abandons everything below it). A failed try is retried when the
+ * layer retries that outcome, has tries left, its deadline allows, its budget lends a
+ * retry and the Retry-After policy does not say give up; otherwise the call fails, and that
+ * final failure is one failure seen by the layer above. With every try failing, a stack of
+ * layers of m1, m2, … tries makes m1 x m2 x … attempts.
+ *
+ * Timers (per-try timeouts, backoff waits) carry (action, token << 3 | layer); a layer's
+ * current token changes whenever its try ends, so a timer that outlived its try does nothing.
+ */
+import type { Engine } from '../../engine/engine.js';
+import type { Population } from '../../scenario/schema.js';
+import type { Recorder } from '../recorder.js';
+import { populationState, type PopulationState, type LayerState } from './population.js';
+import { backoffDelay, initialBackoffState } from './backoff.js';
+import {
+  ACTION_INVALID, ACTION_QUEUED_OFFLINE, ATTEMPT_HEADER, ATTEMPT_INVALID, LAYER_SHIFT, MAX_LAYERS,
+  type Actions, type Attempts,
+} from '../records.js';
+import { OUTCOME_OK, OUTCOME_TIMEOUT, OUTCOME_REFUSED_LOCALLY, OUTCOME_INVALID, OUTCOME_COUNT } from '../outcomes.js';
+
+const LAYER_MASK = MAX_LAYERS - 1;
+
+/** Outcomes that count as the service failing, for breakers and throttles (not the caller's own errors). */
+const COUNTS_AS_FAILURE: boolean[] = Array.from({ length: OUTCOME_COUNT }, (_, o) => o !== OUTCOME_OK && o !== OUTCOME_INVALID && o !== OUTCOME_REFUSED_LOCALLY);
+
+export class Clients {
+  readonly pops: PopulationState[];
+  private readonly kArrival: number;
+  private readonly kAttemptTimeout: number;
+  private readonly kLayerTimeout: number;
+  private readonly kRetry: number;
+  private readonly kGiveUp: number;
+  private readonly kRefresh: number;
+  private readonly kFlush: number;
+  /** Where attempts go: set once the server exists (the server answers through `answer`). */
+  send: (attempt: number) => void = () => {
+    throw new Error('Clients.send used before a server was connected');
+  };
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly actions: Actions,
+    private readonly attempts: Attempts,
+    private readonly rec: Recorder,
+    populations: Array<[string, Population]>,
+    seed: number,
+  ) {
+    this.pops = populations.map(([name, spec]) => populationState(engine, name, spec, seed));
+    this.kArrival = engine.on((p) => this.arrival(p));
+    this.kAttemptTimeout = engine.on((a, gen) => this.attemptTimeout(a, gen));
+    this.kLayerTimeout = engine.on((act, aux) => this.layerTimeout(act, aux));
+    this.kRetry = engine.on((act, aux) => this.retryDue(act, aux));
+    this.kGiveUp = engine.on((act, gen) => this.giveUp(act, gen));
+    this.kRefresh = engine.on((act, gen) => this.refreshDue(act, gen));
+    this.kFlush = engine.on((p) => this.flushOffline(p));
+  }
+
+  start(): void {
+    this.pops.forEach((p, i) => {
+      const t = p.arrivals.next(0);
+      if (t < Infinity) this.engine.at(t, this.kArrival, i);
+      if (p.behaviour.offline) this.engine.at(p.behaviour.offline.to, this.kFlush, i);
+    });
+  }
+
+  // ── Actions ────────────────────────────────────────────────────────────────
+
+  private arrival(i: number): void {
+    const p = this.pops[i];
+    const now = this.engine.now;
+    const next = p.arrivals.next(now);
+    if (next < Infinity) this.engine.at(next, this.kArrival, i);
+    const client = Math.floor(p.clientRng() * p.clients);
+    const b = p.behaviour;
+    let flags = 0;
+    if (b.invalidShare !== undefined && p.behaviourRng() < b.invalidShare) flags |= ACTION_INVALID;
+    const offline = b.offline !== undefined && now >= b.offline.from && now < b.offline.to;
+    if (offline) flags |= ACTION_QUEUED_OFFLINE;
+    const act = this.actions.create(i, client, now, flags);
+    this.rec.actionStarted(now);
+    if (b.giveUpAfter !== undefined) this.engine.after(b.giveUpAfter, this.kGiveUp, act, this.actions.gen[act]);
+    if (offline) {
+      p.offlineQueued![client]++;
+      p.offlineActions.push(act, this.actions.gen[act]);
+      return;
+    }
+    this.startCall(act, p, 0);
+  }
+
+  /** Devices reconnect: queued actions go out at once, or spread over a window proportional to each device's queue. */
+  private flushOffline(i: number): void {
+    const p = this.pops[i];
+    const off = p.behaviour.offline!;
+    const now = this.engine.now;
+    const queue = p.offlineActions;
+    for (let k = 0; k < queue.length; k += 2) {
+      const act = queue[k], gen = queue[k + 1];
+      if (this.actions.gen[act] !== gen) continue; // abandoned while queued
+      this.actions.flags[act] &= ~ACTION_QUEUED_OFFLINE;
+      const window = off.flush === 'at-once' ? 0 : off.flush.spreadPerAction * p.offlineQueued![this.actions.client[act]];
+      this.engine.at(now + p.behaviourRng() * window, this.kRefresh, act, gen);
+    }
+    p.offlineActions = [];
+  }
+
+  private succeed(act: number): void {
+    this.rec.actionEnded(this.engine.now, true, this.actions.attempts[act]);
+    this.actions.release(act);
+  }
+
+  private fail(act: number, p: PopulationState): void {
+    const r = p.behaviour.refresh;
+    const actions = this.actions;
+    if (r && actions.refreshes[act] < (r.max ?? 3) && p.behaviourRng() < r.probability) {
+      // The user starts the same action again by hand, after a while.
+      actions.refreshes[act]++;
+      this.engine.after(p.behaviourRng() * r.after, this.kRefresh, act, actions.gen[act]);
+      return;
+    }
+    this.rec.actionEnded(this.engine.now, false, actions.attempts[act]);
+    actions.release(act);
+  }
+
+  private refreshDue(act: number, gen: number): void {
+    if (this.actions.gen[act] !== gen) return;
+    this.startCall(act, this.pops[this.actions.population[act]], 0);
+  }
+
+  /** The user stops waiting: everything in flight for the action is abandoned. */
+  private giveUp(act: number, gen: number): void {
+    const actions = this.actions;
+    if (actions.gen[act] !== gen) return;
+    this.abandonBelow(act, -1);
+    this.rec.actionAbandoned(this.engine.now, actions.attempts[act]);
+    actions.release(act);
+  }
+
+  // ── Layers ─────────────────────────────────────────────────────────────────
+
+  private startCall(act: number, p: PopulationState, l: number): void {
+    const actions = this.actions;
+    const slot = act * MAX_LAYERS + l;
+    actions.layerTries[slot] = 0;
+    actions.layerStart[slot] = this.engine.now;
+    actions.layerJitter[slot] = initialBackoffState(p.layers[l].spec.backoff);
+    actions.layerTaken[slot] = -1;
+    this.tryLayer(act, p, l);
+  }
+
+  private tryLayer(act: number, p: PopulationState, l: number): void {
+    const actions = this.actions;
+    const now = this.engine.now;
+    const layer = p.layers[l];
+    const slot = act * MAX_LAYERS + l;
+    const remaining = actions.layerStart[slot] + layer.spec.deadline - now;
+    if (remaining <= 0) return this.callFailed(act, p, l, OUTCOME_TIMEOUT, NaN);
+    actions.layerTries[slot]++;
+    actions.layerTryStart[slot] = now;
+    const token = actions.nextToken(act);
+    actions.layerToken[slot] = token;
+    const client = actions.client[act];
+    for (let g = 0; g < layer.gates.length; g++) {
+      if (!layer.gates[g].admit(layer.gateScopeIsClient[g] ? client : 0, now)) {
+        this.rec.refusedLocally(now);
+        return this.tryEnded(act, p, l, OUTCOME_REFUSED_LOCALLY, NaN);
+      }
+    }
+    if (layer.budget) layer.budget.started(layer.budgetScopeIsClient ? client : 0, now, actions.layerTries[slot] > 1);
+    const timeout = layer.spec.timeout < remaining ? layer.spec.timeout : remaining;
+    if (l === p.layers.length - 1) {
+      const n = ++actions.attempts[act];
+      const flags = ((actions.flags[act] & ACTION_INVALID) !== 0 ? ATTEMPT_INVALID : 0) | (p.behaviour.attemptHeader ? ATTEMPT_HEADER : 0);
+      const a = this.attempts.create(act, now, flags, n);
+      actions.inflight[act] = a;
+      this.rec.attempt(now, n > 1, n > 1 && (flags & ATTEMPT_INVALID) !== 0);
+      if (timeout < Infinity) this.engine.afterInLane(layer.timeoutLane, timeout, this.kAttemptTimeout, a, this.attempts.gen[a]);
+      this.send(a);
+    } else {
+      if (timeout < Infinity) this.engine.afterInLane(layer.timeoutLane, timeout, this.kLayerTimeout, act, (token << LAYER_SHIFT) | l);
+      this.startCall(act, p, l + 1);
+    }
+  }
+
+  /** The server answered an attempt whose client was still waiting. */
+  readonly answer = (a: number, outcome: number, retryAfter: number): void => {
+    const at = this.attempts;
+    const now = this.engine.now;
+    this.rec.answer(now, now - at.sentT[a], outcome);
+    const act = at.action[a];
+    at.release(a);
+    this.actions.inflight[act] = -1;
+    const p = this.pops[this.actions.population[act]];
+    this.tryEnded(act, p, p.layers.length - 1, outcome, retryAfter);
+  };
+
+  private attemptTimeout(a: number, gen: number): void {
+    const at = this.attempts;
+    if (!at.isAwaited(a, gen)) return; // answered already: a stale timeout
+    this.rec.timedOut(this.engine.now, OUTCOME_TIMEOUT);
+    const act = at.action[a];
+    // The client is done with it; the server, still holding (a, gen), will find it gone.
+    at.release(a);
+    this.actions.inflight[act] = -1;
+    const p = this.pops[this.actions.population[act]];
+    this.tryEnded(act, p, p.layers.length - 1, OUTCOME_TIMEOUT, NaN);
+  }
+
+  private layerTimeout(act: number, aux: number): void {
+    const l = aux & LAYER_MASK;
+    if (this.actions.layerToken[act * MAX_LAYERS + l] !== aux >>> LAYER_SHIFT) return;
+    this.abandonBelow(act, l);
+    this.rec.timedOut(this.engine.now, OUTCOME_TIMEOUT);
+    this.tryEnded(act, this.pops[this.actions.population[act]], l, OUTCOME_TIMEOUT, NaN);
+  }
+
+  /** Cancels the calls of every layer below `l` and the attempt in flight, if any. */
+  private abandonBelow(act: number, l: number): void {
+    const actions = this.actions;
+    for (let k = l + 1; k < MAX_LAYERS; k++) actions.layerToken[act * MAX_LAYERS + k] = -1;
+    const a = actions.inflight[act];
+    if (a >= 0) {
+      this.attempts.release(a);
+      actions.inflight[act] = -1;
+    }
+  }
+
+  /** A try of layer l ended: the call succeeds, retries, or fails upward. */
+  private tryEnded(act: number, p: PopulationState, l: number, outcome: number, retryAfter: number): void {
+    const actions = this.actions;
+    const now = this.engine.now;
+    const layer = p.layers[l];
+    const slot = act * MAX_LAYERS + l;
+    actions.layerToken[slot] = -1;
+    const client = actions.client[act];
+    if (outcome !== OUTCOME_REFUSED_LOCALLY) {
+      const failed = COUNTS_AS_FAILURE[outcome];
+      for (let g = 0; g < layer.gates.length; g++) layer.gates[g].ended(layer.gateScopeIsClient[g] ? client : 0, now, failed);
+      if (layer.budget) layer.budget.ended(layer.budgetScopeIsClient ? client : 0, now, outcome === OUTCOME_OK, actions.layerTaken[slot]);
+    }
+    if (outcome === OUTCOME_OK) {
+      if (l === 0) return this.succeed(act);
+      return this.tryEnded(act, p, l - 1, OUTCOME_OK, NaN);
+    }
+    if (l === 0) {
+      const seen = ++actions.failuresSeen[act];
+      const limit = p.behaviour.giveUpAfterFailures;
+      if (limit !== undefined && seen >= limit) {
+        this.rec.actionAbandoned(now, actions.attempts[act]);
+        actions.release(act);
+        return;
+      }
+    }
+    const delay = this.retryDelay(act, p, layer, slot, outcome, retryAfter);
+    if (delay < 0) return this.callFailed(act, p, l, outcome, retryAfter);
+    const token = actions.nextToken(act);
+    actions.layerToken[slot] = token;
+    this.engine.after(delay, this.kRetry, act, (token << LAYER_SHIFT) | l);
+  }
+
+  /** The wait before retrying, or -1 when this layer does not retry. */
+  private retryDelay(act: number, p: PopulationState, layer: LayerState, slot: number, outcome: number, retryAfter: number): number {
+    const actions = this.actions;
+    const spec = layer.spec;
+    const now = this.engine.now;
+    if (!layer.retry[outcome]) return -1;
+    const tries = actions.layerTries[slot];
+    const sw = p.behaviour.remoteSwitch;
+    const switched = sw !== undefined && now >= sw.at;
+    const maxAttempts = switched && sw.maxAttempts !== undefined && sw.maxAttempts < spec.maxAttempts ? sw.maxAttempts : spec.maxAttempts;
+    if (tries >= maxAttempts) return -1;
+    let delay =
+      spec.backoff.kind === 'visibility'
+        ? Math.max(0, spec.timeout - (now - actions.layerTryStart[slot])) // redelivered when the visibility timeout expires
+        : backoffDelay(spec.backoff, tries, p.backoffRng, actions.layerJitter, slot);
+    if (retryAfter === retryAfter) {
+      const ra = spec.retryAfter;
+      if (ra.mode === 'give-up' && retryAfter > ra.max) return -1;
+      if (ra.mode === 'honour' || ra.mode === 'give-up') delay = Math.max(delay, retryAfter);
+      else if (ra.mode === 'cap') delay = Math.max(delay, Math.min(retryAfter, ra.cap));
+    }
+    if (switched && sw.minWait !== undefined && delay < sw.minWait) delay = sw.minWait;
+    if (now + delay >= actions.layerStart[slot] + spec.deadline) return -1;
+    if (layer.budget) {
+      const taken = layer.budget.acquire(layer.budgetScopeIsClient ? actions.client[act] : 0, now, outcome === OUTCOME_TIMEOUT);
+      if (taken < 0) return -1;
+      actions.layerTaken[slot] = taken;
+    }
+    return delay;
+  }
+
+  private retryDue(act: number, aux: number): void {
+    const l = aux & LAYER_MASK;
+    if (this.actions.layerToken[act * MAX_LAYERS + l] !== aux >>> LAYER_SHIFT) return;
+    const p = this.pops[this.actions.population[act]];
+    this.tryLayer(act, p, l);
+  }
+
+  /** Layer l gives up on its call: one failure for the layer above (or the user). */
+  private callFailed(act: number, p: PopulationState, l: number, outcome: number, retryAfter: number): void {
+    if (p.layers[l].spec.deadLetter) this.rec.deadLettered(this.engine.now);
+    if (l === 0) return this.fail(act, p);
+    this.tryEnded(act, p, l - 1, outcome, retryAfter);
+  }
+}

@@ -1,0 +1,197 @@
+/**
+ * Gates in front of a layer's tries, shared across a client's or a population's requests:
+ * a circuit breaker (count- or time-based window, failure-rate threshold, minimum calls,
+ * open duration, half-open probes — Resilience4j's model) and Google SRE client-side
+ * adaptive throttling ("Handling Overload", SRE book ch. 21). A refused try never reaches
+ * the wire; the layer sees it fail with cause "refused-locally".
+ */
+import type { BreakerSpec, BudgetSpec } from '../../scenario/schema.js';
+import type { Rng } from '../../engine/rng.js';
+
+export interface Gate {
+  /** May a try start now? When refused, `reopensAt` says when it might be allowed. */
+  admit(key: number, now: number): boolean;
+  /** When a refused caller could try again (for breakers with whenOpen: wait). */
+  reopensAt(key: number): number;
+  /** A try that was admitted ended: ok, or a failure that counts against the service. */
+  ended(key: number, now: number, failed: boolean): void;
+}
+
+const CLOSED = 0, OPEN = 1, HALF_OPEN = 2;
+
+export class CircuitBreaker implements Gate {
+  private readonly state: Uint8Array;
+  private readonly openUntil: Float64Array;
+  private readonly probesLeft: Float64Array;
+  private readonly probeFailures: Float64Array;
+  private readonly probesDone: Float64Array;
+  // Count window: a ring of the last `size` outcomes per key. Time window: per-second buckets.
+  private readonly ring: Uint8Array;
+  private readonly ringPos: Int32Array;
+  private readonly ringFill: Int32Array;
+  private readonly calls: Float64Array;
+  private readonly fails: Float64Array;
+  private readonly lastSec: Float64Array;
+  private readonly size: number;
+  private readonly timeBased: boolean;
+  private readonly threshold: number;
+  private readonly minimumCalls: number;
+  private readonly openFor: number;
+  private readonly halfOpenCalls: number;
+
+  constructor(keys: number, spec: BreakerSpec) {
+    const w = spec.window ?? { calls: 100 };
+    this.timeBased = 'time' in w;
+    this.size = 'time' in w ? Math.max(1, Math.round(w.time)) : w.calls;
+    this.threshold = spec.failureRateThreshold ?? 0.5;
+    // Resilience4j caps minimumNumberOfCalls at a count window's size (CircuitBreakerMetrics).
+    this.minimumCalls = Math.min(spec.minimumCalls ?? 100, this.timeBased ? Infinity : this.size);
+    this.openFor = spec.openFor ?? 60;
+    this.halfOpenCalls = spec.halfOpenCalls ?? 10;
+    this.state = new Uint8Array(keys);
+    this.openUntil = new Float64Array(keys);
+    this.probesLeft = new Float64Array(keys);
+    this.probeFailures = new Float64Array(keys);
+    this.probesDone = new Float64Array(keys);
+    this.ring = new Uint8Array(this.timeBased ? 0 : keys * this.size);
+    this.ringPos = new Int32Array(this.timeBased ? 0 : keys);
+    this.ringFill = new Int32Array(this.timeBased ? 0 : keys);
+    this.calls = new Float64Array(this.timeBased ? keys * this.size : keys);
+    this.fails = new Float64Array(this.timeBased ? keys * this.size : keys);
+    this.lastSec = new Float64Array(this.timeBased ? keys : 0);
+  }
+
+  stateOf(key: number): 'closed' | 'open' | 'half-open' {
+    return (['closed', 'open', 'half-open'] as const)[this.state[key]];
+  }
+
+  admit(key: number, now: number): boolean {
+    const s = this.state[key];
+    if (s === CLOSED) return true;
+    if (s === OPEN) {
+      if (now < this.openUntil[key]) return false;
+      this.state[key] = HALF_OPEN;
+      this.probesLeft[key] = this.halfOpenCalls;
+      this.probesDone[key] = 0;
+      this.probeFailures[key] = 0;
+    }
+    if (this.probesLeft[key] <= 0) return false;
+    this.probesLeft[key]--;
+    return true;
+  }
+
+  reopensAt(key: number): number {
+    return this.state[key] === OPEN ? this.openUntil[key] : Infinity;
+  }
+
+  ended(key: number, now: number, failed: boolean): void {
+    if (this.state[key] === HALF_OPEN) {
+      this.probesDone[key]++;
+      if (failed) this.probeFailures[key]++;
+      if (this.probesDone[key] >= this.halfOpenCalls) {
+        if (this.probeFailures[key] / this.probesDone[key] >= this.threshold) this.open(key, now);
+        else this.close(key);
+      }
+      return;
+    }
+    if (this.state[key] === OPEN) return; // a try admitted before the breaker opened
+    const [calls, fails] = this.record(key, now, failed);
+    if (calls >= this.minimumCalls && fails / calls >= this.threshold) this.open(key, now);
+  }
+
+  private open(key: number, now: number): void {
+    this.state[key] = OPEN;
+    this.openUntil[key] = now + this.openFor;
+  }
+
+  private close(key: number): void {
+    this.state[key] = CLOSED;
+    if (this.timeBased) {
+      this.calls.fill(0, key * this.size, (key + 1) * this.size);
+      this.fails.fill(0, key * this.size, (key + 1) * this.size);
+    } else {
+      this.ringFill[key] = 0;
+      this.ringPos[key] = 0;
+      this.calls[key] = 0;
+      this.fails[key] = 0;
+    }
+  }
+
+  /** Adds an outcome to the key's window; returns the window's (calls, failures). */
+  private record(key: number, now: number, failed: boolean): [number, number] {
+    if (!this.timeBased) {
+      const base = key * this.size;
+      const pos = this.ringPos[key];
+      if (this.ringFill[key] === this.size) {
+        this.calls[key]--;
+        this.fails[key] -= this.ring[base + pos];
+      } else this.ringFill[key]++;
+      this.ring[base + pos] = failed ? 1 : 0;
+      this.ringPos[key] = (pos + 1) % this.size;
+      this.calls[key]++;
+      if (failed) this.fails[key]++;
+      return [this.calls[key], this.fails[key]];
+    }
+    const base = key * this.size;
+    const sec = Math.floor(now);
+    const stale = Math.min(this.size, sec - this.lastSec[key]);
+    for (let i = 1; i <= stale; i++) {
+      const b = base + ((this.lastSec[key] + i) % this.size);
+      this.calls[b] = 0;
+      this.fails[b] = 0;
+    }
+    this.lastSec[key] = sec;
+    const b = base + (sec % this.size);
+    this.calls[b]++;
+    if (failed) this.fails[b]++;
+    let c = 0, f = 0;
+    for (let i = base; i < base + this.size; i++) { c += this.calls[i]; f += this.fails[i]; }
+    return [c, f];
+  }
+}
+
+/** SRE adaptive throttling: refuse locally with probability max(0, (requests - K*accepts) / (requests + 1)). */
+export class AdaptiveThrottle implements Gate {
+  private readonly secs: number;
+  private readonly requests: Float64Array;
+  private readonly accepts: Float64Array;
+  private readonly lastSec: Float64Array;
+  constructor(keys: number, private readonly k: number, window: number, private readonly rng: Rng) {
+    this.secs = Math.max(1, Math.round(window));
+    this.requests = new Float64Array(keys * this.secs);
+    this.accepts = new Float64Array(keys * this.secs);
+    this.lastSec = new Float64Array(keys);
+  }
+  private bucket(key: number, now: number): number {
+    const base = key * this.secs;
+    const sec = Math.floor(now);
+    const stale = Math.min(this.secs, sec - this.lastSec[key]);
+    for (let i = 1; i <= stale; i++) {
+      const b = base + ((this.lastSec[key] + i) % this.secs);
+      this.requests[b] = 0;
+      this.accepts[b] = 0;
+    }
+    this.lastSec[key] = sec;
+    return base + (sec % this.secs);
+  }
+  admit(key: number, now: number): boolean {
+    const b = this.bucket(key, now);
+    let req = 0, acc = 0;
+    for (let i = key * this.secs, end = i + this.secs; i < end; i++) { req += this.requests[i]; acc += this.accepts[i]; }
+    this.requests[b]++; // a locally refused request counts as a request too
+    const p = Math.max(0, (req - this.k * acc) / (req + 1));
+    return !(p > 0 && this.rng() < p);
+  }
+  reopensAt(): number {
+    return Infinity;
+  }
+  ended(key: number, now: number, failed: boolean): void {
+    if (!failed) this.accepts[this.bucket(key, now)]++;
+  }
+}
+
+export function makeGate(keys: number, breaker: BreakerSpec | undefined, budget: BudgetSpec | undefined, rng: Rng): Gate | undefined {
+  if (breaker) return new CircuitBreaker(keys, breaker);
+  if (budget?.kind === 'sre-throttle') return new AdaptiveThrottle(keys, budget.k ?? 2, budget.window ?? 120, rng);
+  return undefined;
+}

@@ -1,0 +1,108 @@
+/**
+ * Everything fixed about one client population for a run, prepared once so the event
+ * handlers only index arrays: its resolved retry layers (innermost last), per-layer
+ * lookup tables of what is retried, the shared budgets and gates with their state, the
+ * random streams, and its behaviours.
+ */
+import type { Engine } from '../../engine/engine.js';
+import { stream, type Rng } from '../../engine/rng.js';
+import type { Population, Behaviour } from '../../scenario/schema.js';
+import { ArrivalProcess } from '../arrivals.js';
+import { resolveLayer, type LayerSpec, type RetryOnItem } from './layer-spec.js';
+import { makeBudget, type RetryBudget } from './budgets.js';
+import { CircuitBreaker, AdaptiveThrottle, type Gate } from './gates.js';
+import { OUTCOME_COUNT, OUTCOME_TIMEOUT, OUTCOME_RESET, statusOf, retryableFlagOf } from '../outcomes.js';
+import { MAX_LAYERS } from '../records.js';
+
+export interface LayerState {
+  spec: LayerSpec;
+  /** retryOn[outcome]: does this layer retry that outcome (by its status), before the retryable flag? */
+  retryOn: boolean[];
+  /** retry[outcome]: retryOn, and the server's retryable flag allows it (or the layer ignores the flag). */
+  retry: boolean[];
+  budget?: RetryBudget;
+  budgetScopeIsClient: boolean;
+  gates: Gate[];
+  gateScopeIsClient: boolean[];
+  /** FIFO lane for this layer's per-try timeouts (same delay each time, so they come due in order). */
+  timeoutLane: number;
+}
+
+export interface PopulationState {
+  name: string;
+  spec: Population;
+  clients: number;
+  arrivals: ArrivalProcess;
+  /** Outermost first; the last one sends attempts to the server. */
+  layers: LayerState[];
+  clientRng: Rng;
+  backoffRng: Rng;
+  behaviourRng: Rng;
+  behaviour: Behaviour;
+  /** Offline devices: per-client count of queued actions, and the queued actions. */
+  offlineQueued?: Int32Array;
+  offlineActions: number[];
+}
+
+export function matchesRetryOn(items: RetryOnItem[], outcome: number): boolean {
+  const status = statusOf(outcome);
+  return items.some((it) =>
+    it === 'timeout' ? outcome === OUTCOME_TIMEOUT
+    : it === 'reset' ? outcome === OUTCOME_RESET
+    : it === '5xx' ? status >= 500 && status < 600
+    : it === '4xx' ? status >= 400 && status < 500
+    : status === it,
+  );
+}
+
+function layerState(engine: Engine, spec: LayerSpec, clients: number, rng: Rng): LayerState {
+  const retryOn: boolean[] = [false];
+  const retry: boolean[] = [false];
+  for (let o = 1; o < OUTCOME_COUNT; o++) {
+    retryOn.push(matchesRetryOn(spec.retryOn, o));
+    retry.push(retryOn[o] && (spec.retryable === 'ignore' || retryableFlagOf(o)));
+  }
+  const scopeKeys = (scope: string | undefined) => (scope === 'population' ? 1 : clients);
+  const budgetSpec = spec.budget?.kind === 'sre-throttle' ? undefined : spec.budget;
+  const gates: Gate[] = [];
+  const gateScopeIsClient: boolean[] = [];
+  if (spec.breaker) {
+    gates.push(new CircuitBreaker(scopeKeys(spec.breaker.scope), spec.breaker));
+    gateScopeIsClient.push(spec.breaker.scope !== 'population');
+  }
+  if (spec.budget?.kind === 'sre-throttle') {
+    gates.push(new AdaptiveThrottle(scopeKeys(spec.budget.scope), spec.budget.k ?? 2, spec.budget.window ?? 120, rng));
+    gateScopeIsClient.push(spec.budget.scope !== 'population');
+  }
+  return {
+    spec,
+    retryOn,
+    retry,
+    budget: budgetSpec ? makeBudget(budgetSpec, scopeKeys(budgetSpec.scope)) : undefined,
+    budgetScopeIsClient: budgetSpec?.scope !== 'population',
+    gates,
+    gateScopeIsClient,
+    timeoutLane: engine.lane(),
+  };
+}
+
+export function populationState(engine: Engine, name: string, spec: Population, seed: number): PopulationState {
+  const inputs = spec.layers ?? (spec.retry ? { app: spec.retry } : {});
+  const resolved = Object.entries(inputs).map(([layerName, input]) => resolveLayer(layerName, input));
+  if (resolved.length === 0) resolved.push(resolveLayer('direct', {})); // no layer: send once, wait
+  if (resolved.length > MAX_LAYERS) throw new Error(`at most ${MAX_LAYERS} layers per population`);
+  const gateRng = stream(seed, `clients/${name}/gates`);
+  return {
+    name,
+    spec,
+    clients: spec.clients,
+    arrivals: new ArrivalProcess(spec.arrivals, stream(seed, `clients/${name}/arrivals`)),
+    layers: resolved.map((l) => layerState(engine, l, spec.clients, gateRng)),
+    clientRng: stream(seed, `clients/${name}/ids`),
+    backoffRng: stream(seed, `clients/${name}/backoff`),
+    behaviourRng: stream(seed, `clients/${name}/behaviour`),
+    behaviour: spec.behaviour ?? {},
+    offlineQueued: spec.behaviour?.offline ? new Int32Array(spec.clients) : undefined,
+    offlineActions: [],
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * What each outcome of a try means on the wire: the status a client library sees and
+ * whether the server marks it retryable. Retry layers decide on these (retryOn: 5xx, 429,
+ * timeout…), so the mapping is defined once, here.
+ */
+import { FAILURE_CAUSES, type FailureCause } from './series.js';
+
+export const OUTCOME_OK = 0;
+
+/** Outcome code of a failure cause (1 + its index). */
+export const outcomeOf = (cause: FailureCause): number => 1 + FAILURE_CAUSES.indexOf(cause);
+
+export const OUTCOME_TIMEOUT = outcomeOf('timeout');
+export const OUTCOME_DEPENDENCY = outcomeOf('dependency');
+export const OUTCOME_QUEUE_FULL = outcomeOf('queue-full');
+export const OUTCOME_RATE_LIMITED = outcomeOf('rate-limited');
+export const OUTCOME_INVALID = outcomeOf('invalid');
+export const OUTCOME_RESET = outcomeOf('reset');
+export const OUTCOME_REFUSED_LOCALLY = outcomeOf('refused-locally');
+
+export const OUTCOME_COUNT = 1 + FAILURE_CAUSES.length;
+
+const WIRE: Record<FailureCause, { status: number; retryable: boolean }> = {
+  // No response at all: the client gave up waiting, or the connection was reset.
+  timeout: { status: 0, retryable: true },
+  reset: { status: 0, retryable: true },
+  // 503 Service Unavailable: the server's dependency failed, or it shed load.
+  dependency: { status: 503, retryable: true },
+  'queue-full': { status: 503, retryable: true },
+  // 429 Too Many Requests from a rate limiter.
+  'rate-limited': { status: 429, retryable: true },
+  // 400 Bad Request: the same request will always fail.
+  invalid: { status: 400, retryable: false },
+  // Refused before sending (breaker open, client-side throttling): nothing reached the wire.
+  'refused-locally': { status: 0, retryable: false },
+};
+
+/** Status code of an outcome (200 for ok, 0 when no response came back). */
+export function statusOf(outcome: number): number {
+  return outcome === OUTCOME_OK ? 200 : WIRE[FAILURE_CAUSES[outcome - 1]].status;
+}
+
+/** The server's `retryable` flag on an outcome. */
+export function retryableFlagOf(outcome: number): boolean {
+  return outcome === OUTCOME_OK ? false : WIRE[FAILURE_CAUSES[outcome - 1]].retryable;
+}

@@ -1,0 +1,173 @@
+/**
+ * The client side of the scenario format: populations, their layered retries (queue,
+ * app, HTTP library, proxy…), the limits shared across a client's or a process's requests
+ * (retry budgets, throttles, circuit breakers) and how the people behind them behave.
+ *
+ * Layer fields have no schema defaults on purpose: a layer may name a preset (the
+ * documented defaults of a real library), and only the fields the scenario writes override
+ * it. The values used when neither says anything are in src/model/client/layer-spec.ts and
+ * in each field's description.
+ */
+import { z } from 'zod';
+import { durationSchema, durationOrNone, positiveInt } from './schema-primitives.js';
+import { LIMITS } from './limits.js';
+import { arrivalsSchema } from './schema-arrivals.js';
+import { PRESET_NAMES } from '../model/client/preset-names.js';
+
+const fraction = (what: string) => z.number().min(0).max(1).meta({ description: what });
+const scope = z
+  .enum(['client', 'population'])
+  .optional()
+  .meta({ description: 'Whose requests share the state: each client its own ("client", default), or every client of the population, like one proxy or process ("population").' });
+
+export const JITTERS = ['none', 'full', 'equal', 'decorrelated', 'decorrelated-v2', 'proportional'] as const;
+
+export const backoffSchema = z
+  .strictObject({
+    kind: z.enum(['none', 'constant', 'linear', 'exponential', 'visibility']).optional().meta({
+      description: 'none: retry at once; constant: base; linear: base*n; exponential: base*multiplier^(n-1); visibility: when the failed try\'s timeout (a queue\'s visibility timeout) expires. Default exponential.',
+    }),
+    base: durationSchema('Wait before the first retry, before jitter (default 100ms); for decorrelated jitters, the minimum and the median first delay.').optional(),
+    multiplier: z.number().min(1).optional().meta({ description: 'Growth per retry for exponential (default 2).' }),
+    max: durationSchema('Upper bound on linear and exponential waits, and on decorrelated jitter (default 10s).').optional(),
+    jitter: z.enum(JITTERS).optional().meta({
+      description: 'none; full: uniform(0, cap); equal: cap/2 + uniform(0, cap/2); decorrelated (AWS): min(max, uniform(base, 3*previous)); decorrelated-v2 (Polly): median first retry ≈ base; proportional: cap * (1 ± jitterFactor). Default full.',
+    }),
+    jitterFactor: fraction('For proportional jitter: the relative spread, e.g. 0.2 = ±20% (default 0.2).').optional(),
+  })
+  .meta({ description: 'Wait before a retry (n = the retry\'s number, from 1).' });
+
+const retryOnItem = z.union([z.enum(['timeout', 'reset', '5xx', '4xx']), z.number().int().min(400).max(599)]);
+
+export const budgetSchema = z
+  .discriminatedUnion('kind', [
+    z.strictObject({
+      kind: z.literal('grpc-throttle'),
+      maxTokens: z.number().positive().meta({ description: 'gRPC retryThrottling.maxTokens.' }),
+      tokenRatio: z.number().positive().meta({ description: 'gRPC retryThrottling.tokenRatio: tokens regained per success.' }),
+      scope,
+    }).meta({ description: 'gRPC retry throttling: tokens start at maxTokens; a failure costs 1, a success adds tokenRatio; retries are allowed while tokens > maxTokens/2.' }),
+    z.strictObject({
+      kind: z.literal('aws-quota'),
+      capacity: z.number().positive().optional().meta({ description: 'Initial retry quota (default 500).' }),
+      retryCost: z.number().positive().optional().meta({ description: 'Quota a retry takes (default 5).' }),
+      timeoutCost: z.number().positive().optional().meta({ description: 'Quota a retry after a timeout takes (default 10).' }),
+      successRefund: z.number().min(0).optional().meta({ description: 'Quota a success without retry refunds (default 1).' }),
+      scope,
+    }).meta({ description: 'AWS SDK standard retry quota: a retry needs its cost in the bucket; a success returns the retry\'s cost (or successRefund for a first try).' }),
+    z.strictObject({
+      kind: z.literal('envoy-budget'),
+      budgetPercent: z.number().min(0).max(100).optional().meta({ description: 'Retries in flight allowed, as a percent of requests in flight (default 20).' }),
+      minRetryConcurrency: z.number().int().min(0).optional().meta({ description: 'Retries in flight always allowed (default 3).' }),
+      scope,
+    }).meta({ description: 'Envoy retry budget (cluster circuit breakers retry_budget).' }),
+    z.strictObject({
+      kind: z.literal('envoy-max-retries'),
+      maxRetries: z.number().int().min(0).optional().meta({ description: 'Concurrent retries allowed (Envoy circuit breaker max_retries, default 3).' }),
+      scope,
+    }),
+    z.strictObject({
+      kind: z.literal('finagle'),
+      ttl: durationSchema('Window over which deposits count (default 10s).').optional(),
+      minRetriesPerSec: z.number().min(0).optional().meta({ description: 'Retries per second always allowed (default 10).' }),
+      percentCanRetry: z.number().min(0).optional().meta({ description: 'Retries allowed per request, as a fraction (default 0.2).' }),
+      scope,
+    }).meta({ description: 'Finagle RetryBudget: each request deposits, each retry withdraws; balance = minRetriesPerSec*ttl + percentCanRetry*requests in the last ttl - retries in the last ttl.' }),
+    z.strictObject({
+      kind: z.literal('sre-throttle'),
+      k: z.number().min(1).optional().meta({ description: 'Multiplier K (default 2).' }),
+      window: durationSchema('Window of the request and accept counts (default 2m).').optional(),
+      scope,
+    }).meta({ description: 'Google SRE client-side adaptive throttling: a request is refused locally with probability max(0, (requests - K*accepts) / (requests + 1)).' }),
+  ], { error: () => 'expected kind: grpc-throttle, aws-quota, envoy-budget, envoy-max-retries, finagle or sre-throttle' })
+  .meta({ description: 'A limit on retries shared across requests.' });
+
+export const breakerSchema = z
+  .strictObject({
+    window: z
+      .union([z.strictObject({ calls: positiveInt(1_000_000, 'calls in the window') }), z.strictObject({ time: durationSchema('Sliding time window.') })])
+      .optional()
+      .meta({ description: 'Count-based ({calls: 100}) or time-based ({time: 60s}) window (default {calls: 100}).' }),
+    failureRateThreshold: fraction('Open when the failure rate in the window reaches this (default 0.5).').optional(),
+    minimumCalls: positiveInt(1_000_000, 'calls').optional().meta({ description: 'Calls needed in the window before the rate counts (default 100).' }),
+    openFor: durationSchema('How long it stays open before half-open (default 60s).').optional(),
+    halfOpenCalls: positiveInt(10_000, 'calls').optional().meta({ description: 'Probe calls allowed when half-open (default 10).' }),
+    whenOpen: z.enum(['fail', 'wait']).optional().meta({ description: 'What the caller does when the breaker refuses: fail the try at once (default) or wait until it closes.' }),
+    scope,
+  })
+  .meta({ description: 'A circuit breaker in front of this layer\'s tries.' });
+
+export const layerSchema = z
+  .strictObject({
+    preset: z.enum(PRESET_NAMES).optional().meta({ description: 'Start from a real library\'s documented defaults (see docs/presets.md); the fields written here override it.' }),
+    maxAttempts: positiveInt(LIMITS.maxAttempts, 'tries per call').optional().meta({ description: 'Tries of this layer per call from the layer above, the first included (default 1: no retries).' }),
+    timeout: durationOrNone('Per-try timeout ("none": wait, the default).').optional(),
+    deadline: durationOrNone('Overall time for this layer\'s call, retries included; a try never outlives it ("none", the default).').optional(),
+    backoff: backoffSchema.optional(),
+    retryOn: z.array(retryOnItem).optional().meta({ description: 'What is retried: timeout, reset, 5xx, 4xx or status codes such as 429, 503 (default [timeout, reset, 5xx, 429]).' }),
+    retryable: z.enum(['honour', 'ignore']).optional().meta({ description: 'honour (default): never retry an answer the server marked not retryable; ignore: retry by status only (old app versions).' }),
+    retryAfter: z
+      .strictObject({
+        mode: z.enum(['ignore', 'honour', 'cap', 'give-up']).meta({ description: 'ignore; honour: wait at least Retry-After; cap: honour up to `cap`; give-up: honour, but stop retrying when it is above `max`.' }),
+        cap: durationSchema('For cap.').optional(),
+        max: durationSchema('For give-up.').optional(),
+      })
+      .optional()
+      .meta({ description: 'How Retry-After is treated (default ignore).' }),
+    budget: budgetSchema.optional(),
+    breaker: breakerSchema.optional(),
+    deadLetter: z.boolean().optional().meta({ description: 'Calls that exhaust this layer go to a dead-letter queue (counted and charted) instead of failing silently (for queue layers).' }),
+  })
+  .meta({ description: 'One retry layer.' });
+
+export const behaviourSchema = z
+  .strictObject({
+    giveUpAfter: durationSchema('A user abandons an action still unfinished after this long.').optional(),
+    giveUpAfterFailures: positiveInt(1000, 'failures').optional().meta({ description: 'A user abandons an action after this many failed tries seen (by the outermost layer).' }),
+    refresh: z
+      .strictObject({
+        probability: fraction('Chance that a user whose action failed starts it again by hand.'),
+        after: durationSchema('How long they wait before refreshing (uniform between 0 and this).'),
+        max: positiveInt(100, 'refreshes').optional().meta({ description: 'Refreshes per action at most (default 3).' }),
+      })
+      .optional(),
+    invalidShare: fraction('Share of user actions whose request can never succeed (the server answers 400, not retryable).').optional(),
+    attemptHeader: z.boolean().optional().meta({ description: 'Clients send their attempt number in a header (what server-side retry detection can read).' }),
+    remoteSwitch: z
+      .strictObject({
+        at: durationSchema('When the switch is flipped.'),
+        maxAttempts: positiveInt(LIMITS.maxAttempts, 'tries per call').optional().meta({ description: 'New max attempts of every layer (lowered, never raised).' }),
+        minWait: durationSchema('New minimum wait before a retry.').optional(),
+      })
+      .optional()
+      .meta({ description: 'A remote config switch, read by this population from `at` on.' }),
+    offline: z
+      .strictObject({
+        from: durationSchema('Devices go offline at this time; actions queue on the device.'),
+        to: durationSchema('They reconnect at this time.'),
+        flush: z
+          .union([z.literal('at-once'), z.strictObject({ spreadPerAction: durationSchema('Each queued action adds this much to the flush window.') })])
+          .meta({ description: 'at-once: every queued action is sent on reconnect; or spread over a window proportional to the queue.' }),
+      })
+      .optional(),
+  })
+  .meta({ description: 'How the people and devices behind the clients behave.' });
+
+export const populationSchema = z
+  .strictObject({
+    description: z.string().optional().meta({ description: 'Who these clients are.' }),
+    clients: positiveInt(LIMITS.clients, 'clients per population').default(1000).meta({ description: 'Number of distinct clients (each user action belongs to one, drawn uniformly).' }),
+    arrivals: arrivalsSchema,
+    retry: layerSchema.optional().meta({ description: 'A single retry layer (shorthand for layers: {app: …}).' }),
+    layers: z.record(z.string().regex(/^[a-z0-9][a-z0-9_-]*$/i), layerSchema).optional().meta({
+      description: 'Retry layers by name, outermost first (e.g. queue, app, http, proxy); each retries calls to the layer below, the innermost calls the server.',
+    }),
+    behaviour: behaviourSchema.optional(),
+  })
+  .refine((p) => !(p.retry && p.layers), { message: 'give either retry (one layer) or layers, not both', path: ['retry'] });
+
+export type LayerInput = z.output<typeof layerSchema>;
+export type Population = z.output<typeof populationSchema>;
+export type BudgetSpec = z.output<typeof budgetSchema>;
+export type BreakerSpec = z.output<typeof breakerSchema>;
+export type Behaviour = z.output<typeof behaviourSchema>;

@@ -1,0 +1,50 @@
+/**
+ * The building blocks every part of the scenario schema uses: durations and rates with
+ * units, names, bounded whole numbers. One definition each, so every duration in the file
+ * is read, explained and reported the same way.
+ */
+import { z } from 'zod';
+import { parseDuration, parseRate } from './units.js';
+
+export const durationSchema = (what: string) =>
+  z
+    .union([z.string(), z.number()], { error: () => 'expected a duration such as "250ms", "12m" or "1h30m"' })
+    .transform((text, ctx) => {
+      const r = parseDuration(text);
+      if (!r.ok) {
+        ctx.addIssue({ code: 'custom', message: r.message });
+        return z.NEVER;
+      }
+      return r.value;
+    })
+    .meta({ description: `${what} A duration with a unit: "250ms", "30s", "12m", "1h30m", "1d".`, 'x-unit': 'duration' });
+
+export const rateSchema = (what: string) =>
+  z
+    .union([z.string(), z.number()], { error: () => 'expected a rate such as "800/s" or "100/min"' })
+    .transform((text, ctx) => {
+      const r = parseRate(text);
+      if (!r.ok) {
+        ctx.addIssue({ code: 'custom', message: r.message });
+        return z.NEVER;
+      }
+      return r.value;
+    })
+    .meta({ description: `${what} A count per unit of time: "800/s", "100/min", "5000/h".`, 'x-unit': 'rate' });
+
+export const name = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_-]*$/i, 'use letters, digits, "-" and "_" (it becomes a file and column name)');
+
+export const positiveInt = (max: number, what: string) =>
+  z
+    .number({ error: `expected a whole number (${what})` })
+    .int(`expected a whole number (${what})`)
+    .min(1, `must be at least 1 (${what})`)
+    .max(max, `at most ${max.toLocaleString('en-US')} ${what} (this is a simulator limit, to keep a run within memory and time)`);
+
+/** "none" or a duration; "none" comes out as Infinity (no limit). */
+export const durationOrNone = (what: string) =>
+  z
+    .union([z.literal('none'), durationSchema(what)])
+    .transform((v) => (v === 'none' ? Infinity : v));

@@ -1,0 +1,29 @@
+// The shipped validation-loop scenario (story 000): futile repeats of requests that can
+// never succeed make a few percent of steady traffic, and vanish when clients honour
+// the server's retryable flag.
+import { describe, it, expect } from 'vitest';
+import { loadScenarioFile } from '../../src/scenario/load.js';
+import { runOne } from '../../src/experiment/run-one.js';
+
+const loaded = loadScenarioFile('scenarios/validation-loop.yaml');
+const run = (name: string) => runOne(loaded.variants.find((x) => x.name === name)!.scenario, name, 0, 1).summary;
+
+describe('scenarios/validation-loop.yaml', () => {
+  it('runOne(as-deployed): 2-5% of the traffic repeats requests that can never succeed', () => {
+    const s = run('as-deployed');
+    // By hand: app-v1 sends 400 actions/s, 2% invalid, each retried 4 more times: 32 futile
+    // attempts/s out of 1000 + 32 attempts/s = 3.1%.
+    expect(s.futileRetryShare).toBeGreaterThan(0.02);
+    expect(s.futileRetryShare).toBeLessThan(0.05);
+    expect(s.futileRetryShare).toBeCloseTo(32 / 1032, 2);
+    expect(s.attemptsPerAction.max).toBe(5);
+  });
+
+  it('runOne(all-honour-retryable): no futile repeats once every client honours retryable: false', () => {
+    const s = run('all-honour-retryable');
+    expect(s.futileRetryShare).toBe(0);
+    expect(s.attemptsPerAction.max).toBe(1);
+    // The invalid requests still fail (2% of actions): honouring the flag loses nothing.
+    expect(s.successRatio!).toBeCloseTo(0.98, 2);
+  });
+});
