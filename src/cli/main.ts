@@ -6,6 +6,7 @@ import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { ScenarioError } from '../scenario/problems.js';
 import { runCommand, validateCommand, schemaCommand, mergeCommand, type Io } from './commands.js';
+import { reportCommand } from './report-command.js';
 import { EXIT, UsageError } from './errors.js';
 
 const io: Io = {
@@ -21,7 +22,7 @@ export async function main(argv: string[]): Promise<number> {
     .usage('$0 <command> [options]\n\nSimulate retry storms: write the world as a scenario file, run it, compare policies.')
     .command(
       'run <scenario>',
-      'simulate a scenario and write summary.json and timeseries.csv',
+      'simulate a scenario and write summary.json, timeseries.csv, report.html and summary.md',
       (y) =>
         y
           .positional('scenario', { type: 'string', demandOption: true, describe: 'scenario file (YAML)' })
@@ -50,6 +51,14 @@ export async function main(argv: string[]): Promise<number> {
       },
     )
     .command(
+      'report <dir>',
+      're-render report.html and summary.md from a results folder, without simulating',
+      (y) => y.positional('dir', { type: 'string', demandOption: true, describe: 'results folder written by run --out or merge' }),
+      async (a) => {
+        code = await reportCommand(a.dir as string, io);
+      },
+    )
+    .command(
       'validate <files..>',
       'check scenario files and report every problem with its position',
       (y) => y.positional('files', { type: 'string', array: true, demandOption: true }),
@@ -60,7 +69,7 @@ export async function main(argv: string[]): Promise<number> {
     .command('schema', 'print the JSON Schema of scenario files (for editor autocompletion)', (y) => y, async () => {
       code = await schemaCommand(io);
     })
-    .demandCommand(1, 'name a command: run, validate or schema')
+    .demandCommand(1, 'name a command: run, merge, report, validate or schema')
     .strict()
     .recommendCommands()
     .help()

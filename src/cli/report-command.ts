@@ -12,7 +12,10 @@ import type { Io } from './commands.js';
 
 export { writeReport };
 
-export async function reportCommand(dir: string, io: Io): Promise<number> {
+/** Only printing is needed: no simulation runs, so there is no progress to draw. */
+export type ReportIo = Pick<Io, 'out' | 'err'>;
+
+export async function reportCommand(dir: string, io: ReportIo): Promise<number> {
   const abs = resolve(dir);
   let files: string[];
   try {

@@ -89,6 +89,28 @@ export function attemptsPerAction(hist: readonly number[]): AttemptsPerActionSta
 }
 
 /** Slot-seconds of work done for callers that had already given up, and their share of all work (0 when no work). */
+/** Bytes per fingerprint a real detection table holds: 32 (SHA-256) + 8 (timestamp) + ~24 (hash-map entry). */
+export const FINGERPRINT_ENTRY_BYTES = 64;
+
+/** True and detected retry shares over the whole run, the false positives, and the table's memory. */
+export function retryDetection(record: RunRecord): { retryShare: number; detectedRetryShare: number; detectionFalsePositiveShare: number; fingerprintTableBytes: number } {
+  const s = record.series;
+  let attempts = 0, retries = 0, detected = 0, fp = 0;
+  for (let i = 0; i < s.n; i++) {
+    attempts += s.attempts[i];
+    retries += s.retries[i];
+    detected += s.detectedRetries[i];
+    fp += s.detectionFalsePositives[i];
+  }
+  const share = (x: number) => (attempts > 0 ? x / attempts : 0);
+  return {
+    retryShare: share(retries),
+    detectedRetryShare: share(detected),
+    detectionFalsePositiveShare: share(fp),
+    fingerprintTableBytes: record.totals.fingerprintPeakEntries * FINGERPRINT_ENTRY_BYTES,
+  };
+}
+
 /** Share of all attempts that repeat a request the server will always reject (validation-error loops). */
 export function futileRetryShare(record: RunRecord): number {
   let futile = 0, attempts = 0;
@@ -129,6 +151,10 @@ export interface RunSummary {
   wastedWorkS: number;
   wastedWorkShare: number;
   futileRetryShare: number;
+  retryShare: number;
+  detectedRetryShare: number;
+  detectionFalsePositiveShare: number;
+  fingerprintTableBytes: number;
   successRatio: number | null;
   goodputMean: number;
   actionsStarted: number;
@@ -164,6 +190,7 @@ export function summarize(record: RunRecord, settings: MeasureSettings = DEFAULT
     wastedWorkS: finiteOr(wasted.wastedWorkS, 0),
     wastedWorkShare: finiteOr(wasted.wastedWorkShare, 0),
     futileRetryShare: futileRetryShare(record),
+    ...retryDetection(record),
     successRatio: successRatio(record),
     goodputMean: finiteOr(goodputMean(record), 0),
     actionsStarted: t.actionsStarted,
@@ -197,6 +224,10 @@ export const MEASURE_DOCS: Record<string, string> = {
     'Amplification: attempts each finished user action took (mean, 99th percentile, max); zeros when no action finished.',
   wastedWorkS: 'Server slot-seconds spent on attempts whose caller had already stopped waiting.',
   wastedWorkShare: 'Wasted work as a share of all server work done; 0 when no work was done.',
+  retryShare: 'True share of attempts that were retries over the whole run (ground truth, which the server cannot see).',
+  detectedRetryShare: 'Share of attempts the server\'s retry detection marked as retries over the whole run; 0 without a retry-detection stage.',
+  detectionFalsePositiveShare: 'Share of attempts marked as retries that were in fact first tries (two identical legitimate requests), over all attempts.',
+  fingerprintTableBytes: 'Memory a real retry-detection table would need at its peak: peak fingerprints held x 64 bytes (a SHA-256 fingerprint, a timestamp, map overhead).',
   futileRetryShare: 'Retries of requests that can never succeed (validation loops) as a share of all attempts over the whole run; 0 when there were no attempts.',
   successRatio: 'Share of ended user actions that succeeded over the whole run; null when none ended.',
   goodputMean: 'User actions completed successfully per second, averaged over the whole run.',

@@ -6,7 +6,7 @@
 import type { Engine } from '../engine/engine.js';
 import type { Fault, Scenario } from '../scenario/schema.js';
 import type { FaultWindow } from './series.js';
-import type { Server } from './server.js';
+import type { Frontend } from './server/frontend.js';
 
 /**
  * The windows the measures treat as faults: the scenario's faults, and the windows in
@@ -23,7 +23,7 @@ export function faultWindows(s: Scenario): FaultWindow[] {
   return windows;
 }
 
-export function scheduleFaults(engine: Engine, server: Server, faults: Fault[], baseSlots: number): void {
+export function scheduleFaults(engine: Engine, server: Frontend, faults: Fault[], baseSlots: number): void {
   const active = new Set<number>();
   const apply = () => {
     let down = false;

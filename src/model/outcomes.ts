@@ -13,6 +13,8 @@ export const outcomeOf = (cause: FailureCause): number => 1 + FAILURE_CAUSES.ind
 export const OUTCOME_TIMEOUT = outcomeOf('timeout');
 export const OUTCOME_DEPENDENCY = outcomeOf('dependency');
 export const OUTCOME_QUEUE_FULL = outcomeOf('queue-full');
+export const OUTCOME_SHED = outcomeOf('shed');
+export const OUTCOME_SERVER_DEADLINE = outcomeOf('server-deadline');
 export const OUTCOME_RATE_LIMITED = outcomeOf('rate-limited');
 export const OUTCOME_INVALID = outcomeOf('invalid');
 export const OUTCOME_RESET = outcomeOf('reset');
@@ -27,6 +29,8 @@ const WIRE: Record<FailureCause, { status: number; retryable: boolean }> = {
   // 503 Service Unavailable: the server's dependency failed, or it shed load.
   dependency: { status: 503, retryable: true },
   'queue-full': { status: 503, retryable: true },
+  shed: { status: 503, retryable: true },
+  'server-deadline': { status: 503, retryable: true },
   // 429 Too Many Requests from a rate limiter.
   'rate-limited': { status: 429, retryable: true },
   // 400 Bad Request: the same request will always fail.

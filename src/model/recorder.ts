@@ -37,9 +37,9 @@ export class Recorder {
   private nextEdge: number;
   private readonly latency = new Float64Array(BINS);
   private latencyCount = 0;
-  readonly queue: Level;
-  readonly busy: Level;
-  readonly slots: Level;
+  private readonly queue: Level;
+  private readonly busy: Level;
+  private readonly slots: Level;
   private readonly levels: Level[];
   /** Whole-run integrals of the levels (slot-seconds), kept apart from per-bucket averages. */
   busyIntegral = 0;
@@ -52,6 +52,7 @@ export class Recorder {
     this.series = {
       bucketS, n,
       attempts: f(), firstTries: f(), retries: f(), futileRetries: f(), attemptsOk: f(),
+      detectedRetries: f(), detectionFalsePositives: f(),
       failures: FAILURE_CAUSES.map(f),
       actionsStarted: f(), actionsOk: f(), actionsFailed: f(), actionsAbandoned: f(), deadLettered: f(),
       queueLen: f(), busySlots: f(), slots: f(),
@@ -136,14 +137,34 @@ export class Recorder {
     if (wasted) this.series.wastedWorkS[b] += workS;
   }
 
-  setLevel(level: Level, now: number, value: number): void {
+  /** Levels summed over instances change by deltas: each instance reports its own changes. */
+  queueChanged(now: number, delta: number): void {
+    if (delta !== 0) this.change(this.queue, now, delta);
+  }
+
+  busyChanged(now: number, delta: number): void {
+    this.change(this.busy, now, delta);
+  }
+
+  slotsChanged(now: number, delta: number): void {
+    this.change(this.slots, now, delta);
+  }
+
+  private change(level: Level, now: number, delta: number): void {
     if (now >= this.nextEdge) this.roll(now);
     const dt = now - level.last;
     level.area += level.value * dt;
     if (level === this.busy) this.busyIntegral += level.value * dt;
     else if (level === this.slots) this.slotsIntegral += level.value * dt;
     level.last = now;
-    level.value = value;
+    level.value += delta;
+  }
+
+  /** A request the server's detection marked as a retry; `falsePositive` when it was in fact a first try. */
+  detectedRetry(now: number, falsePositive: boolean): void {
+    const b = this.at(now);
+    this.series.detectedRetries[b]++;
+    if (falsePositive) this.series.detectionFalsePositives[b]++;
   }
 
   /** Closes every bucket whose end is at or before `now` (the horizon closes the last one). */

@@ -79,6 +79,8 @@ export class Actions extends Pool {
   layerJitter!: Float64Array;
   layerToken!: Int32Array;
   layerTaken!: Float64Array;
+  /** Per layer: 0 idle, 1 a try in flight, 2 waiting to retry (see clients.ts). */
+  layerState!: Int32Array;
 
   constructor(capacity = 4096) {
     super(capacity);
@@ -122,6 +124,7 @@ export class Actions extends Pool {
     this.layerJitter = g64(this.layerJitter, m);
     this.layerToken = g32(this.layerToken, m);
     this.layerTaken = g64(this.layerTaken, m);
+    this.layerState = g32(this.layerState, m);
   }
 }
 

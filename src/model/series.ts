@@ -12,7 +12,7 @@
  * code of a failure is 1 + its index here (0 = ok). See model/outcomes.ts for what each
  * means on the wire (status code, retryable flag).
  */
-export const FAILURE_CAUSES = ['timeout', 'dependency', 'queue-full', 'rate-limited', 'invalid', 'reset', 'refused-locally'] as const;
+export const FAILURE_CAUSES = ['timeout', 'dependency', 'queue-full', 'shed', 'server-deadline', 'rate-limited', 'invalid', 'reset', 'refused-locally'] as const;
 export type FailureCause = (typeof FAILURE_CAUSES)[number];
 
 /** Per-bucket series of one run. Every array has length `n`; bucket i covers [i*bucketS, (i+1)*bucketS). */
@@ -27,6 +27,9 @@ export interface BucketSeries {
   firstTries: Float64Array;
   /** Attempts that were retries (ground truth): attempts - firstTries. */
   retries: Float64Array;
+  /** Requests the server's retry detection marked as retries, and how many of those were first tries. */
+  detectedRetries: Float64Array;
+  detectionFalsePositives: Float64Array;
   /** Retries of requests that can never succeed (the server always rejects them as invalid): validation loops. */
   futileRetries: Float64Array;
   /** Attempts answered with success, counted when the client received the answer. */
@@ -91,5 +94,7 @@ export interface RunRecord {
     /** Integral over time of available slots (slot-seconds of capacity). */
     capacityS: number;
     eventsProcessed: number;
+    /** Peak number of fingerprints the server's retry detection held (0 without detection). */
+    fingerprintPeakEntries: number;
   };
 }

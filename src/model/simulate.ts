@@ -4,15 +4,12 @@
  * to spread over worker threads.
  */
 import { Engine } from '../engine/engine.js';
-import { stream } from '../engine/rng.js';
-import { sampler } from '../engine/distributions.js';
 import type { Scenario } from '../scenario/schema.js';
 import { Actions, Attempts } from './records.js';
 import { Recorder, autoBucketS } from './recorder.js';
-import { Server } from './server.js';
+import { Frontend } from './server/frontend.js';
 import { Clients } from './client/clients.js';
 import { faultWindows, scheduleFaults } from './faults.js';
-import { toDistributionSpec } from './distribution-spec.js';
 import type { RunRecord } from './series.js';
 
 export interface SimulateOptions {
@@ -30,20 +27,10 @@ export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}):
   const actions = new Actions();
   const attempts = new Attempts();
   const rec = new Recorder(horizon, bucketWidth(s));
-  const clients = new Clients(engine, actions, attempts, rec, Object.entries(s.clients), seed);
-  const server = new Server(
-    engine,
-    attempts,
-    rec,
-    {
-      slots: s.server.slots,
-      queueCapacity: s.server.queue === 'unbounded' ? Infinity : s.server.queue,
-      serviceTime: sampler(toDistributionSpec(s.server.serviceTime), stream(seed, 'server/service')),
-      failFastTime: s.server.failFastTime,
-    },
-    clients.answer,
-  );
-  clients.send = (a) => server.arrive(a);
+  const populations = Object.entries(s.clients);
+  const clients = new Clients(engine, actions, attempts, rec, populations, seed);
+  const server = new Frontend(engine, attempts, actions, rec, s, populations, seed, clients.answer);
+  clients.send = server.arrive;
   scheduleFaults(engine, server, s.faults, s.server.slots);
   clients.start();
 
@@ -69,6 +56,7 @@ export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}):
       wastedWorkS: server.wastedWorkS,
       capacityS: rec.slotsIntegral,
       eventsProcessed: engine.eventsProcessed,
+      fingerprintPeakEntries: server.fingerprintPeakEntries,
     },
   };
 }

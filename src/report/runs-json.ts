@@ -1,6 +1,6 @@
 /**
  * runs.json: every finished run's full-precision result, in expansion order. It is what
- * `retrystorm merge` folds shards from and what `retrystorm report` re-renders from, so a
+ * `retrystorm merge` folds shards from, so a
  * merged experiment is computed from exactly the numbers an unsharded one would use (JSON
  * keeps doubles exactly). Wall-clock times are left out: the file is deterministic too.
  */

@@ -1,5 +1,5 @@
 /**
- * Writes an experiment's files into its output folder. Files are written whole to a
+ * Writes an experiment's files into its output folder (then the HTML report and summary.md). Files are written whole to a
  * temporary name and renamed, so an interrupted write never leaves half a file behind.
  */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
@@ -8,6 +8,7 @@ import type { ExperimentResult } from '../experiment/experiment.js';
 import { summaryJson } from './summary-json.js';
 import { timeseriesCsv } from './timeseries-csv.js';
 import { runsJson } from './runs-json.js';
+import { writeReport } from './html/write-report.js';
 
 export function writeOutputs(x: ExperimentResult, dir: string): string[] {
   mkdirSync(dir, { recursive: true });
@@ -23,5 +24,6 @@ export function writeOutputs(x: ExperimentResult, dir: string): string[] {
     writeFileSync(path + '.tmp', text);
     renameSync(path + '.tmp', path);
   }
-  return files.map(([name]) => join(dir, name));
+  // The report is rendered from the files just written, exactly as `retrystorm report DIR` would.
+  return [...files.map(([name]) => join(dir, name)), ...writeReport(dir)];
 }

@@ -163,6 +163,16 @@ export const populationSchema = z
       description: 'Retry layers by name, outermost first (e.g. queue, app, http, proxy); each retries calls to the layer below, the innermost calls the server.',
     }),
     behaviour: behaviourSchema.optional(),
+    identity: z
+      .strictObject({
+        route: z.string().regex(/^[a-z0-9][a-z0-9_/-]*$/i).optional().meta({ description: 'The route these clients call (default "default"); rate limits and detection key on it.' }),
+        tier: z.string().optional().meta({ description: 'API-key tier (e.g. free, premium), for tiered rate limits.' }),
+        clientsPerIp: positiveInt(1_000_000, 'clients per IP').optional().meta({ description: 'Clients sharing one IP address (NAT, a partner\'s egress), for per-IP limits (default 1).' }),
+        idempotencyKeys: z.boolean().optional().meta({ description: 'Requests carry an idempotency key: retry detection then never confuses two actions (default false).' }),
+        distinctBodies: positiveInt(1e9, 'bodies').optional().meta({ description: 'Different request bodies a client sends; without idempotency keys two actions with the same body within the detection window look like a retry (default 1000).' }),
+      })
+      .optional()
+      .meta({ description: 'What the server can see of these clients.' }),
   })
   .refine((p) => !(p.retry && p.layers), { message: 'give either retry (one layer) or layers, not both', path: ['retry'] });
 

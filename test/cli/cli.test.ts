@@ -137,7 +137,7 @@ describe('usage errors', () => {
   it.each([
     [['frobnicate'], /^retrystorm: Unknown argument: frobnicate$/],
     [['validate', 'scenarios/reference-storm.yaml', '--bogus'], /^retrystorm: Unknown argument: bogus$/],
-    [[], /^retrystorm: name a command: run, validate or schema$/],
+    [[], /^retrystorm: name a command: run, merge, report, validate or schema$/],
     [['run'], /^retrystorm: Not enough non-option arguments/],
     [['run', 'scenarios/reference-storm.yaml', '--seed', '-1'], /^retrystorm: --seed must be a whole number/],
   ])('%j exits 2 with a one-line message and a pointer to --help', (args, first) => {

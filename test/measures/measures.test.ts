@@ -33,6 +33,8 @@ function zeroSeries(n: number, bucketS = 10): BucketSeries {
     firstTries: z(),
     retries: z(),
     futileRetries: z(),
+    detectedRetries: z(),
+    detectionFalsePositives: z(),
     attemptsOk: z(),
     failures: FAILURE_CAUSES.map(() => z()),
     actionsStarted: z(),
@@ -67,6 +69,7 @@ function makeRecord(horizonS: number, faults: FaultWindow[] = [FAULT], bucketS =
       wastedWorkS: 0,
       capacityS: 0,
       eventsProcessed: 0,
+      fingerprintPeakEntries: 0,
     },
   };
 }
@@ -322,6 +325,11 @@ describe('summarize', () => {
       capacityS: 4000,
     });
     const s = summarize(r, S);
+    const total = (a: Float64Array) => a.reduce((x, y) => x + y, 0);
+    // Whole-run true retry share: every retry over every attempt of the series.
+    const RETRY_SHARE = total(r.series.retries) / total(r.series.attempts);
+    expect(RETRY_SHARE).toBeGreaterThan(0.05);
+    expect(RETRY_SHARE).toBeLessThan(0.95);
     expect(s).toEqual({
       baselineRate: 10,
       preFaultSuccessRatio: 0.99,
@@ -344,6 +352,10 @@ describe('summarize', () => {
       utilisation: 0.2,
       meanQueueWaitS: 0.05,
       futileRetryShare: 0,
+      retryShare: RETRY_SHARE,
+      detectedRetryShare: 0,
+      detectionFalsePositiveShare: 0,
+      fingerprintTableBytes: 0,
     });
     expect(JSON.parse(JSON.stringify(s))).toEqual(s);
   });

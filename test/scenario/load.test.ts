@@ -276,7 +276,10 @@ describe('loadScenario: valid files', () => {
     expect(layer.timeout).toBe(Infinity);
     expect(layer.backoff).toEqual({ kind: 'exponential', base: 0.1, multiplier: 2, max: 10, jitter: 'full', jitterFactor: 0.2 });
     expect(layer.retryOn).toEqual(['timeout', 'reset', '5xx', 429]);
-    expect(s.server).toEqual({ slots: 10, queue: 'unbounded', serviceTime: { kind: 'exponential', mean: 0.02 }, failFastTime: 0 });
+    expect(s.server).toEqual({
+      instances: 1, loadBalancer: 'round-robin', slots: 10, queue: 'unbounded', discipline: 'fifo', dropAbandoned: false,
+      serviceTime: { kind: 'exponential', mean: 0.02 }, failFastTime: 0, deadline: Infinity, stages: [], overload: {},
+    });
     expect(s.faults).toEqual([{ kind: 'dependency-down', at: 60, duration: 30 }]);
   });
 

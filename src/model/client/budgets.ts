@@ -14,6 +14,8 @@ export interface RetryBudget {
   started(key: number, now: number, retry: boolean): void;
   /** May a retry happen now? Returns what it took (>= 0), or -1 when refused. */
   acquire(key: number, now: number, afterTimeout: boolean): number;
+  /** A retry that was lent budget never happened (its wait was cancelled, or a gate refused it): give back what it took. */
+  cancel(key: number, now: number, taken: number): void;
   /** A try ended; `taken` is what acquire returned for it (-1 for a first try). */
   ended(key: number, now: number, ok: boolean, taken: number): void;
 }
@@ -28,6 +30,7 @@ export class GrpcThrottle implements RetryBudget {
   acquire(key: number): number {
     return this.tokens[key] > this.maxTokens / 2 ? 0 : -1;
   }
+  cancel(): void {}
   ended(key: number, _now: number, ok: boolean): void {
     const t = this.tokens[key];
     this.tokens[key] = ok ? Math.min(this.maxTokens, t + this.tokenRatio) : Math.max(0, t - 1);
@@ -49,6 +52,9 @@ export class AwsRetryQuota implements RetryBudget {
   }
   ended(key: number, _now: number, ok: boolean, taken: number): void {
     if (ok) this.quota[key] = Math.min(this.capacity, this.quota[key] + (taken > 0 ? taken : this.successRefund));
+  }
+  cancel(key: number, _now: number, taken: number): void {
+    if (taken > 0) this.quota[key] = Math.min(this.capacity, this.quota[key] + taken);
   }
 }
 
@@ -75,6 +81,9 @@ export class EnvoyRetryLimit implements RetryBudget {
   }
   ended(key: number, _now: number, _ok: boolean, taken: number): void {
     this.active[key]--;
+    if (taken > 0) this.activeRetries[key]--;
+  }
+  cancel(key: number, _now: number, taken: number): void {
     if (taken > 0) this.activeRetries[key]--;
   }
 }
@@ -126,6 +135,7 @@ export class FinagleBudget implements RetryBudget {
     return 1;
   }
   ended(): void {}
+  cancel(): void {} // a withdrawal stays withdrawn, as in Finagle
 }
 
 export function makeBudget(spec: BudgetSpec, keys: number): RetryBudget {

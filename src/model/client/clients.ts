@@ -25,6 +25,9 @@ import { OUTCOME_OK, OUTCOME_TIMEOUT, OUTCOME_REFUSED_LOCALLY, OUTCOME_INVALID, 
 
 const LAYER_MASK = MAX_LAYERS - 1;
 
+/** What a layer of an action is doing: nothing, a try in flight, or waiting to retry. */
+const IDLE = 0, TRYING = 1, WAITING = 2;
+
 /** Outcomes that count as the service failing, for breakers and throttles (not the caller's own errors). */
 const COUNTS_AS_FAILURE: boolean[] = Array.from({ length: OUTCOME_COUNT }, (_, o) => o !== OUTCOME_OK && o !== OUTCOME_INVALID && o !== OUTCOME_REFUSED_LOCALLY);
 
@@ -149,6 +152,7 @@ export class Clients {
     actions.layerStart[slot] = this.engine.now;
     actions.layerJitter[slot] = initialBackoffState(p.layers[l].spec.backoff);
     actions.layerTaken[slot] = -1;
+    actions.layerState[slot] = IDLE;
     this.tryLayer(act, p, l);
   }
 
@@ -159,17 +163,32 @@ export class Clients {
     const slot = act * MAX_LAYERS + l;
     const remaining = actions.layerStart[slot] + layer.spec.deadline - now;
     if (remaining <= 0) return this.callFailed(act, p, l, OUTCOME_TIMEOUT, NaN);
+    const client = actions.client[act];
+    for (let g = 0; g < layer.gates.length; g++) {
+      const key = layer.gateScopeIsClient[g] ? client : 0;
+      if (layer.gates[g].admit(key, now)) continue;
+      const reopens = layer.gates[g].reopensAt(key, now);
+      if (layer.spec.breaker?.whenOpen === 'wait' && reopens < actions.layerStart[slot] + layer.spec.deadline) {
+        // The caller waits for the breaker to half-open; the wait is not a try.
+        const token = actions.nextToken(act);
+        actions.layerToken[slot] = token;
+        actions.layerState[slot] = WAITING;
+        this.engine.at(reopens, this.kRetry, act, (token << LAYER_SHIFT) | l);
+        return;
+      }
+      actions.layerTries[slot]++;
+      this.rec.refusedLocally(now);
+      if (layer.budget && actions.layerTaken[slot] > 0) {
+        layer.budget.cancel(layer.budgetScopeIsClient ? client : 0, now, actions.layerTaken[slot]);
+        actions.layerTaken[slot] = -1;
+      }
+      return this.tryEnded(act, p, l, OUTCOME_REFUSED_LOCALLY, NaN);
+    }
     actions.layerTries[slot]++;
     actions.layerTryStart[slot] = now;
     const token = actions.nextToken(act);
     actions.layerToken[slot] = token;
-    const client = actions.client[act];
-    for (let g = 0; g < layer.gates.length; g++) {
-      if (!layer.gates[g].admit(layer.gateScopeIsClient[g] ? client : 0, now)) {
-        this.rec.refusedLocally(now);
-        return this.tryEnded(act, p, l, OUTCOME_REFUSED_LOCALLY, NaN);
-      }
-    }
+    actions.layerState[slot] = TRYING;
     if (layer.budget) layer.budget.started(layer.budgetScopeIsClient ? client : 0, now, actions.layerTries[slot] > 1);
     const timeout = layer.spec.timeout < remaining ? layer.spec.timeout : remaining;
     if (l === p.layers.length - 1) {
@@ -218,10 +237,29 @@ export class Clients {
     this.tryEnded(act, this.pops[this.actions.population[act]], l, OUTCOME_TIMEOUT, NaN);
   }
 
-  /** Cancels the calls of every layer below `l` and the attempt in flight, if any. */
+  /**
+   * Cancels the calls of every layer below `l` and the attempt in flight, if any. Budgets
+   * and gates of those layers hear of it: a try cut short ended in failure, and a retry
+   * that was still waiting gives back what its budget lent.
+   */
   private abandonBelow(act: number, l: number): void {
     const actions = this.actions;
-    for (let k = l + 1; k < MAX_LAYERS; k++) actions.layerToken[act * MAX_LAYERS + k] = -1;
+    const p = this.pops[actions.population[act]];
+    const now = this.engine.now;
+    const client = actions.client[act];
+    for (let k = l + 1; k < p.layers.length; k++) {
+      const slot = act * MAX_LAYERS + k;
+      const layer = p.layers[k];
+      const state = actions.layerState[slot];
+      if (state === TRYING) {
+        for (let g = 0; g < layer.gates.length; g++) layer.gates[g].ended(layer.gateScopeIsClient[g] ? client : 0, now, true);
+        layer.budget?.ended(layer.budgetScopeIsClient ? client : 0, now, false, actions.layerTaken[slot]);
+      } else if (state === WAITING && actions.layerTaken[slot] > 0) {
+        layer.budget?.cancel(layer.budgetScopeIsClient ? client : 0, now, actions.layerTaken[slot]);
+      }
+      actions.layerState[slot] = IDLE;
+      actions.layerToken[slot] = -1;
+    }
     const a = actions.inflight[act];
     if (a >= 0) {
       this.attempts.release(a);
@@ -236,8 +274,10 @@ export class Clients {
     const layer = p.layers[l];
     const slot = act * MAX_LAYERS + l;
     actions.layerToken[slot] = -1;
+    const wasTrying = actions.layerState[slot] === TRYING;
+    actions.layerState[slot] = IDLE;
     const client = actions.client[act];
-    if (outcome !== OUTCOME_REFUSED_LOCALLY) {
+    if (wasTrying) {
       const failed = COUNTS_AS_FAILURE[outcome];
       for (let g = 0; g < layer.gates.length; g++) layer.gates[g].ended(layer.gateScopeIsClient[g] ? client : 0, now, failed);
       if (layer.budget) layer.budget.ended(layer.budgetScopeIsClient ? client : 0, now, outcome === OUTCOME_OK, actions.layerTaken[slot]);
@@ -259,6 +299,7 @@ export class Clients {
     if (delay < 0) return this.callFailed(act, p, l, outcome, retryAfter);
     const token = actions.nextToken(act);
     actions.layerToken[slot] = token;
+    actions.layerState[slot] = WAITING;
     this.engine.after(delay, this.kRetry, act, (token << LAYER_SHIFT) | l);
   }
 
@@ -295,7 +336,9 @@ export class Clients {
 
   private retryDue(act: number, aux: number): void {
     const l = aux & LAYER_MASK;
-    if (this.actions.layerToken[act * MAX_LAYERS + l] !== aux >>> LAYER_SHIFT) return;
+    const slot = act * MAX_LAYERS + l;
+    if (this.actions.layerToken[slot] !== aux >>> LAYER_SHIFT) return;
+    this.actions.layerState[slot] = IDLE;
     const p = this.pops[this.actions.population[act]];
     this.tryLayer(act, p, l);
   }

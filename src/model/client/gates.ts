@@ -11,8 +11,8 @@ import type { Rng } from '../../engine/rng.js';
 export interface Gate {
   /** May a try start now? When refused, `reopensAt` says when it might be allowed. */
   admit(key: number, now: number): boolean;
-  /** When a refused caller could try again (for breakers with whenOpen: wait). */
-  reopensAt(key: number): number;
+  /** When a refused caller could try again (for breakers with whenOpen: wait); Infinity if never. */
+  reopensAt(key: number, now: number): number;
   /** A try that was admitted ended: ok, or a failure that counts against the service. */
   ended(key: number, now: number, failed: boolean): void;
 }
@@ -80,8 +80,11 @@ export class CircuitBreaker implements Gate {
     return true;
   }
 
-  reopensAt(key: number): number {
-    return this.state[key] === OPEN ? this.openUntil[key] : Infinity;
+  reopensAt(key: number, now: number): number {
+    // Open: when it half-opens. Half-open with every probe out: look again after a tenth of
+    // the open duration (the probes will have settled it by then, or soon).
+    if (this.state[key] === OPEN) return this.openUntil[key];
+    return this.state[key] === HALF_OPEN ? now + this.openFor / 10 : Infinity;
   }
 
   ended(key: number, now: number, failed: boolean): void {

@@ -66,13 +66,14 @@ function layerState(engine: Engine, spec: LayerSpec, clients: number, rng: Rng):
   const budgetSpec = spec.budget?.kind === 'sre-throttle' ? undefined : spec.budget;
   const gates: Gate[] = [];
   const gateScopeIsClient: boolean[] = [];
-  if (spec.breaker) {
-    gates.push(new CircuitBreaker(scopeKeys(spec.breaker.scope), spec.breaker));
-    gateScopeIsClient.push(spec.breaker.scope !== 'population');
-  }
+  // The throttle first: a breaker's half-open probe must not be spent on a try the throttle then refuses.
   if (spec.budget?.kind === 'sre-throttle') {
     gates.push(new AdaptiveThrottle(scopeKeys(spec.budget.scope), spec.budget.k ?? 2, spec.budget.window ?? 120, rng));
     gateScopeIsClient.push(spec.budget.scope !== 'population');
+  }
+  if (spec.breaker) {
+    gates.push(new CircuitBreaker(scopeKeys(spec.breaker.scope), spec.breaker));
+    gateScopeIsClient.push(spec.breaker.scope !== 'population');
   }
   return {
     spec,

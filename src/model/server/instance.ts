@@ -1,34 +1,40 @@
 /**
- * The server: N concurrency slots in front of a FIFO queue (bounded or not), serving each
- * attempt for a drawn service time. While its dependency is down, an attempt that reaches
- * a slot fails fast. Work finished for an attempt whose client already stopped waiting is
- * wasted: the server cannot know, and still pays for it.
+ * One server instance: N concurrency slots in front of a queue (bounded or not, FIFO or
+ * LIFO), serving each attempt for a drawn service time. While its dependency is down, an
+ * attempt that reaches a slot fails fast. Work finished for an attempt whose client
+ * already stopped waiting is wasted: the server cannot know, and still pays for it —
+ * unless `dropAbandoned` says the client's cancellation reaches it, or the server's own
+ * deadline refuses attempts that waited too long.
  *
- * The server holds attempts by (id, generation) and keeps what it needs in its own queue
- * and slot table, so a client that gives up can drop its record at once: in a storm the
- * queue holds millions of abandoned attempts at 16 bytes each.
+ * The instance holds attempts by (id, generation) in its own queue and slot table, so a
+ * client that gives up can drop its record at once: in a storm the queue holds millions of
+ * abandoned attempts at 16 bytes each.
  */
-import type { Engine } from '../engine/engine.js';
-import type { Recorder } from './recorder.js';
-import { ATTEMPT_INVALID, type Attempts } from './records.js';
-import { OUTCOME_OK, OUTCOME_DEPENDENCY, OUTCOME_QUEUE_FULL, OUTCOME_INVALID } from './outcomes.js';
+import type { Engine } from '../../engine/engine.js';
+import type { Recorder } from '../recorder.js';
+import type { Attempts } from '../records.js';
+import { OUTCOME_OK, OUTCOME_DEPENDENCY, OUTCOME_QUEUE_FULL, OUTCOME_SERVER_DEADLINE } from '../outcomes.js';
 
-export interface ServerOptions {
+export interface InstanceOptions {
   slots: number;
   /** Queue capacity in attempts (Infinity = unbounded). */
   queueCapacity: number;
+  lifo: boolean;
+  dropAbandoned: boolean;
+  /** Longest wait in the queue before the server refuses the attempt itself (Infinity = none). */
+  deadline: number;
   serviceTime: () => number;
   failFastTime: number;
 }
 
-/** Called when the server answers an attempt whose client is still waiting; retryAfter is NaN when the answer has none. */
-export type AnswerSink = (attempt: number, outcome: number, retryAfter: number) => void;
+/** Called when the server answers an attempt whose client is still waiting. */
+export type Respond = (attempt: number, outcome: number) => void;
 
-export class Server {
+export class Instance {
   private slots: number;
   private busy = 0;
   private dependencyDown = false;
-  // FIFO ring of (attempt id, generation, arrival time); grows by doubling.
+  // Queue of (attempt id, generation, arrival time): a ring used as a deque (FIFO pops the head, LIFO the tail).
   private ringId = new Int32Array(1024);
   private ringGen = new Int32Array(1024);
   private ringT = new Float64Array(1024);
@@ -50,8 +56,8 @@ export class Server {
     private readonly engine: Engine,
     private readonly attempts: Attempts,
     private readonly rec: Recorder,
-    private readonly opts: ServerOptions,
-    private readonly answer: AnswerSink,
+    private readonly opts: InstanceOptions,
+    private readonly respond: Respond,
   ) {
     this.slots = opts.slots;
     this.jobId = new Int32Array(opts.slots);
@@ -61,23 +67,35 @@ export class Server {
     this.freeJobs = Int32Array.from({ length: opts.slots }, (_, i) => opts.slots - 1 - i);
     this.freeTop = opts.slots;
     this.kDone = engine.on((j) => this.done(j));
-    rec.setLevel(rec.slots, 0, this.slots);
   }
 
-  /** An attempt reaches the server. */
-  arrive(a: number): void {
+  /** Attempts in service or queued: what admission control and least-outstanding balancing look at. */
+  get outstanding(): number {
+    return this.busy + this.length;
+  }
+
+  get queued(): number {
+    return this.length;
+  }
+
+  get busySlots(): number {
+    return this.busy;
+  }
+
+  get slotCount(): number {
+    return this.slots;
+  }
+
+  /** An attempt that passed the pipeline reaches the queue or a slot. */
+  arrive(a: number, gen: number): void {
     const now = this.engine.now;
-    const gen = this.attempts.gen[a];
-    if ((this.attempts.flags[a] & ATTEMPT_INVALID) !== 0) {
-      // Validation fails before any work: a fast 400 that will never turn into a 200.
-      this.answer(a, OUTCOME_INVALID, NaN);
-    } else if (this.length === 0 && this.busy < this.slots) {
+    if (this.length === 0 && this.busy < this.slots) {
       this.begin(a, gen, now, now);
     } else if (this.length < this.opts.queueCapacity) {
       this.enqueue(a, gen, now);
-      this.rec.setLevel(this.rec.queue, now, this.length);
+      this.rec.queueChanged(now, +1);
     } else {
-      this.answer(a, OUTCOME_QUEUE_FULL, NaN);
+      this.respond(a, OUTCOME_QUEUE_FULL);
     }
   }
 
@@ -87,14 +105,20 @@ export class Server {
 
   /** Changes the number of slots; attempts in service above the new count finish normally. */
   setSlots(n: number): void {
+    this.rec.slotsChanged(this.engine.now, n - this.slots);
     this.slots = n;
-    this.rec.setLevel(this.rec.slots, this.engine.now, n);
     this.pump();
   }
 
   private begin(a: number, gen: number, arrivedT: number, now: number): void {
+    const waited = now - arrivedT;
+    if (waited > this.opts.deadline) {
+      // The server's own deadline: refuse without doing the work (a cheap 503).
+      if (this.attempts.isAwaited(a, gen)) this.respond(a, OUTCOME_SERVER_DEADLINE);
+      return;
+    }
     this.served++;
-    this.queueWaitS += now - arrivedT;
+    this.queueWaitS += waited;
     const failing = this.dependencyDown;
     const work = failing ? this.opts.failFastTime : this.opts.serviceTime();
     const outcome = failing ? OUTCOME_DEPENDENCY : OUTCOME_OK;
@@ -109,14 +133,14 @@ export class Server {
     this.jobWork[j] = work;
     this.jobOutcome[j] = outcome;
     this.busy++;
-    this.rec.setLevel(this.rec.busy, now, this.busy);
+    this.rec.busyChanged(now, +1);
     this.engine.after(work, this.kDone, j);
   }
 
   private done(j: number): void {
     this.busy--;
     this.freeJobs[this.freeTop++] = j;
-    this.rec.setLevel(this.rec.busy, this.engine.now, this.busy);
+    this.rec.busyChanged(this.engine.now, -1);
     this.finish(this.jobId[j], this.jobGen[j], this.jobOutcome[j], this.jobWork[j]);
     this.pump();
   }
@@ -125,7 +149,7 @@ export class Server {
   private finish(a: number, gen: number, outcome: number, work: number): void {
     const awaited = this.attempts.isAwaited(a, gen);
     if (work > 0) this.rec.workDone(this.engine.now, work, !awaited);
-    if (awaited) this.answer(a, outcome, NaN);
+    if (awaited) this.respond(a, outcome);
     else this.wastedWorkS += work;
   }
 
@@ -134,13 +158,18 @@ export class Server {
     if (this.length === 0 || this.busy >= this.slots) return;
     const now = this.engine.now;
     const mask = this.ringId.length - 1;
+    let taken = 0;
     while (this.length > 0 && this.busy < this.slots) {
-      const h = this.head;
-      this.head = (h + 1) & mask;
+      const i = this.opts.lifo ? (this.head + this.length - 1) & mask : this.head;
+      if (!this.opts.lifo) this.head = (this.head + 1) & mask;
       this.length--;
-      this.begin(this.ringId[h], this.ringGen[h], this.ringT[h], now);
+      taken++;
+      const a = this.ringId[i], gen = this.ringGen[i];
+      // A cancelled request leaves the queue without costing a slot.
+      if (this.opts.dropAbandoned && !this.attempts.isAwaited(a, gen)) continue;
+      this.begin(a, gen, this.ringT[i], now);
     }
-    this.rec.setLevel(this.rec.queue, now, this.length);
+    this.rec.queueChanged(now, -taken);
   }
 
   private enqueue(a: number, gen: number, now: number): void {

@@ -1,0 +1,190 @@
+/**
+ * The stages of the server's pipeline, each a policy with one hook — SimPy's resource
+ * idea: `check(request, now)` answers PASS, a delay before the request may go on, or a
+ * refusal with its outcome. Stages run in the order the scenario lists them, before the
+ * queue, and a refusal costs the server nothing but the answer.
+ */
+import type { Engine } from '../../engine/engine.js';
+import type { Recorder } from '../recorder.js';
+import type { Actions } from '../records.js';
+import type { RequestView, Identities } from './request.js';
+import type { Instance } from './instance.js';
+import { OUTCOME_SHED, OUTCOME_RATE_LIMITED } from '../outcomes.js';
+import { makeRateLimiter, type RateLimiter, type RateLimiterSpec } from './rate-limiters.js';
+import type { z } from 'zod';
+import type { stageSchema } from '../../scenario/schema-server.js';
+
+export type StageSpec = z.output<typeof stageSchema>;
+
+export const PASS = 0;
+
+export interface Stage {
+  /** PASS (0), a delay > 0 before going on, or -outcome to refuse. */
+  check(req: RequestView, now: number): number;
+}
+
+/**
+ * Retry detection as story 000 describes it: a fingerprint of client + route +
+ * idempotency key (or body hash) remembered for a window, plus the attempt number a
+ * client declares. Two different actions with the same body inside the window are a false
+ * positive. The table's peak size is what a real server would have to hold.
+ */
+export class RetryDetection implements Stage {
+  private readonly seen = new Map<number, number>();
+  // Insertion-ordered expiry queue of (key, time) so the table only holds the window.
+  private expKeys: number[] = [];
+  private expTimes: number[] = [];
+  private expHead = 0;
+  peakEntries = 0;
+
+  constructor(
+    private readonly window: number,
+    private readonly useHeader: boolean,
+    private readonly ids: Identities,
+    private readonly actions: Actions,
+    private readonly rec: Recorder,
+  ) {}
+
+  check(req: RequestView, now: number): number {
+    this.expire(now);
+    const key = this.fingerprint(req);
+    const last = this.seen.get(key);
+    let detected = last !== undefined && now - last <= this.window;
+    if (this.useHeader && req.declaredAttempt > 1) detected = true;
+    this.seen.set(key, now);
+    this.expKeys.push(key);
+    this.expTimes.push(now);
+    if (this.seen.size > this.peakEntries) this.peakEntries = this.seen.size;
+    if (detected) {
+      req.detectedRetry = true;
+      this.rec.detectedRetry(now, !req.isRetry);
+    }
+    return PASS;
+  }
+
+  private fingerprint(req: RequestView): number {
+    const id = this.ids.pops[req.population];
+    const act = req.action;
+    const gen = this.actions.gen[act];
+    if (id.idempotencyKeys) return -1 - (act * 1048576 + (gen & 0xfffff)); // one key per action
+    // Without a key, the body identifies the request: a hash of the action picks one of the client's bodies.
+    const body = mix(act * 65599 + gen) % id.distinctBodies;
+    return ((req.client * 1000003 + req.route) * 1000033 + body) % 4503599627370496;
+  }
+
+  private expire(now: number): void {
+    const keys = this.expKeys, times = this.expTimes;
+    let h = this.expHead;
+    while (h < keys.length && now - times[h] > this.window) {
+      // Only forget a key whose latest sighting is this one.
+      if (this.seen.get(keys[h]) === times[h]) this.seen.delete(keys[h]);
+      h++;
+    }
+    if (h > 65536 && h * 2 > keys.length) {
+      this.expKeys = keys.slice(h);
+      this.expTimes = times.slice(h);
+      h = 0;
+    }
+    this.expHead = h;
+  }
+}
+
+/** A 32-bit integer hash (Murmur3's finaliser): spreads neighbouring ids uniformly. */
+export function mix(x: number): number {
+  x = Math.imul(x ^ (x >>> 16), 0x85ebca6b);
+  x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35);
+  return (x ^ (x >>> 16)) >>> 0;
+}
+
+/** Admission control: refuse above capacity, and refuse detected retries above the originals' reserve. */
+export class Admission implements Stage {
+  private readonly retryLimit: number;
+  constructor(private readonly capacity: number, reserve: number, private readonly instances: Instance[]) {
+    this.retryLimit = capacity * (1 - reserve);
+  }
+  check(req: RequestView): number {
+    const inFlight = this.instances[req.instance].outstanding;
+    if (inFlight >= this.capacity) return -OUTCOME_SHED;
+    if (req.detectedRetry && inFlight >= this.retryLimit) return -OUTCOME_SHED;
+    return PASS;
+  }
+}
+
+/**
+ * A rate limit keyed by IP, client, route or globally, with one limiter per tier. Local:
+ * each instance counts on its own (so N instances let N times the limit through). Shared:
+ * one store for all, with its round trip added to each request and, while it is
+ * unreachable, fail-open, fail-closed or a local fallback.
+ */
+export class RateLimit implements Stage {
+  /** limiters[instance or 0][tier index] */
+  private readonly shared: RateLimiter[];
+  private readonly local: RateLimiter[][];
+  private readonly tierOf: number[];
+  private readonly storeDown: Array<[number, number]>;
+
+  constructor(
+    private readonly spec: Extract<StageSpec, { kind: 'rate-limit' }>,
+    instances: number,
+    private readonly ids: Identities,
+  ) {
+    const tiers = spec.tiers ? Object.entries(spec.tiers) : [['*', spec.limit!] as const];
+    const keys = spec.key === 'client' ? ids.clients : spec.key === 'ip' ? ids.ips : spec.key === 'route' ? ids.routes.length : 1;
+    const make = () => tiers.map(([, t]) => makeRateLimiter(t as RateLimiterSpec, keys));
+    const isShared = (spec.store ?? 'local') === 'shared';
+    this.shared = isShared ? make() : [];
+    const needLocal = !isShared || spec.onStoreFailure === 'local';
+    this.local = needLocal ? Array.from({ length: instances }, make) : [];
+    // A population without a tier (or with an unknown one) falls under the first tier.
+    this.tierOf = ids.pops.map((p) => Math.max(0, tiers.findIndex(([name]) => name === p.tier)));
+    this.storeDown = (spec.storeOutages ?? []).map((w) => [w.at, w.at + w.duration]);
+  }
+
+  /** Bytes of limiter state, per key, that a shared store would hold. */
+  get bytesPerKey(): number {
+    return (this.shared[0] ?? this.local[0]?.[0])?.bytesPerKey ?? 0;
+  }
+
+  check(req: RequestView, now: number): number {
+    const key = this.spec.key === 'client' ? req.client : this.spec.key === 'ip' ? req.ip : this.spec.key === 'route' ? req.route : 0;
+    const tier = this.tierOf[req.population];
+    let limiter: RateLimiter;
+    let latency = 0;
+    if (this.shared.length) {
+      if (this.storeIsDown(now)) {
+        const mode = this.spec.onStoreFailure ?? 'open';
+        if (mode === 'open') return PASS;
+        if (mode === 'closed') return -OUTCOME_RATE_LIMITED;
+        limiter = this.local[req.instance][tier];
+      } else {
+        limiter = this.shared[tier];
+        latency = this.spec.storeLatency ?? 0;
+      }
+    } else {
+      limiter = this.local[req.instance][tier];
+    }
+    const d = limiter.check(key, now);
+    if (d < 0) {
+      req.retryAfter = limiter.retryAfter(key, now);
+      return -OUTCOME_RATE_LIMITED;
+    }
+    const total = d + latency;
+    return total > 0 ? total : PASS;
+  }
+
+  private storeIsDown(now: number): boolean {
+    for (const [a, b] of this.storeDown) if (now >= a && now < b) return true;
+    return false;
+  }
+}
+
+export function makeStage(spec: StageSpec, ctx: { instances: Instance[]; ids: Identities; actions: Actions; rec: Recorder; engine: Engine }): Stage {
+  switch (spec.kind) {
+    case 'retry-detection':
+      return new RetryDetection(spec.window ?? 60, spec.useHeader ?? true, ctx.ids, ctx.actions, ctx.rec);
+    case 'admission':
+      return new Admission(spec.capacity, spec.reserveForOriginals ?? 0, ctx.instances);
+    case 'rate-limit':
+      return new RateLimit(spec, ctx.instances.length, ctx.ids);
+  }
+}

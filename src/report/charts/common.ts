@@ -1,0 +1,156 @@
+/**
+ * What every chart of the report shares, so the charts agree with each other: one colour
+ * per variant (a fixed scale domain, the variants in scenario order), one time axis (same
+ * unit and domain everywhere, so charts line up when read top to bottom), and the shaded
+ * fault windows. Chart specs are pure functions of a ChartContext; their data come from
+ * named datasets the page attaches once (see DATASETS), so no chart copies the data.
+ */
+import type { TopLevelSpec } from 'vega-lite';
+
+/** Named datasets the specs refer to, filled by the page (and by tests) at render time. */
+export const DATASETS = {
+  /** One row per (variant, plotted point): `variant`, `t` (time unit), prepared series columns. */
+  series: 'series',
+  /** Fault windows per variant: `variant`, `kind`, `start`, `end` (time unit). */
+  faults: 'faults',
+  /** The distinct fault windows over all variants, for charts that overlay variants. */
+  faultWindows: 'faultWindows',
+  /** Attempts per user action: `variant`, `stat`, `value` (and `attempts`, `share` for histograms). */
+  amplification: 'amplification',
+  /** Recovery time by sweep value: see recovery-curve.ts. */
+  sweep: 'sweep',
+} as const;
+
+export interface ChartContext {
+  variants: string[];
+  /** Colour of each variant, same order as `variants`. */
+  colors: string[];
+  time: { unit: string; divisor: number; domain: [number, number] };
+  /** Plot width in pixels. */
+  width: number;
+}
+
+export interface Chart {
+  id: string;
+  title: string;
+  /** How to read the chart, one or two sentences. */
+  caption: string;
+  /** Dataset names the spec reads. */
+  datasets: string[];
+  spec: TopLevelSpec;
+}
+
+type Json = Record<string, unknown>;
+
+/**
+ * How lines treat a bucket with no value (no answer, no ended action): break the line there.
+ * Joining the neighbours would draw a trend through a stretch where nothing was measured.
+ */
+export const LINE_GAPS = 'break-paths-filter-domains';
+
+/** Tableau 10, vega's default categorical scheme: distinct hues, readable on white. */
+const PALETTE = ['#4c78a8', '#f58518', '#54a24b', '#e45756', '#72b7b2', '#eeca3b', '#b279a2', '#ff9da6', '#9d755d', '#bab0ac'];
+
+export function variantColors(n: number): string[] {
+  return Array.from({ length: n }, (_, i) => PALETTE[i % PALETTE.length]);
+}
+
+/** The time unit that keeps axis numbers short: seconds, minutes or hours. */
+export function timeScale(horizonS: number): ChartContext['time'] {
+  const [unit, divisor] = horizonS <= 600 ? ['s', 1] : horizonS <= 6 * 3600 ? ['min', 60] : ['h', 3600];
+  return { unit, divisor, domain: [0, horizonS / divisor] };
+}
+
+/** A colour between `hex` and white (t = 0: hex, t = 1: white), for a lighter shade of a variant's colour. */
+export function tint(hex: string, t: number): string {
+  const n = parseInt(hex.slice(1), 16);
+  const mix = (c: number) => Math.round(c + (255 - c) * t).toString(16).padStart(2, '0');
+  return `#${mix((n >> 16) & 255)}${mix((n >> 8) & 255)}${mix(n & 255)}`;
+}
+
+export function colorOf(ctx: ChartContext, variant: string): string {
+  return ctx.colors[ctx.variants.indexOf(variant)] ?? '#888888';
+}
+
+/** Colour by variant. Every layer uses the same legend settings, so vega-lite merges them into one legend. */
+export function variantColor(ctx: ChartContext): Json {
+  return {
+    field: 'variant',
+    type: 'nominal',
+    title: 'variant',
+    scale: { domain: ctx.variants, range: ctx.colors },
+    legend: { orient: 'top', direction: 'horizontal', title: null },
+  };
+}
+
+export function timeX(ctx: ChartContext, axis = true): Json {
+  return {
+    field: 't',
+    type: 'quantitative',
+    title: `time (${ctx.time.unit})`,
+    scale: { domain: ctx.time.domain, nice: false, zero: true },
+    ...(axis ? {} : { axis: { title: null, labels: true } }),
+  };
+}
+
+/** Grey bands where a fault is active; `variant` limits them to that variant's windows. */
+export function faultLayer(ctx: ChartContext, variant?: string): Json {
+  return {
+    data: { name: variant === undefined ? DATASETS.faultWindows : DATASETS.faults },
+    ...(variant === undefined ? {} : { transform: [{ filter: { field: 'variant', equal: variant } }] }),
+    mark: { type: 'rect', color: '#7f7f7f', opacity: 0.16 },
+    encoding: {
+      x: { field: 'start', type: 'quantitative', scale: { domain: ctx.time.domain, nice: false } },
+      x2: { field: 'end' },
+      tooltip: [
+        { field: 'kind', title: 'fault' },
+        { field: 'start', title: `from (${ctx.time.unit})`, format: '.3~f' },
+        { field: 'end', title: `to (${ctx.time.unit})`, format: '.3~f' },
+      ],
+    },
+  };
+}
+
+/** Keeps one variant's rows of the `series` dataset. */
+export function onlyVariant(variant: string): Json {
+  return { filter: { field: 'variant', equal: variant } };
+}
+
+/** Wraps a spec body as a top-level vega-lite spec with the report's shared settings. */
+export function topLevel(body: Json): TopLevelSpec {
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    config: {
+      view: { stroke: '#ddd' },
+      axis: { labelFontSize: 11, titleFontSize: 11, titleFontWeight: 'normal', grid: true, gridColor: '#eee' },
+      legend: { labelFontSize: 11, labelLimit: 260, symbolOpacity: 1 },
+      header: { labelFontSize: 12, labelFontWeight: 'bold', labelAnchor: 'start' },
+      title: { fontSize: 12, anchor: 'start', fontWeight: 'bold' },
+      concat: { spacing: 14 },
+    },
+    ...body,
+  } as unknown as TopLevelSpec;
+}
+
+export interface PanelResolve {
+  /** Shared: panels compare directly; independent: each panel uses its own height. */
+  y: 'shared' | 'independent';
+  /** Independent when each panel colours by its own shades of the variant's colour. */
+  color: 'shared' | 'independent';
+}
+
+/**
+ * One small panel per variant, stacked on a shared time axis and titled with the variant's
+ * name in its colour (used where a panel colours by something else, e.g. failure cause).
+ */
+export function perVariant(ctx: ChartContext, height: number, panel: (variant: string, i: number) => Json, resolve: PanelResolve): Json {
+  return {
+    vconcat: ctx.variants.map((v, i) => ({
+      title: { text: v, color: colorOf(ctx, v) },
+      width: ctx.width,
+      height,
+      ...panel(v, i),
+    })),
+    resolve: { scale: { x: 'shared', y: resolve.y, color: resolve.color }, legend: { color: resolve.color } },
+  };
+}

@@ -1,0 +1,41 @@
+/**
+ * What users get: goodput (user actions completed per second) and the share of ended
+ * actions that succeeded, per variant. Load can look fine while goodput is near zero: the
+ * server is busy, but with work for clients that already gave up.
+ */
+import { DATASETS, LINE_GAPS, faultLayer, timeX, topLevel, variantColor, type Chart, type ChartContext } from './common.js';
+
+export function goodputChart(ctx: ChartContext): Chart {
+  const panel = (field: string, title: string, format: string, extra: Record<string, unknown> = {}) => ({
+    width: ctx.width,
+    height: 150,
+    layer: [
+      faultLayer(ctx),
+      {
+        data: { name: DATASETS.series },
+        mark: { type: 'line', strokeWidth: 1.5, invalid: LINE_GAPS },
+        encoding: {
+          x: timeX(ctx),
+          y: { field, type: 'quantitative', title, axis: { format }, ...extra },
+          color: variantColor(ctx),
+          tooltip: [{ field: 'variant' }, { field: 't', title: `time (${ctx.time.unit})`, format: '.2~f' }, { field, title, format }],
+        },
+      },
+    ],
+  });
+  return {
+    id: 'goodput',
+    title: 'Goodput and success ratio',
+    caption:
+      'Top: user actions completed successfully per second. Bottom: the share of user actions ending in each bucket that succeeded ' +
+      '(an action succeeds if any of its attempts does). Gaps mean no action ended in that bucket.',
+    datasets: [DATASETS.series, DATASETS.faultWindows],
+    spec: topLevel({
+      vconcat: [
+        panel('goodput_per_s', 'goodput (actions/s)', ',.0f'),
+        panel('success_ratio', 'success ratio', '.0%', { scale: { domain: [0, 1] } }),
+      ],
+      resolve: { scale: { x: 'shared' } },
+    }),
+  };
+}

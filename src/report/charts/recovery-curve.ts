@@ -1,0 +1,78 @@
+/**
+ * Recovery-time curves from a sweep: recovery time (mean across seeds, with its 95%
+ * interval) against the swept value, one line per variant. A point where the service did
+ * not recover is not a number, so it is not drawn as one: it sits in the "not recovered"
+ * strip above the curve, and the curve breaks there instead of joining its neighbours.
+ */
+import { DATASETS, topLevel, variantColor, type Chart, type ChartContext } from './common.js';
+
+export interface SweepAxis {
+  /** Axis title, e.g. "faults[0].duration (min)". */
+  title: string;
+  /** Distinct values of the second parameter, each a panel; [] with one parameter. */
+  groups: string[];
+  /** True when values are labels, not numbers (then x is ordinal). */
+  ordinal: boolean;
+}
+
+export function recoveryCurveChart(ctx: ChartContext, axis: SweepAxis): Chart {
+  const x = axis.ordinal
+    ? { field: 'label', type: 'ordinal', title: axis.title, sort: { field: 'x' }, axis: { labelAngle: 0 } }
+    : { field: 'x', type: 'quantitative', title: axis.title, scale: { zero: false } };
+  const tooltip = [
+    { field: 'variant' },
+    { field: 'label', title: 'value' },
+    { field: 'recovery', title: 'recovery time' },
+    { field: 'fractionText', title: 'seeds recovered' },
+  ];
+  const panel = (group: string | null) => {
+    const mine = group === null ? [] : [{ filter: { field: 'group', equal: group } }];
+    return {
+      ...(group === null ? {} : { title: group }),
+      vconcat: [
+        {
+          width: ctx.width,
+          height: 36,
+          transform: [...mine, { filter: '!datum.recovered' }],
+          mark: { type: 'point', shape: 'cross', size: 90, filled: true },
+          encoding: {
+            x: { ...x, axis: null },
+            y: { datum: 'not recovered', type: 'nominal', title: null },
+            yOffset: { field: 'variant', type: 'nominal', scale: { domain: ctx.variants } },
+            color: variantColor(ctx),
+            tooltip,
+          },
+        },
+        {
+          width: ctx.width,
+          height: 220,
+          transform: mine,
+          encoding: { x, color: variantColor(ctx) },
+          layer: [
+            {
+              transform: [{ filter: 'datum.recovered && isValid(datum.lo)' }],
+              mark: { type: 'rule', strokeWidth: 1.2, opacity: 0.7 },
+              encoding: { y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' } },
+            },
+            {
+              // The curve breaks at points that did not recover (rt is null there).
+              mark: { type: 'line', point: true, invalid: 'break-paths-show-domains' },
+              encoding: { y: { field: 'rt', type: 'quantitative', title: `recovery time (${ctx.time.unit})`, scale: { zero: true } }, tooltip },
+            },
+          ],
+        },
+      ],
+      resolve: { scale: { x: 'shared' } },
+    };
+  };
+  const body = axis.groups.length > 0 ? { vconcat: axis.groups.map(panel) } : panel(null);
+  return {
+    id: 'recovery',
+    title: 'Recovery time by swept value',
+    caption:
+      'Mean recovery time across seeds (vertical bars: 95% interval) at each value of the swept parameter. ' +
+      'Crosses in the "not recovered" strip mark values where at least one seed had not recovered by the horizon: a metastable failure, not a long recovery.',
+    datasets: [DATASETS.sweep],
+    spec: topLevel({ data: { name: DATASETS.sweep }, ...body }),
+  };
+}

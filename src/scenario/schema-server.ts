@@ -1,0 +1,81 @@
+/**
+ * The server side of the scenario format: instances behind a load balancer, each with
+ * slots and a queue, a pipeline of stages that may refuse a request before any expensive
+ * work (retry detection, rate limits, admission control), and the response contract
+ * (status, Retry-After, retryable flag) of what it refuses.
+ */
+import { z } from 'zod';
+import { durationSchema, durationOrNone, positiveInt, rateSchema } from './schema-primitives.js';
+import { LIMITS } from './limits.js';
+import { distributionSchema } from './schema-distributions.js';
+
+const window = z.strictObject({ at: durationSchema('Start (offset from the start of the run).'), duration: durationSchema('How long.') });
+
+export const rateLimitAlgorithmSchema = z
+  .discriminatedUnion('algorithm', [
+    z.strictObject({ algorithm: z.literal('fixed-window'), limit: positiveInt(1e9, 'requests'), window: durationSchema('Window length; windows are aligned to multiples of it.') }),
+    z.strictObject({ algorithm: z.literal('sliding-log'), limit: positiveInt(1e9, 'requests'), window: durationSchema('Window length.') }),
+    z.strictObject({ algorithm: z.literal('sliding-window-counter'), limit: positiveInt(1e9, 'requests'), window: durationSchema('Window length.') }),
+    z.strictObject({ algorithm: z.literal('token-bucket'), rate: rateSchema('Refill rate.'), burst: positiveInt(1e9, 'tokens') }),
+    z.strictObject({ algorithm: z.literal('gcra'), rate: rateSchema('Sustained rate.'), burst: positiveInt(1e9, 'requests') }),
+    z.strictObject({ algorithm: z.literal('leaky-bucket-queue'), rate: rateSchema('Drain rate.'), capacity: positiveInt(1e9, 'queued requests') }),
+  ], { error: () => 'expected algorithm: fixed-window, sliding-log, sliding-window-counter, token-bucket, gcra or leaky-bucket-queue' })
+  .meta({ description: 'A rate-limiting algorithm and its limit (see docs/rate-limiters.md).' });
+
+export const stageSchema = z
+  .discriminatedUnion('kind', [
+    z.strictObject({
+      kind: z.literal('retry-detection'),
+      window: durationSchema('How long a fingerprint is remembered (default 60s).').optional(),
+      useHeader: z.boolean().optional().meta({ description: 'Also trust the attempt number a client declares in a header (default true).' }),
+    }).meta({ description: 'Marks requests as retries: a fingerprint of client + route + idempotency key (or body hash) seen within the window, or a declared attempt number above 1.' }),
+    z.strictObject({
+      kind: z.literal('rate-limit'),
+      key: z.enum(['ip', 'client', 'route', 'global']).meta({ description: 'What the limit is per.' }),
+      limit: rateLimitAlgorithmSchema.optional(),
+      tiers: z.record(z.string(), rateLimitAlgorithmSchema).optional().meta({ description: 'Limits by API-key tier (e.g. free, premium), chosen by the population\'s tier.' }),
+      store: z.enum(['local', 'shared']).optional().meta({ description: 'local: each instance counts on its own (default); shared: one store (e.g. Redis) for all instances.' }),
+      storeLatency: durationSchema('Round trip to the shared store, added to each request (default 0s).').optional(),
+      storeOutages: z.array(window).optional().meta({ description: 'When the shared store is unreachable.' }),
+      onStoreFailure: z.enum(['open', 'closed', 'local']).optional().meta({ description: 'While the store is unreachable: let everything through (open, default), refuse everything (closed), or count locally per instance (local).' }),
+    }).refine((s) => (s.limit === undefined) !== (s.tiers === undefined), 'give either limit or tiers'),
+    z.strictObject({
+      kind: z.literal('admission'),
+      capacity: positiveInt(LIMITS.queue, 'requests in flight').meta({ description: 'Requests in flight (in service or queued) per instance above which everything is refused.' }),
+      reserveForOriginals: z.number().min(0).max(1).optional().meta({ description: 'Top share of the capacity only original requests may use: requests detected as retries are refused above (1 - this) of it (default 0).' }),
+    }).meta({ description: 'Admission control: refuse early and cheaply (cause "shed") before the queue fills.' }),
+  ], { error: () => 'expected kind: retry-detection, rate-limit or admission' });
+
+export const retryAfterSchema = z
+  .discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('none') }),
+    z.strictObject({ kind: z.literal('fixed'), after: durationSchema('The Retry-After value.') }),
+    z.strictObject({
+      kind: z.literal('spread'),
+      base: durationSchema('Smallest value.'),
+      window: durationSchema('Values spread over [base, base + window), by a hash of the client.'),
+    }).meta({ description: 'Deterministic per client: base + hash(client) mod window (story 000: 10s + hash mod 50s).' }),
+    z.strictObject({ kind: z.literal('random'), min: durationSchema('Smallest value.'), max: durationSchema('Largest value.') }),
+  ], { error: () => 'expected kind: none, fixed, spread or random' });
+
+export const serverSchema = z.strictObject({
+  instances: positiveInt(1000, 'instances').default(1).meta({ description: 'Server instances behind the load balancer; slots, queue and local state are per instance.' }),
+  loadBalancer: z.enum(['round-robin', 'random', 'least-outstanding']).default('round-robin'),
+  slots: positiveInt(LIMITS.slots, 'concurrency slots').meta({ description: 'Attempts served at once, per instance.' }),
+  queue: z
+    .union([z.literal('unbounded'), z.number().int().min(0).max(LIMITS.queue)])
+    .default('unbounded')
+    .meta({ description: 'Queue capacity in attempts, per instance; a full queue refuses at once (cause "queue-full"). 0 = no queue.' }),
+  discipline: z.enum(['fifo', 'lifo']).default('fifo').meta({ description: 'Which queued attempt a free slot takes: the oldest (fifo) or the newest (lifo, which serves callers still waiting first in an overload).' }),
+  dropAbandoned: z.boolean().default(false).meta({ description: 'Drop queued attempts whose caller has already given up instead of serving them (needs the client to signal it, e.g. a cancelled request).' }),
+  serviceTime: distributionSchema.meta({ description: 'Slot time of one attempt.' }),
+  failFastTime: durationSchema('Slot time of an attempt that fails fast because the dependency is down.').prefault('0s'),
+  deadline: durationOrNone('The server\'s own deadline: an attempt that waited longer than this in the queue is answered 503 without being served ("none", the default).').prefault('none'),
+  stages: z.array(stageSchema).default([]).meta({ description: 'The pipeline every request goes through before the queue, in order.' }),
+  overload: z
+    .strictObject({
+      retryAfter: retryAfterSchema.optional().meta({ description: 'Retry-After on every 503 and 429 the server sends (default none).' }),
+    })
+    .prefault({})
+    .meta({ description: 'The response contract of refusals: overload and dependency failures answer 503, rate limits 429, both marked retryable; invalid requests answer 400, not retryable.' }),
+});

@@ -1,0 +1,187 @@
+/**
+ * Ctrl-C during `retrystorm run`: the finished runs are kept and written, summary.json says
+ * "partial": true, stderr says PARTIAL, and the exit code is 130. The process test uses one
+ * worker (runs on the main thread, the case where a busy loop could starve the SIGINT
+ * handler); the pool's abort is tested in-process below, which costs less CPU.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadScenario } from '../../src/scenario/load.js';
+import { runExperiment } from '../../src/experiment/experiment.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+// 2 variants x 3 points x 30 seeds = 180 runs of ~0.3 s: about a minute of work, of which
+// the test lets a few seconds happen.
+const SCENARIO = `
+name: interrupt
+horizon: 20m
+seeds: 3
+measures: { bucket: 10s, hold: 1m }
+clients:
+  app:
+    arrivals: { kind: constant, rate: 200/s }
+    retry: { maxAttempts: 4, timeout: 1s, backoff: { kind: exponential, base: 500ms, max: 8s } }
+server:
+  slots: 25
+  serviceTime: { kind: exponential, mean: 100ms }
+faults:
+  - { kind: dependency-down, at: 5m, duration: 1m }
+sweep:
+  - parameter: faults[0].duration
+    values: [10s, 1m, 3m]
+variants:
+  retries: {}
+  short-queue:
+    overlay: { server: { queue: 50 } }
+expectations:
+  - variant: short-queue
+    recoveryTime: { atMost: 2m }
+`;
+
+// 2 variants x 30 seeds of ~0.05 s each, for the in-process tests.
+const QUICK = `
+name: quick
+horizon: 5m
+seeds: 30
+clients:
+  app:
+    arrivals: { kind: constant, rate: 100/s }
+    retry: { maxAttempts: 4, timeout: 1s }
+server:
+  slots: 12
+  serviceTime: { kind: exponential, mean: 100ms }
+faults:
+  - { kind: dependency-down, at: 2m, duration: 30s }
+variants:
+  retries: {}
+  short-queue:
+    overlay: { server: { queue: 20 } }
+`;
+
+let dir: string;
+
+beforeAll(() => {
+  if (!existsSync(join(ROOT, 'dist/src/cli/main.js'))) {
+    spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit', shell: process.platform === 'win32' });
+  }
+  expect(existsSync(join(ROOT, 'dist/src/cli/main.js')), 'dist/ is missing: run `npm run build`').toBe(true);
+  dir = mkdtempSync(join(tmpdir(), 'rs-interrupt-'));
+  writeFileSync(join(dir, 'interrupt.yaml'), SCENARIO);
+});
+
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+interface Interrupted {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  /** ms from SIGINT to exit. */
+  stopMs: number;
+}
+
+/**
+ * Starts a run and sends SIGINT once a run has certainly finished: when the first progress
+ * line appears (without a terminal it is printed every 5 s and says how many runs are done),
+ * so the test does not depend on how fast this machine happens to be right now.
+ */
+function runAndInterrupt(out: string, workers: number): Promise<Interrupted> {
+  return new Promise((done, fail) => {
+    const p = spawn(process.execPath, [join(ROOT, 'bin/retrystorm.js'), 'run', 'interrupt.yaml', '--seeds', '30', '--workers', String(workers), '--out', out], {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '', stderr = '';
+    let sentAt = 0;
+    let stopTimer: NodeJS.Timeout | undefined;
+    const giveUp = setTimeout(() => {
+      p.kill('SIGKILL');
+      fail(new Error(`no progress line within 40 s; stderr: ${stderr}`));
+    }, 40_000);
+    p.stdout.on('data', (d) => (stdout += d));
+    p.stderr.on('data', (d) => {
+      stderr += d;
+      if (!sentAt && /^progress: [1-9]\d*\/180 runs/m.test(stderr)) {
+        sentAt = performance.now();
+        p.kill('SIGINT');
+        // Not stopping within 15 s means Ctrl-C was not honoured: end it and let the test say so.
+        stopTimer = setTimeout(() => p.kill('SIGKILL'), 15_000);
+      }
+    });
+    p.on('error', fail);
+    p.on('close', (code, signal) => {
+      clearTimeout(giveUp);
+      clearTimeout(stopTimer);
+      done({ code, signal, stdout, stderr, stopMs: performance.now() - sentAt });
+    });
+  });
+}
+
+describe('retrystorm run --workers 1, then Ctrl-C', () => {
+  const workers = 1;
+  it('exits 130 and writes the finished runs, marked partial', async () => {
+    const out = `w${workers}`;
+    const r = await runAndInterrupt(out, workers);
+    expect(r.signal, `still running 15 s after SIGINT; stderr: ${r.stderr}`).toBeNull();
+    expect(r.code, r.stderr).toBe(130);
+    // It stops promptly (it would take about a minute to finish every run).
+    expect(r.stopMs).toBeLessThan(10_000);
+    expect(r.stderr).toMatch(/stopping: keeping finished runs/);
+    const partialLine = /^PARTIAL: (\d+) of 180 runs finished/m.exec(r.stderr);
+    expect(partialLine, r.stderr).not.toBeNull();
+
+    const summary = JSON.parse(readFileSync(join(dir, out, 'summary.json'), 'utf8'));
+    expect(summary.partial).toBe(true);
+    expect(summary.runsPlanned).toBe(180);
+    expect(summary.runsFinished).toBeGreaterThanOrEqual(1);
+    expect(summary.runsFinished).toBeLessThan(180);
+    expect(summary.runsFinished).toBe(Number(partialLine![1]));
+    expect(summary.failedRuns).toEqual([]); // an interrupted run is not a failed run
+
+    // The other files hold the same finished runs, and no half-written file is left behind.
+    const runs = JSON.parse(readFileSync(join(dir, out, 'runs.json'), 'utf8'));
+    expect(runs.interrupted).toBe(true);
+    expect(runs.results).toHaveLength(summary.runsFinished);
+    const csvRows = readFileSync(join(dir, out, 'timeseries.csv'), 'utf8').trim().split('\n').length - 1;
+    expect(csvRows).toBe(summary.runsFinished * (20 * 6)); // 20m of 10s buckets per run
+    expect(existsSync(join(dir, out, 'summary.json.tmp'))).toBe(false);
+  });
+});
+
+// ── In-process: aborting runExperiment from a timer ─────────────────────────
+// The abort comes from a timer, as a SIGINT handler's would: it can only fire if the
+// experiment lets the event loop turn between runs (a synchronous loop over the runs would
+// finish them all first).
+
+describe.each([1, 2])('runExperiment with workers %i, aborted after the first finished run', (workers) => {
+  it('stops, keeps the finished runs, reports no failure, and is partial', async () => {
+    const loaded = loadScenario(QUICK, 'quick.yaml');
+    const abort = new AbortController();
+    let firstAt = 0;
+    const x = await runExperiment(loaded, {
+      workers,
+      signal: abort.signal,
+      onRun: (done) => {
+        if (done === 1) {
+          firstAt = performance.now();
+          setTimeout(() => abort.abort(), 0);
+        }
+      },
+    });
+    const finished = x.results.filter(Boolean).length;
+    expect(finished).toBeGreaterThanOrEqual(1);
+    expect(finished).toBeLessThan(x.runs.length / 2); // 60 runs; stopping takes a run or two per worker
+    expect(performance.now() - firstAt).toBeLessThan(5_000);
+    expect(x.partial).toBe(true);
+    expect(x.failures).toEqual([]);
+    // What finished is stored at its own index and aggregated.
+    for (const [i, r] of x.results.entries()) if (r) expect([r.variant, r.point, r.seed]).toEqual([x.runs[i].variant, x.runs[i].point, x.runs[i].seed]);
+    expect(x.variants.flatMap((v) => v.points).reduce((a, p) => a + p.runs, 0)).toBe(finished);
+  });
+});

@@ -1,0 +1,134 @@
+/**
+ * Results folders written by hand, for report tests that must not wait for a simulation:
+ * `oldShape` is summary.json as the first release wrote it (no intervals, sweep, faults or
+ * expectations; no `point` column), `fullShape` has every optional field the adapter knows,
+ * plus CSV columns no chart knows yet, so both ends of the format's history are rendered.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const made: string[] = [];
+
+/** A fresh temporary folder, removed by cleanupFixtures. */
+export function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+
+/** Removes every folder tempDir made; call from afterAll. */
+export function cleanupFixtures(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+const BASE_COLUMNS = [
+  'attempts', 'first_tries', 'retries', 'attempts_ok', 'fail_timeout', 'fail_dependency', 'fail_queue_full', 'actions_started', 'actions_ok',
+  'actions_failed', 'queue_len', 'busy_slots', 'slots', 'latency_p50_ms', 'latency_p99_ms', 'goodput_per_s', 'success_ratio', 'load_multiple',
+  'retry_share', 'wasted_work_s',
+];
+
+export const SCENARIO_YAML = `# a fixture
+name: fixture
+question: Does it come back?
+description: Two variants, one fault.
+horizon: 20m
+clients:
+  app:
+    clients: 100
+    arrivals: { kind: constant, rate: 10/s }
+    retry: { maxAttempts: 3, timeout: 1s }
+server: { slots: 5, queue: unbounded, serviceTime: { kind: exponential, mean: 100ms } }
+faults:
+  - kind: dependency-down
+    at: 5m
+    duration: 2m
+variants:
+  retries:
+    description: As shipped.
+  no-retries:
+    description: Never retry.
+    overlay: { clients: { app: { retry: { maxAttempts: 1 } } } }
+`;
+
+function measures(storm: boolean) {
+  return {
+    baselineRate: 10,
+    recovered: !storm,
+    recoveryTimeS: storm ? null : 30,
+    perceivedOutageS: storm ? 780 : 120,
+    peakLoadMultiple: storm ? 3.5 : 1.02,
+    peakRetryShare: storm ? 0.71 : 0,
+    attemptsPerAction: { mean: storm ? 2.6 : 1, p99: storm ? 3 : 1, max: storm ? 3 : 1 },
+    wastedWorkS: storm ? 5400 : 12,
+    wastedWorkShare: storm ? 0.8 : 0.01,
+    successRatio: storm ? 0.4 : 0.9,
+  };
+}
+
+/** A CSV with `seeds` seeds per variant over `horizonS`, a storm in "retries" after 300 s. */
+function csv(variants: string[], seeds: number, horizonS: number, bucketS: number, extra: string[], withPoint: boolean): string {
+  const cols = [...BASE_COLUMNS, ...extra];
+  const lines = [['variant', ...(withPoint ? ['point'] : []), 'seed', 't_s', ...cols].join(',')];
+  for (const v of variants) {
+    for (let s = 1; s <= seeds; s++) {
+      for (let t = 0; t < horizonS; t += bucketS) {
+        const storm = v === 'retries' && t >= 300;
+        const load = storm ? 3 + 0.5 * Math.sin(t / 50) + s * 0.01 : 1;
+        const row: Record<string, number | ''> = Object.fromEntries(cols.map((c) => [c, 1]));
+        Object.assign(row, {
+          first_tries: 10 * bucketS, retries: storm ? 20 * bucketS : 0, load_multiple: load, success_ratio: storm ? 0.4 : 1,
+          latency_p50_ms: storm ? '' : 100, latency_p99_ms: storm ? 1000 : 300, queue_len: storm ? 1000 : 0, busy_slots: storm ? 5 : 1, slots: 5,
+        });
+        lines.push([v, ...(withPoint ? [0] : []), s, t, ...cols.map((c) => row[c])].join(','));
+      }
+    }
+  }
+  return lines.join('\n') + '\n';
+}
+
+export function oldShape(): string {
+  const dir = tempDir('rs-old-');
+  const variants = ['retries', 'no-retries'];
+  writeFileSync(join(dir, 'summary.json'), JSON.stringify({
+    scenario: 'fixture', question: 'Does it come back?', partial: false, horizonS: 1200, bucketS: 1, seeds: [1],
+    measureSettings: { warmupS: 60, holdS: 120, successRatioDrop: 0.02, loadExcess: 0.2, perceivedOutageThreshold: 0.9 },
+    variants: variants.map((name) => ({ name, runs: 1, recoveredFraction: name === 'retries' ? 0 : 1, ...measures(name === 'retries'), perSeed: [] })),
+  }));
+  writeFileSync(join(dir, 'timeseries.csv'), csv(variants, 1, 1200, 1, [], false));
+  writeFileSync(join(dir, 'scenario.yaml'), SCENARIO_YAML);
+  return dir;
+}
+
+export function fullShape(): string {
+  const dir = tempDir('rs-full-');
+  mkdirSync(dir, { recursive: true });
+  const variants = ['retries', 'no-retries', 'short-queue'];
+  const durations = ['1m', '5m', '10m'];
+  const point = (name: string, i: number) => {
+    const storm = name === 'retries' && i > 0;
+    return {
+      point: i, values: { 'faults[0].duration': durations[i] }, runs: 4, recoveredFraction: storm ? 0.25 : 1, ...measures(storm),
+      recoveryTimeS: storm ? null : 30 * (i + 1),
+      attemptsPerAction: { mean: storm ? 2.6 : 1.2, p99: 3, max: 3, histogram: [0, 700, 200, 100] },
+      intervals: { recoveryTimeS: [20 * (i + 1), 40 * (i + 1)], perceivedOutageS: [100, 140], peakLoadMultiple: [1, 1.1] },
+      faults: [{ kind: 'dependency-down', startS: 300, endS: 300 + 60 * [1, 5, 10][i] }],
+      perSeed: [],
+    };
+  };
+  writeFileSync(join(dir, 'summary.json'), JSON.stringify({
+    scenario: 'fixture', question: 'Does it come back?', partial: true, runsPlanned: 40, runsFinished: 36, failedRuns: [],
+    horizonS: 7200, bucketS: 5, seeds: [1, 2, 3, 4],
+    sweep: { parameters: ['faults[0].duration'], points: durations.map((d, index) => ({ index, values: { 'faults[0].duration': d } })) },
+    measureSettings: { warmupS: 60, holdS: 120, successRatioDrop: 0.02, loadExcess: 0.2, perceivedOutageThreshold: 0.9 },
+    expectations: [
+      { name: 'retries: recovery time at most 5m', variant: 'retries', at: { 'faults[0].duration': '5m' }, passed: false, actual: 'not recovered in 3 of 4 seed(s)' },
+      { name: 'no-retries: recovered in at least 95% of seeds', variant: 'no-retries', at: {}, passed: true, actual: 'recovered in 100% of 4 seed(s)' },
+    ],
+    variants: variants.map((name) => ({ name, description: `${name} policy`, points: durations.map((_, i) => point(name, i)) })),
+  }));
+  // Every point's series would be in the CSV; the report draws point 0 only, so one is enough here.
+  writeFileSync(join(dir, 'timeseries.csv'), csv(variants, 4, 7200, 5, ['rejected_rate_limit', 'dependency_use'], true));
+  writeFileSync(join(dir, 'scenario.yaml'), SCENARIO_YAML);
+  return dir;
+}

@@ -1,0 +1,184 @@
+/**
+ * report.html in a real browser (Debian's Chromium through playwright-core): it must open
+ * offline with no request but the file itself, draw every chart, agree with summary.json,
+ * and show hostile scenario text as text without running any of it. Skipped only when
+ * /usr/bin/chromium is absent (CI installs it: apt-get install -y chromium).
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { loadScenarioFile } from '../../src/scenario/load.js';
+import { runExperiment } from '../../src/experiment/experiment.js';
+import { writeOutputs } from '../../src/report/write.js';
+import { writeReport } from '../../src/cli/report-command.js';
+import { formatDuration } from '../../src/scenario/units.js';
+import { cleanupFixtures, tempDir } from './fixtures.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+const skipNote = hasChromium ? '' : ` [skipped: ${CHROMIUM} not found; install it with apt-get install -y chromium]`;
+
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+
+const SCENARIO = (extra: { question: string; description: string; variantDescription: string; comment: string }) => `# ${extra.comment}
+name: browser-check
+question: ${JSON.stringify(extra.question)}
+description: ${JSON.stringify(extra.description)}
+horizon: 20m
+seed: 3
+clients:
+  app:
+    clients: 2000
+    arrivals: { kind: constant, rate: 200/s }
+    retry:
+      maxAttempts: 4
+      timeout: 1s
+      backoff: { kind: exponential, base: 500ms, multiplier: 2, max: 8s, jitter: full }
+server:
+  slots: 25
+  queue: unbounded
+  serviceTime: { kind: exponential, mean: 100ms }
+faults:
+  - kind: dependency-down
+    at: 5m
+    duration: 3m
+variants:
+  retries:
+    description: ${JSON.stringify(extra.variantDescription)}
+  no-retries:
+    description: Clients never retry.
+    overlay:
+      clients: { app: { retry: { maxAttempts: 1 } } }
+`;
+
+/** Simulates the scenario in-process and writes the results folder with its report. */
+async function results(source: string): Promise<string> {
+  const dir = tempDir('rs-report-');
+  const file = join(dir, 'scenario-src.yaml');
+  writeFileSync(file, source);
+  const x = await runExperiment(loadScenarioFile(file), { workers: 1 });
+  const out = join(dir, 'out');
+  writeOutputs(x, out);
+  writeReport(out);
+  return out;
+}
+
+interface Watch { requests: string[]; problems: string[]; dialogs: string[] }
+
+/** Opens the report and waits until every chart has rendered (or failed). */
+async function open(browser: Browser, dir: string): Promise<{ page: Page; watch: Watch; url: string }> {
+  const page = await browser.newPage();
+  const watch: Watch = { requests: [], problems: [], dialogs: [] };
+  page.on('request', (r) => watch.requests.push(r.url()));
+  page.on('pageerror', (e) => watch.problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') watch.problems.push(`console ${m.type()}: ${m.text()}`); });
+  page.on('dialog', (d) => { watch.dialogs.push(d.message()); void d.dismiss(); });
+  const url = pathToFileURL(join(dir, 'report.html')).href;
+  await page.goto(url);
+  await page.waitForFunction(() => (globalThis as { __reportReady?: boolean }).__reportReady === true, null, { timeout: 60_000 });
+  return { page, watch, url };
+}
+
+type Summary = {
+  variants: Array<{
+    name: string; recoveryTimeS: number | null; perceivedOutageS: number; peakLoadMultiple: number; peakRetryShare: number;
+    attemptsPerAction: { mean: number; p99: number; max: number }; successRatio: number | null; wastedWorkS: number; wastedWorkShare: number;
+  }>;
+};
+
+const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)}%`);
+
+describe('report.html in Chromium', () => {
+  afterAll(cleanupFixtures);
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    if (hasChromium) browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it.skipIf(!hasChromium)(`draws every chart offline and agrees with summary.json${skipNote}`, async () => {
+    const dir = await results(SCENARIO({ question: 'Does it come back?', description: 'A small check.', variantDescription: 'Retries.', comment: 'browser test' }));
+    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Summary;
+    const { page, watch, url } = await open(browser!, dir);
+
+    expect(watch.requests).toEqual([url]);
+    expect(watch.problems).toEqual([]);
+    expect(await page.evaluate(() => (globalThis as { __reportErrors?: string[] }).__reportErrors)).toEqual([]);
+
+    // Every chart has a view and an SVG with drawn marks.
+    const charts = await page.$$eval('.chart-view', (els) => els.map((el) => ({ id: el.id, marks: el.querySelectorAll('svg g[class^="mark-"] > *').length })));
+    expect(charts.map((c) => c.id)).toEqual(['chart-load', 'chart-attempts', 'chart-goodput', 'chart-latency', 'chart-failures', 'chart-queue', 'chart-amplification']);
+    for (const c of charts) expect(c.marks, c.id).toBeGreaterThan(4);
+    const views = await page.evaluate(() => Object.keys((globalThis as { __views?: object }).__views ?? {}));
+    expect(views.length).toBe(charts.length);
+
+    // The comparison table shows summary.json's numbers, formatted.
+    for (const v of summary.variants) {
+      const cell = (m: string) => page.locator(`tr[data-variant="${v.name}"] td[data-measure="${m}"] .value`).textContent();
+      expect(await cell('recoveryTimeS')).toBe(v.recoveryTimeS === null ? 'not recovered' : formatDuration(Math.round(v.recoveryTimeS)));
+      expect(await cell('perceivedOutageS')).toBe(formatDuration(Math.round(v.perceivedOutageS)));
+      expect(await cell('peakLoadMultiple')).toBe(`${v.peakLoadMultiple.toFixed(2)}x`);
+      expect(await cell('peakRetryShare')).toBe(pct(v.peakRetryShare));
+      const a = v.attemptsPerAction;
+      expect(await cell('attemptsPerAction')).toBe(`${a.mean.toFixed(2)} / ${a.p99} / ${a.max}`);
+      expect(await cell('successRatio')).toBe(pct(v.successRatio));
+      expect(await cell('wastedWorkS')).toBe(`${(v.wastedWorkS / 3600).toFixed(1)} slot-h (${pct(v.wastedWorkShare)})`);
+    }
+    expect(summary.variants.map((v) => v.recoveryTimeS === null)).toEqual([true, false]); // one storm, one recovery
+
+    // The load chart's data peak is summary.json's peak load (the plotted band keeps maxima).
+    const peaks = await page.evaluate(() => {
+      const view = (globalThis as unknown as { __views: Record<string, { data: (n: string) => Array<Record<string, number | string>> }> }).__views.load;
+      const out: Record<string, number> = {};
+      for (const row of view.data('series')) out[row.variant as string] = Math.max(out[row.variant as string] ?? 0, row.load_hi as number);
+      return out;
+    });
+    for (const v of summary.variants) expect(peaks[v.name] / v.peakLoadMultiple, v.name).toBeCloseTo(1, 2);
+
+    // One legend entry per variant, in scenario order; the fault window is shaded where the scenario puts it.
+    const legend = await page.$$eval('#chart-load svg .role-legend-label text', (els) => els.map((e) => e.textContent));
+    expect(legend).toEqual(summary.variants.map((v) => v.name));
+    const faults = await page.evaluate(() => (globalThis as unknown as { __views: Record<string, { data: (n: string) => unknown[] }> }).__views.load.data('faultWindows'));
+    expect(faults).toMatchObject([{ kind: 'dependency-down', start: 5, end: 8 }]);
+    await page.close();
+  });
+
+  it.skipIf(!hasChromium)(`shows hostile scenario text as text and runs none of it${skipNote}`, async () => {
+    const payload = '</script><script>window.__pwned=1;alert(1)</script>';
+    const img = '<img src=x onerror="window.__pwned=2;alert(2)">';
+    const source = SCENARIO({
+      question: `${payload} and ${img}?`,
+      description: `<!-- ${payload} --> & <b>bold</b> </style><style>body{display:none}</style>`,
+      variantDescription: `${payload}${img}`,
+      comment: `${payload} <!-- ${img}`,
+    });
+    const dir = await results(source);
+    const { page, watch, url } = await open(browser!, dir);
+
+    // includes(), not toContain(): a failure would otherwise print the whole page, vega included.
+    const text = (await page.textContent('body')) ?? '';
+    expect(text.includes(`${payload} and ${img}?`), 'the question is shown as text').toBe(true);
+    expect(text.includes(`${payload}${img}`), 'the variant description is shown as text').toBe(true);
+    expect(await page.textContent('#scenario-source')).toBe(source);
+    expect(await page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned)).toBeUndefined();
+    expect(await page.$$('img')).toHaveLength(0);
+    expect(await page.$$('b')).toHaveLength(0);
+    // An injected <style> could hide the page without running any script.
+    expect(await page.isVisible('#question')).toBe(true);
+    expect(await page.isVisible('#comparison-table')).toBe(true);
+    expect(watch.dialogs).toEqual([]);
+    expect(watch.requests).toEqual([url]);
+    expect(watch.problems).toEqual([]);
+
+    // summary.md carries the same text as entities, never as markup.
+    const md = readFileSync(join(dir, 'summary.md'), 'utf8');
+    expect(md).not.toContain('<script');
+    expect(md).not.toContain('<img');
+    expect(md).toContain('&lt;/script&gt;&lt;script&gt;window.__pwned=1;alert(1)&lt;/script&gt;');
+    await page.close();
+  });
+});
