@@ -54,9 +54,11 @@ function checksOf(e: Expectation): Check[] {
   }
   if (e.successRatio) {
     const min = e.successRatio.atLeast;
+    const route = e.route;
     out.push((p) => {
-      const r = p.measures.successRatio;
-      return { label: `success ratio at least ${pct(min)}`, passed: r !== null && r >= min, actual: r === null ? 'no user action ended' : `success ratio ${pct(r)}` };
+      const r = route === undefined ? p.measures.successRatio : p.measures.routes?.[route]?.successRatio ?? null;
+      const what = route === undefined ? 'success ratio' : `${route} success ratio`;
+      return { label: `${what} at least ${pct(min)}`, passed: r !== null && r >= min, actual: r === null ? `no ${route ?? ''} user action ended`.replace('  ', ' ') : `${what} ${pct(r)}` };
     });
   }
   if (e.attemptsPerAction) {

@@ -89,6 +89,18 @@ export function attemptsPerAction(hist: readonly number[]): AttemptsPerActionSta
 }
 
 /** Slot-seconds of work done for callers that had already given up, and their share of all work (0 when no work). */
+/** Success of user actions per route over the whole run (login vs signup in story 003). */
+export function routeOutcomes(record: RunRecord): RunSummary['routes'] {
+  const s = record.series;
+  const out: RunSummary['routes'] = {};
+  (record.routes ?? ['default']).forEach((name, r) => {
+    const ok = (s.routeActionsOk?.[r] ?? s.actionsOk).reduce((a, b) => a + b, 0);
+    const failed = (s.routeActionsFailed?.[r] ?? s.actionsFailed).reduce((a, b) => a + b, 0);
+    out[name] = { successRatio: ok + failed > 0 ? ok / (ok + failed) : null, actionsOk: ok, actionsFailed: failed };
+  });
+  return out;
+}
+
 /** Bytes per fingerprint a real detection table holds: 32 (SHA-256) + 8 (timestamp) + ~24 (hash-map entry). */
 export const FINGERPRINT_ENTRY_BYTES = 64;
 
@@ -155,6 +167,10 @@ export interface RunSummary {
   detectedRetryShare: number;
   detectionFalsePositiveShare: number;
   fingerprintTableBytes: number;
+  /** Per route: how its user actions fared. */
+  routes: Record<string, { successRatio: number | null; actionsOk: number; actionsFailed: number }>;
+  /** Per dependency with a quota: its use and the time each alert threshold was first crossed. */
+  quotas: Record<string, { peakWindowUse: number; providerRefused: number; guardRefused: number; failedOver: number; alertFirstS: Record<string, number | null> }>;
   successRatio: number | null;
   goodputMean: number;
   actionsStarted: number;
@@ -191,6 +207,19 @@ export function summarize(record: RunRecord, settings: MeasureSettings = DEFAULT
     wastedWorkShare: finiteOr(wasted.wastedWorkShare, 0),
     futileRetryShare: futileRetryShare(record),
     ...retryDetection(record),
+    routes: routeOutcomes(record),
+    quotas: Object.fromEntries(
+      (record.quotas ?? []).map((q) => [
+        q.name,
+        {
+          peakWindowUse: q.peakWindowUse,
+          providerRefused: q.providerRefused,
+          guardRefused: q.guardRefused,
+          failedOver: q.failedOver,
+          alertFirstS: Object.fromEntries(q.alerts.map((a) => [String(a.threshold), a.firstS])),
+        },
+      ]),
+    ),
     successRatio: successRatio(record),
     goodputMean: finiteOr(goodputMean(record), 0),
     actionsStarted: t.actionsStarted,
@@ -228,6 +257,8 @@ export const MEASURE_DOCS: Record<string, string> = {
   detectedRetryShare: 'Share of attempts the server\'s retry detection marked as retries over the whole run; 0 without a retry-detection stage.',
   detectionFalsePositiveShare: 'Share of attempts marked as retries that were in fact first tries (two identical legitimate requests), over all attempts.',
   fingerprintTableBytes: 'Memory a real retry-detection table would need at its peak: peak fingerprints held x 64 bytes (a SHA-256 fingerprint, a timestamp, map overhead).',
+  routes: 'Per route (identity.route of the populations): success ratio, successful and failed user actions over the run.',
+  quotas: 'Per dependency with a quota: the highest share of the quota used in any window, calls the provider refused (429), calls our guard refused before it, calls failed over to local validation, and the time each alert threshold was first crossed (null: never).',
   futileRetryShare: 'Retries of requests that can never succeed (validation loops) as a share of all attempts over the whole run; 0 when there were no attempts.',
   successRatio: 'Share of ended user actions that succeeded over the whole run; null when none ended.',
   goodputMean: 'User actions completed successfully per second, averaged over the whole run.',

@@ -46,7 +46,17 @@ export class Recorder {
   slotsIntegral = 0;
   attemptsPerAction: number[] = [0];
 
-  constructor(readonly horizonS: number, readonly bucketS: number) {
+  /**
+   * `routeOfPopulation` maps each population to its route index; routes and dependencies
+   * are counted so their per-route and per-dependency series can be laid out up front.
+   */
+  constructor(
+    readonly horizonS: number,
+    readonly bucketS: number,
+    private readonly routeOfPopulation: number[] = [0],
+    routes = 1,
+    dependencies = 0,
+  ) {
     const n = Math.max(1, Math.ceil(horizonS / bucketS - 1e-9));
     const f = () => new Float64Array(n);
     this.series = {
@@ -58,6 +68,10 @@ export class Recorder {
       queueLen: f(), busySlots: f(), slots: f(),
       latencyP50S: f(), latencyP99S: f(),
       workS: f(), wastedWorkS: f(),
+      routeActionsOk: Array.from({ length: routes }, f),
+      routeActionsFailed: Array.from({ length: routes }, f),
+      dependencyCalls: Array.from({ length: dependencies }, f),
+      dependencyRefused: Array.from({ length: dependencies }, f),
     };
     this.inv = 1 / bucketS;
     this.nextEdge = Math.min(bucketS, horizonS);
@@ -107,24 +121,37 @@ export class Recorder {
     this.series.actionsStarted[this.at(now)]++;
   }
 
-  actionEnded(now: number, ok: boolean, attempts: number): void {
+  actionEnded(now: number, ok: boolean, attempts: number, population: number): void {
     const b = this.at(now);
-    if (ok) this.series.actionsOk[b]++;
-    else this.series.actionsFailed[b]++;
+    const route = this.routeOfPopulation[population];
+    if (ok) {
+      this.series.actionsOk[b]++;
+      this.series.routeActionsOk[route][b]++;
+    } else {
+      this.series.actionsFailed[b]++;
+      this.series.routeActionsFailed[route][b]++;
+    }
     const h = this.attemptsPerAction;
     while (h.length <= attempts) h.push(0);
     h[attempts]++;
   }
 
   /** The user gave up on the action: a failure from the user's view, counted apart too. */
-  actionAbandoned(now: number, attempts: number): void {
-    this.actionEnded(now, false, attempts);
+  actionAbandoned(now: number, attempts: number, population: number): void {
+    this.actionEnded(now, false, attempts, population);
     this.series.actionsAbandoned[this.at(now)]++;
   }
 
   /** A try refused before it was sent (breaker open, client-side throttling). */
   refusedLocally(now: number): void {
     this.series.failures[REFUSED_LOCALLY][this.at(now)]++;
+  }
+
+  /** A call to dependency `d`: accepted by the provider, or refused (quota exhausted, down). */
+  dependencyCall(d: number, now: number, accepted: boolean): void {
+    const b = this.at(now);
+    if (accepted) this.series.dependencyCalls[d][b]++;
+    else this.series.dependencyRefused[d][b]++;
   }
 
   deadLettered(now: number): void {

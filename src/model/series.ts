@@ -6,6 +6,7 @@
  * Memory grows with the number of buckets, never with the number of events: every
  * quantity is aggregated into its time bucket as it happens.
  */
+import type { QuotaReport } from './server/dependencies.js';
 
 /**
  * Why a try failed, as the client saw it. Index into `BucketSeries.failures`; the outcome
@@ -55,6 +56,12 @@ export interface BucketSeries {
   /** Median and 99th percentile of client-observed response latency (s) of attempts answered in the bucket; NaN when none. */
   latencyP50S: Float64Array;
   latencyP99S: Float64Array;
+  /** User actions that succeeded / failed, per route (index into RunRecord.routes). */
+  routeActionsOk: Float64Array[];
+  routeActionsFailed: Float64Array[];
+  /** Calls to each dependency the provider accepted / refused (quota exhausted, down), per bucket. */
+  dependencyCalls: Float64Array[];
+  dependencyRefused: Float64Array[];
   /** Slot-seconds of work finished in the bucket. */
   workS: Float64Array;
   /** Slot-seconds of work finished in the bucket for attempts whose client had already stopped waiting. */
@@ -78,6 +85,10 @@ export interface RunRecord {
    * exactly k attempts. Actions still in flight at the horizon are not counted.
    */
   attemptsPerAction: number[];
+  /** Route names, by route index. */
+  routes: string[];
+  /** Quota use of each dependency that has a quota. */
+  quotas: QuotaReport[];
   /** Whole-run totals used by queueing checks (M/M/c) and the summary. */
   totals: {
     actionsStarted: number;

@@ -8,6 +8,7 @@ import type { Scenario } from '../scenario/schema.js';
 import { Actions, Attempts } from './records.js';
 import { Recorder, autoBucketS } from './recorder.js';
 import { Frontend } from './server/frontend.js';
+import { identities } from './server/request.js';
 import { Clients } from './client/clients.js';
 import { faultWindows, scheduleFaults } from './faults.js';
 import type { RunRecord } from './series.js';
@@ -26,10 +27,11 @@ export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}):
   const engine = new Engine();
   const actions = new Actions();
   const attempts = new Attempts();
-  const rec = new Recorder(horizon, bucketWidth(s));
   const populations = Object.entries(s.clients);
+  const ids = identities(populations);
+  const rec = new Recorder(horizon, bucketWidth(s), ids.pops.map((p) => p.route), ids.routes.length, Object.keys(s.server.dependencies ?? {}).length);
   const clients = new Clients(engine, actions, attempts, rec, populations, seed);
-  const server = new Frontend(engine, attempts, actions, rec, s, populations, seed, clients.answer);
+  const server = new Frontend(engine, attempts, actions, rec, s, ids, seed, clients.answer);
   clients.send = server.arrive;
   scheduleFaults(engine, server, s.faults, s.server.slots);
   clients.start();
@@ -45,6 +47,8 @@ export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}):
     series,
     faults: faultWindows(s),
     attemptsPerAction: rec.attemptsPerAction,
+    routes: ids.routes,
+    quotas: server.dependencies.filter((d) => d.report().limit > 0).map((d) => d.report()),
     totals: {
       actionsStarted: sum(series.actionsStarted),
       actionsOk: sum(series.actionsOk),

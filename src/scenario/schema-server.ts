@@ -38,6 +38,7 @@ export const stageSchema = z
       storeLatency: durationSchema('Round trip to the shared store, added to each request (default 0s).').optional(),
       storeOutages: z.array(window).optional().meta({ description: 'When the shared store is unreachable.' }),
       onStoreFailure: z.enum(['open', 'closed', 'local']).optional().meta({ description: 'While the store is unreachable: let everything through (open, default), refuse everything (closed), or count locally per instance (local).' }),
+      routes: z.array(z.string()).optional().meta({ description: 'Only requests to these routes are limited (default: all).' }),
     }).refine((s) => (s.limit === undefined) !== (s.tiers === undefined), 'give either limit or tiers'),
     z.strictObject({
       kind: z.literal('admission'),
@@ -58,7 +59,44 @@ export const retryAfterSchema = z
     z.strictObject({ kind: z.literal('random'), min: durationSchema('Smallest value.'), max: durationSchema('Largest value.') }),
   ], { error: () => 'expected kind: none, fixed, spread or random' });
 
+const routeName = z.string().regex(/^[a-z0-9][a-z0-9_/-]*$/i, 'use letters, digits, "-", "_" and "/"');
+
+export const dependencySchema = z
+  .strictObject({
+    quota: z
+      .strictObject({ limit: positiveInt(1e12, 'calls'), window: durationSchema('The provider\'s quota window (fixed windows, aligned to multiples of it).') })
+      .optional()
+      .meta({ description: 'The provider\'s quota: calls allowed per window; beyond it the provider answers 429.' }),
+    latency: distributionSchema.optional().meta({ description: 'Time a call adds to the slot time of the request that makes it.' }),
+    outages: z.array(window).optional().meta({ description: 'When the provider is down: calls fail.' }),
+    alertAt: z.array(z.number().gt(0).max(1)).optional().meta({ description: 'Quota-usage alert thresholds (e.g. [0.7]); the report gives the time each is first crossed.' }),
+    guard: z
+      .strictObject({
+        budget: z.number().gt(0).max(1).optional().meta({ description: 'Our own budget: use at most this share of the provider\'s quota per window (default 1).' }),
+        reserve: z.record(routeName, z.number().min(0).max(1)).optional().meta({ description: 'Shares of the budget only these routes may use (critical flows: login, session).' }),
+        bulkheads: z.record(routeName, z.number().min(0).max(1)).optional().meta({ description: 'Most of the quota each of these routes may use, as a share.' }),
+      })
+      .optional()
+      .meta({ description: 'Defences in front of the quota: calls over the budget or a bulkhead are refused with 429 before reaching the provider.' }),
+    failover: z
+      .strictObject({
+        routes: z.array(routeName).meta({ description: 'Routes that can validate locally (e.g. JWT) instead of calling the provider.' }),
+        openFor: durationSchema('How long they keep validating locally after the provider\'s last 429 or failure (default 1m).').optional(),
+      })
+      .optional()
+      .meta({ description: 'A circuit breaker that fails over to local validation when the provider answers 429 or fails.' }),
+  })
+  .meta({ description: 'A downstream service (a database, an auth provider) that routes call.' });
+
 export const serverSchema = z.strictObject({
+  routes: z
+    .record(routeName, z.strictObject({
+      serviceTime: distributionSchema.optional().meta({ description: 'Slot time of this route (default: the server\'s).' }),
+      calls: z.array(z.string()).optional().meta({ description: 'Dependencies each request of this route calls, in order.' }),
+    }))
+    .optional()
+    .meta({ description: 'Per-route settings; populations name their route in identity.route.' }),
+  dependencies: z.record(z.string().regex(/^[a-z0-9][a-z0-9_-]*$/i), dependencySchema).optional(),
   instances: positiveInt(1000, 'instances').default(1).meta({ description: 'Server instances behind the load balancer; slots, queue and local state are per instance.' }),
   loadBalancer: z.enum(['round-robin', 'random', 'least-outstanding']).default('round-robin'),
   slots: positiveInt(LIMITS.slots, 'concurrency slots').meta({ description: 'Attempts served at once, per instance.' }),

@@ -83,6 +83,7 @@ const numberAtMost = z.strictObject({ atMost: z.number().min(0) });
 export const expectationSchema = z
   .strictObject({
     variant: name.meta({ description: 'The variant this expectation is about.' }),
+    route: z.string().optional().meta({ description: 'Check successRatio on this route\'s user actions only (e.g. login).' }),
     at: z.record(z.string(), sweepValue).optional().meta({ description: 'Only at the sweep points with these values (default: every point).' }),
     recoveryTime: atMostDuration.optional().meta({ description: 'Mean recovery time across seeds at most this (fails when a seed did not recover).' }),
     recovered: fractionAtLeast.optional().meta({ description: 'Fraction of seeds that recovered at least this.' }),

@@ -33,6 +33,10 @@ function zeroSeries(n: number, bucketS = 10): BucketSeries {
     firstTries: z(),
     retries: z(),
     futileRetries: z(),
+    routeActionsOk: [],
+    routeActionsFailed: [],
+    dependencyCalls: [],
+    dependencyRefused: [],
     detectedRetries: z(),
     detectionFalsePositives: z(),
     attemptsOk: z(),
@@ -58,6 +62,8 @@ function makeRecord(horizonS: number, faults: FaultWindow[] = [FAULT], bucketS =
     series: zeroSeries(Math.ceil(horizonS / bucketS), bucketS),
     faults,
     attemptsPerAction: [],
+    routes: ['default'],
+    quotas: [],
     totals: {
       actionsStarted: 0,
       actionsOk: 0,
@@ -324,7 +330,12 @@ describe('summarize', () => {
       wastedWorkS: 200,
       capacityS: 4000,
     });
-    const s = summarize(r, S);
+    const { routes, quotas, ...s } = summarize(r, S);
+    // One route (the default), read from the whole-run series; no dependency with a quota.
+    const ok0 = r.series.actionsOk.reduce((x, y) => x + y, 0);
+    const failed0 = r.series.actionsFailed.reduce((x, y) => x + y, 0);
+    expect(routes).toEqual({ default: { successRatio: ok0 / (ok0 + failed0), actionsOk: ok0, actionsFailed: failed0 } });
+    expect(quotas).toEqual({});
     const total = (a: Float64Array) => a.reduce((x, y) => x + y, 0);
     // Whole-run true retry share: every retry over every attempt of the series.
     const RETRY_SHARE = total(r.series.retries) / total(r.series.attempts);

@@ -112,7 +112,7 @@ export class Clients {
   }
 
   private succeed(act: number): void {
-    this.rec.actionEnded(this.engine.now, true, this.actions.attempts[act]);
+    this.rec.actionEnded(this.engine.now, true, this.actions.attempts[act], this.actions.population[act]);
     this.actions.release(act);
   }
 
@@ -125,7 +125,7 @@ export class Clients {
       this.engine.after(p.behaviourRng() * r.after, this.kRefresh, act, actions.gen[act]);
       return;
     }
-    this.rec.actionEnded(this.engine.now, false, actions.attempts[act]);
+    this.rec.actionEnded(this.engine.now, false, actions.attempts[act], actions.population[act]);
     actions.release(act);
   }
 
@@ -139,7 +139,7 @@ export class Clients {
     const actions = this.actions;
     if (actions.gen[act] !== gen) return;
     this.abandonBelow(act, -1);
-    this.rec.actionAbandoned(this.engine.now, actions.attempts[act]);
+    this.rec.actionAbandoned(this.engine.now, actions.attempts[act], actions.population[act]);
     actions.release(act);
   }
 
@@ -290,7 +290,7 @@ export class Clients {
       const seen = ++actions.failuresSeen[act];
       const limit = p.behaviour.giveUpAfterFailures;
       if (limit !== undefined && seen >= limit) {
-        this.rec.actionAbandoned(now, actions.attempts[act]);
+        this.rec.actionAbandoned(now, actions.attempts[act], actions.population[act]);
         actions.release(act);
         return;
       }

@@ -7,14 +7,15 @@
 import type { Engine } from '../../engine/engine.js';
 import { stream, type Rng } from '../../engine/rng.js';
 import { sampler } from '../../engine/distributions.js';
-import type { Scenario, Population } from '../../scenario/schema.js';
+import type { Scenario } from '../../scenario/schema.js';
 import type { Recorder } from '../recorder.js';
 import type { Actions, Attempts } from '../records.js';
 import { ATTEMPT_INVALID } from '../records.js';
 import { OUTCOME_INVALID, OUTCOME_OK, OUTCOME_RATE_LIMITED, statusOf } from '../outcomes.js';
 import { toDistributionSpec } from '../distribution-spec.js';
-import { Instance } from './instance.js';
-import { RequestView, identities, type Identities } from './request.js';
+import { Instance, type RouteHandler } from './instance.js';
+import { Dependency } from './dependencies.js';
+import { RequestView, type Identities } from './request.js';
 import { makeStage, mix, RetryDetection, type Stage } from './stages.js';
 
 /** The clients' side of an answer. */
@@ -23,6 +24,7 @@ export type AnswerSink = (attempt: number, outcome: number, retryAfter: number) 
 export class Frontend {
   readonly instances: Instance[];
   readonly ids: Identities;
+  readonly dependencies: Dependency[];
   private readonly stages: Stage[];
   private readonly req: RequestView;
   private readonly lbRng: Rng;
@@ -36,15 +38,26 @@ export class Frontend {
   constructor(
     private readonly engine: Engine,
     private readonly attempts: Attempts,
-    actions: Actions,
+    private readonly actions: Actions,
     private readonly rec: Recorder,
     private readonly s: Scenario,
-    populations: Array<[string, Population]>,
+    ids: Identities,
     seed: number,
     private readonly answer: AnswerSink,
   ) {
     const spec = s.server;
-    const serviceTime = sampler(toDistributionSpec(spec.serviceTime), stream(seed, 'server/service'));
+    this.ids = ids;
+    const defaultService = sampler(toDistributionSpec(spec.serviceTime), stream(seed, 'server/service'));
+    this.dependencies = Object.entries(spec.dependencies ?? {}).map(
+      ([name, d], i) => new Dependency(name, i, d, ids.routes, rec, stream(seed, `server/dependencies/${name}`)),
+    );
+    const routes: RouteHandler[] = ids.routes.map((r) => {
+      const rs = spec.routes?.[r];
+      return {
+        serviceTime: rs?.serviceTime ? sampler(toDistributionSpec(rs.serviceTime), stream(seed, `server/routes/${r}/service`)) : defaultService,
+        calls: (rs?.calls ?? []).map((name) => this.dependencies.find((d) => d.name === name)!),
+      };
+    });
     this.instances = Array.from(
       { length: spec.instances },
       () =>
@@ -54,12 +67,11 @@ export class Frontend {
           lifo: spec.discipline === 'lifo',
           dropAbandoned: spec.dropAbandoned,
           deadline: spec.deadline,
-          serviceTime,
           failFastTime: spec.failFastTime,
+          routes,
         }, this.respond),
     );
     rec.slotsChanged(0, spec.slots * spec.instances);
-    this.ids = identities(populations);
     this.req = new RequestView(this.ids, attempts, actions);
     this.stages = spec.stages.map((st) => makeStage(st, { instances: this.instances, ids: this.ids, actions, rec, engine }));
     this.lbRng = stream(seed, 'server/balancer');
@@ -120,7 +132,11 @@ export class Frontend {
       this.engine.after(r, this.kResume, h);
       return;
     }
-    this.instances[instance].arrive(a, gen);
+    this.instances[instance].arrive(a, gen, this.routeOf(a));
+  }
+
+  private routeOf(a: number): number {
+    return this.ids.pops[this.actions.population[this.attempts.action[a]]].route;
   }
 
   private resume(h: number): void {

@@ -1,6 +1,7 @@
 /**
  * One server instance: N concurrency slots in front of a queue (bounded or not, FIFO or
- * LIFO), serving each attempt for a drawn service time. While its dependency is down, an
+ * LIFO), serving each attempt for its route's service time, after the route's calls to
+ * dependencies (a failing call fails the request at fail-fast cost). While its dependency is down, an
  * attempt that reaches a slot fails fast. Work finished for an attempt whose client
  * already stopped waiting is wasted: the server cannot know, and still pays for it —
  * unless `dropAbandoned` says the client's cancellation reaches it, or the server's own
@@ -13,6 +14,7 @@
 import type { Engine } from '../../engine/engine.js';
 import type { Recorder } from '../recorder.js';
 import type { Attempts } from '../records.js';
+import type { Dependency } from './dependencies.js';
 import { OUTCOME_OK, OUTCOME_DEPENDENCY, OUTCOME_QUEUE_FULL, OUTCOME_SERVER_DEADLINE } from '../outcomes.js';
 
 export interface InstanceOptions {
@@ -23,8 +25,14 @@ export interface InstanceOptions {
   dropAbandoned: boolean;
   /** Longest wait in the queue before the server refuses the attempt itself (Infinity = none). */
   deadline: number;
-  serviceTime: () => number;
   failFastTime: number;
+  /** Per route index: its service time and the dependencies each request calls. */
+  routes: RouteHandler[];
+}
+
+export interface RouteHandler {
+  serviceTime: () => number;
+  calls: Dependency[];
 }
 
 /** Called when the server answers an attempt whose client is still waiting. */
@@ -38,6 +46,7 @@ export class Instance {
   private ringId = new Int32Array(1024);
   private ringGen = new Int32Array(1024);
   private ringT = new Float64Array(1024);
+  private ringRoute = new Int32Array(1024);
   private head = 0;
   private length = 0;
   // Slot table: what each busy slot is doing. Sized for the full slot count.
@@ -87,12 +96,12 @@ export class Instance {
   }
 
   /** An attempt that passed the pipeline reaches the queue or a slot. */
-  arrive(a: number, gen: number): void {
+  arrive(a: number, gen: number, route: number): void {
     const now = this.engine.now;
     if (this.length === 0 && this.busy < this.slots) {
-      this.begin(a, gen, now, now);
+      this.begin(a, gen, now, now, route);
     } else if (this.length < this.opts.queueCapacity) {
-      this.enqueue(a, gen, now);
+      this.enqueue(a, gen, now, route);
       this.rec.queueChanged(now, +1);
     } else {
       this.respond(a, OUTCOME_QUEUE_FULL);
@@ -110,7 +119,7 @@ export class Instance {
     this.pump();
   }
 
-  private begin(a: number, gen: number, arrivedT: number, now: number): void {
+  private begin(a: number, gen: number, arrivedT: number, now: number, route: number): void {
     const waited = now - arrivedT;
     if (waited > this.opts.deadline) {
       // The server's own deadline: refuse without doing the work (a cheap 503).
@@ -119,9 +128,15 @@ export class Instance {
     }
     this.served++;
     this.queueWaitS += waited;
-    const failing = this.dependencyDown;
-    const work = failing ? this.opts.failFastTime : this.opts.serviceTime();
-    const outcome = failing ? OUTCOME_DEPENDENCY : OUTCOME_OK;
+    const handler = this.opts.routes[route];
+    let outcome = this.dependencyDown ? OUTCOME_DEPENDENCY : OUTCOME_OK;
+    let extra = 0;
+    // The route's calls, in order: the first that fails fails the request (at fail-fast cost).
+    for (let d = 0; outcome === OUTCOME_OK && d < handler.calls.length; d++) {
+      outcome = handler.calls[d].call(route, now);
+      extra += handler.calls[d].lastLatency;
+    }
+    const work = outcome === OUTCOME_OK ? handler.serviceTime() + extra : this.opts.failFastTime;
     if (work <= 0) {
       // Failing (or finishing) in no time holds no slot: answer now.
       this.finish(a, gen, outcome, 0);
@@ -167,29 +182,30 @@ export class Instance {
       const a = this.ringId[i], gen = this.ringGen[i];
       // A cancelled request leaves the queue without costing a slot.
       if (this.opts.dropAbandoned && !this.attempts.isAwaited(a, gen)) continue;
-      this.begin(a, gen, this.ringT[i], now);
+      this.begin(a, gen, this.ringT[i], now, this.ringRoute[i]);
     }
     this.rec.queueChanged(now, -taken);
   }
 
-  private enqueue(a: number, gen: number, now: number): void {
+  private enqueue(a: number, gen: number, now: number, route: number): void {
     if (this.length === this.ringId.length) this.growRing();
     const i = (this.head + this.length) & (this.ringId.length - 1);
     this.ringId[i] = a;
     this.ringGen[i] = gen;
     this.ringT[i] = now;
+    this.ringRoute[i] = route;
     this.length++;
   }
 
   private growRing(): void {
     const cap = this.ringId.length * 2;
     const mask = this.ringId.length - 1;
-    const id = new Int32Array(cap), gen = new Int32Array(cap), t = new Float64Array(cap);
+    const id = new Int32Array(cap), gen = new Int32Array(cap), t = new Float64Array(cap), route = new Int32Array(cap);
     for (let k = 0; k < this.length; k++) {
       const i = (this.head + k) & mask;
-      id[k] = this.ringId[i]; gen[k] = this.ringGen[i]; t[k] = this.ringT[i];
+      id[k] = this.ringId[i]; gen[k] = this.ringGen[i]; t[k] = this.ringT[i]; route[k] = this.ringRoute[i];
     }
-    this.ringId = id; this.ringGen = gen; this.ringT = t;
+    this.ringId = id; this.ringGen = gen; this.ringT = t; this.ringRoute = route;
     this.head = 0;
   }
 }

@@ -122,6 +122,8 @@ export class RateLimit implements Stage {
   private readonly local: RateLimiter[][];
   private readonly tierOf: number[];
   private readonly storeDown: Array<[number, number]>;
+  /** appliesTo[route index]: is this route limited? */
+  private readonly appliesTo: Uint8Array;
 
   constructor(
     private readonly spec: Extract<StageSpec, { kind: 'rate-limit' }>,
@@ -138,6 +140,7 @@ export class RateLimit implements Stage {
     // A population without a tier (or with an unknown one) falls under the first tier.
     this.tierOf = ids.pops.map((p) => Math.max(0, tiers.findIndex(([name]) => name === p.tier)));
     this.storeDown = (spec.storeOutages ?? []).map((w) => [w.at, w.at + w.duration]);
+    this.appliesTo = Uint8Array.from(ids.routes, (r) => (!spec.routes || spec.routes.includes(r) ? 1 : 0));
   }
 
   /** Bytes of limiter state, per key, that a shared store would hold. */
@@ -146,6 +149,7 @@ export class RateLimit implements Stage {
   }
 
   check(req: RequestView, now: number): number {
+    if (!this.appliesTo[req.route]) return PASS;
     const key = this.spec.key === 'client' ? req.client : this.spec.key === 'ip' ? req.ip : this.spec.key === 'route' ? req.route : 0;
     const tier = this.tierOf[req.population];
     let limiter: RateLimiter;

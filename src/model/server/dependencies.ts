@@ -1,0 +1,136 @@
+/**
+ * Downstream services the server's routes call — above all a third-party provider with a
+ * quota shared by every route that calls it (story 003: signup, login and session
+ * revalidation all spend one auth provider's calls per minute). In front of the quota, our
+ * own defences: a budget below it with shares reserved for critical routes, bulkheads per
+ * route, and a breaker that fails routes over to local validation when the provider
+ * answers 429. Quota use is recorded per bucket, with the time each alert threshold is
+ * first crossed.
+ */
+import type { z } from 'zod';
+import type { dependencySchema } from '../../scenario/schema-server.js';
+import type { Recorder } from '../recorder.js';
+import { OUTCOME_OK, OUTCOME_DEPENDENCY, OUTCOME_RATE_LIMITED } from '../outcomes.js';
+import type { Rng } from '../../engine/rng.js';
+import { sampler } from '../../engine/distributions.js';
+import { toDistributionSpec } from '../distribution-spec.js';
+
+type DependencySpec = z.output<typeof dependencySchema>;
+
+export interface QuotaReport {
+  name: string;
+  limit: number;
+  windowS: number;
+  /** Highest share of the quota used in any window. */
+  peakWindowUse: number;
+  /** Calls the provider refused (429) and calls our guard refused before it. */
+  providerRefused: number;
+  guardRefused: number;
+  /** Calls answered by local validation instead of the provider. */
+  failedOver: number;
+  alerts: Array<{ threshold: number; firstS: number | null }>;
+}
+
+export class Dependency {
+  private windowIndex = -1;
+  private used = 0;
+  private readonly usedBy: Float64Array;
+  private readonly bulkhead: Float64Array;
+  private readonly reserved: Uint8Array;
+  private readonly pool: number;
+  private readonly unreserved: number;
+  private readonly failover: Uint8Array;
+  private failoverUntil = -Infinity;
+  private readonly latency?: () => number;
+  /** Without a guard, every call goes to the provider, which alone decides. */
+  private readonly guarded: boolean;
+  private readonly alerts: Array<{ threshold: number; firstS: number | null }>;
+  peakUsed = 0;
+  providerRefused = 0;
+  guardRefused = 0;
+  failedOver = 0;
+  /** Extra slot time of the last successful call. */
+  lastLatency = 0;
+
+  constructor(
+    readonly name: string,
+    readonly index: number,
+    private readonly spec: DependencySpec,
+    routes: string[],
+    private readonly rec: Recorder,
+    rng: Rng,
+  ) {
+    const limit = spec.quota?.limit ?? Infinity;
+    const g = spec.guard ?? {};
+    this.guarded = spec.guard !== undefined;
+    this.pool = (g.budget ?? 1) * limit;
+    const reserves = g.reserve ?? {};
+    const reservedShare = Object.values(reserves).reduce((a, b) => a + b, 0);
+    this.unreserved = this.pool * Math.max(0, 1 - reservedShare);
+    this.usedBy = new Float64Array(routes.length);
+    this.bulkhead = Float64Array.from(routes, (r) => (g.bulkheads?.[r] !== undefined ? g.bulkheads[r] * limit : Infinity));
+    this.reserved = Uint8Array.from(routes, (r) => (reserves[r] !== undefined ? 1 : 0));
+    this.failover = Uint8Array.from(routes, (r) => (spec.failover?.routes.includes(r) ? 1 : 0));
+    if (spec.latency) this.latency = sampler(toDistributionSpec(spec.latency), rng);
+    this.alerts = (spec.alertAt ?? []).map((threshold) => ({ threshold, firstS: null }));
+  }
+
+  /** One call from `route` at `now`: OK (lastLatency set), or the outcome of its failure. */
+  call(route: number, now: number): number {
+    this.lastLatency = 0;
+    const limit = this.spec.quota?.limit ?? Infinity;
+    if (limit < Infinity) this.roll(now);
+    if (this.failover[route] && now < this.failoverUntil) {
+      this.failedOver++;
+      return OUTCOME_OK; // validated locally: no call, no quota
+    }
+    // Our guard, before the provider: bulkhead per route, then the budget with its reserves.
+    if (this.guarded && (this.usedBy[route] >= this.bulkhead[route] || this.used >= (this.reserved[route] ? this.pool : this.unreserved))) {
+      this.guardRefused++;
+      return OUTCOME_RATE_LIMITED;
+    }
+    if (this.isDown(now) || this.used >= limit) {
+      this.providerRefused++;
+      if (this.spec.failover) this.failoverUntil = now + (this.spec.failover.openFor ?? 60);
+      this.rec.dependencyCall(this.index, now, false);
+      return OUTCOME_DEPENDENCY;
+    }
+    this.used++;
+    this.usedBy[route]++;
+    this.rec.dependencyCall(this.index, now, true);
+    if (limit < Infinity) {
+      const use = this.used / limit;
+      if (use > this.peakUsed) this.peakUsed = use;
+      for (const a of this.alerts) if (a.firstS === null && use >= a.threshold) a.firstS = now;
+    }
+    if (this.latency) this.lastLatency = this.latency();
+    return OUTCOME_OK;
+  }
+
+  private roll(now: number): void {
+    const w = Math.floor(now / this.spec.quota!.window);
+    if (w !== this.windowIndex) {
+      this.windowIndex = w;
+      this.used = 0;
+      this.usedBy.fill(0);
+    }
+  }
+
+  private isDown(now: number): boolean {
+    for (const o of this.spec.outages ?? []) if (now >= o.at && now < o.at + o.duration) return true;
+    return false;
+  }
+
+  report(): QuotaReport {
+    return {
+      name: this.name,
+      limit: this.spec.quota?.limit ?? 0,
+      windowS: this.spec.quota?.window ?? 0,
+      peakWindowUse: this.peakUsed,
+      providerRefused: this.providerRefused,
+      guardRefused: this.guardRefused,
+      failedOver: this.failedOver,
+      alerts: this.alerts.map((a) => ({ ...a })),
+    };
+  }
+}
