@@ -31,6 +31,12 @@ export interface VariantAggregate {
   points: PointAggregate[];
 }
 
+/** Every interval measure is a time, a multiple or a share: none is negative, and shares stay at most 1. */
+const SHARES = new Set<string>(['peakRetryShare', 'wastedWorkShare', 'successRatio', 'utilisation']);
+function clampInterval(measure: string, [lo, hi]: [number, number]): [number, number] {
+  return [Math.max(0, lo), SHARES.has(measure) ? Math.min(1, hi) : hi];
+}
+
 export function aggregatePoint(point: number, values: Record<string, string | number>, runs: RunResult[]): PointAggregate {
   const ss = runs.map((r) => r.summary);
   const recovered = ss.filter((s) => s.recovered).length;
@@ -38,7 +44,7 @@ export function aggregatePoint(point: number, values: Record<string, string | nu
   if (ss.length > 1) {
     for (const m of INTERVAL_MEASURES) {
       const xs = ss.map((s) => s[m]);
-      if (xs.every((x): x is number => typeof x === 'number')) intervals[m] = estimate(xs).ci95;
+      if (xs.every((x): x is number => typeof x === 'number')) intervals[m] = clampInterval(m, estimate(xs).ci95);
     }
     intervals.attemptsPerActionMean = estimate(ss.map((s) => s.attemptsPerAction.mean)).ci95;
   }
