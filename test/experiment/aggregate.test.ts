@@ -174,12 +174,15 @@ describe('aggregatePoint', () => {
     expect(p.intervals.recoveryTimeS).toBeDefined();
   });
 
-  it('gives a 95% interval for each interval measure and for attempts per action, equal to estimate', () => {
+  it('gives a 95% interval for each interval measure and for attempts per action, equal to estimate clamped to the measure\'s range', () => {
+    const shares = new Set(['peakRetryShare', 'wastedWorkShare', 'successRatio', 'utilisation']);
     for (const m of INTERVAL_MEASURES) {
       const xs = ks.map((k) => summary(k)[m] as number);
+      const [lo, hi] = estimate(xs).ci95;
       expect(p.intervals[m], m).toBeDefined();
-      expect(p.intervals[m]![0], m).toBeCloseTo(estimate(xs).ci95[0], 9);
-      expect(p.intervals[m]![1], m).toBeCloseTo(estimate(xs).ci95[1], 9);
+      // No measure is negative, and shares are at most 1: the interval never claims otherwise.
+      expect(p.intervals[m]![0], m).toBeCloseTo(Math.max(0, lo), 9);
+      expect(p.intervals[m]![1], m).toBeCloseTo(shares.has(m) ? Math.min(1, hi) : hi, 9);
       expect(p.intervals[m]![0], m).toBeLessThan(p.intervals[m]![1]);
     }
     expect(p.intervals.attemptsPerActionMean).toEqual(estimate(ks.map((k) => 1 + k / 4)).ci95);

@@ -32,7 +32,7 @@ export class Frontend {
   private nextInstance = 0;
   private readonly kResume: number;
   // Requests held by a stage's delay (a shared store's round trip, a leaky-bucket queue).
-  private readonly held: Array<[number, number, number, number]> = []; // attempt, gen, next stage, instance
+  private readonly held: Array<[number, number, number, number, boolean]> = []; // attempt, gen, next stage, instance, detected retry
   private readonly freeHeld: number[] = [];
 
   constructor(
@@ -128,7 +128,7 @@ export class Frontend {
         return;
       }
       const h = this.freeHeld.length ? this.freeHeld.pop()! : this.held.length;
-      this.held[h] = [a, gen, i + 1, instance];
+      this.held[h] = [a, gen, i + 1, instance, this.req.detectedRetry];
       this.engine.after(r, this.kResume, h);
       return;
     }
@@ -140,10 +140,12 @@ export class Frontend {
   }
 
   private resume(h: number): void {
-    const [a, gen, next, instance] = this.held[h];
+    const [a, gen, next, instance, detected] = this.held[h];
     this.freeHeld.push(h);
     if (!this.attempts.isAwaited(a, gen)) return; // the client gave up meanwhile
-    this.req.fill(a).instance = instance;
+    const req = this.req.fill(a);
+    req.instance = instance;
+    req.detectedRetry = detected; // what a stage before the delay (retry detection) found
     this.run(a, gen, next, instance);
   }
 

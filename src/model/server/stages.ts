@@ -36,6 +36,8 @@ export class RetryDetection implements Stage {
   private expTimes: number[] = [];
   private expHead = 0;
   peakEntries = 0;
+  // Bodies per (client, route): the widest population's, so body keys of two populations never overlap.
+  private readonly bodies: number;
 
   constructor(
     private readonly window: number,
@@ -43,7 +45,9 @@ export class RetryDetection implements Stage {
     private readonly ids: Identities,
     private readonly actions: Actions,
     private readonly rec: Recorder,
-  ) {}
+  ) {
+    this.bodies = Math.max(1, ...ids.pops.map((p) => p.distinctBodies));
+  }
 
   check(req: RequestView, now: number): number {
     this.expire(now);
@@ -69,7 +73,13 @@ export class RetryDetection implements Stage {
     if (id.idempotencyKeys) return -1 - (act * 1048576 + (gen & 0xfffff)); // one key per action
     // Without a key, the body identifies the request: a hash of the action picks one of the client's bodies.
     const body = mix(act * 65599 + gen) % id.distinctBodies;
-    return ((req.client * 1000003 + req.route) * 1000033 + body) % 4503599627370496;
+    // Exact (no two bodies share a key) while it fits in 2^53; above (10^7 clients x 10^9
+    // bodies), a 53-bit hash. Multiplying by large primes instead lost the low bits for
+    // client ids above ~9,000 and merged neighbouring bodies into one key.
+    const exact = (req.client * this.ids.routes.length + req.route) * this.bodies + body;
+    if (exact <= Number.MAX_SAFE_INTEGER) return exact;
+    const h = mix(req.client ^ mix(req.route + 1));
+    return h * 2097152 + (mix(body ^ mix(h + 1)) & 0x1fffff);
   }
 
   private expire(now: number): void {
@@ -100,7 +110,9 @@ export function mix(x: number): number {
 export class Admission implements Stage {
   private readonly retryLimit: number;
   constructor(private readonly capacity: number, reserve: number, private readonly instances: Instance[]) {
-    this.retryLimit = capacity * (1 - reserve);
+    // Rounded up to whole requests, with a tolerance: 100 x (1 - 0.7) is 30.000000000000004
+    // in floats, which let a 31st retry in.
+    this.retryLimit = Math.ceil(capacity * (1 - reserve) - 1e-9);
   }
   check(req: RequestView): number {
     const inFlight = this.instances[req.instance].outstanding;
