@@ -104,7 +104,23 @@ export const serverSchema = z.strictObject({
     .union([z.literal('unbounded'), z.number().int().min(0).max(LIMITS.queue)])
     .default('unbounded')
     .meta({ description: 'Queue capacity in attempts, per instance; a full queue refuses at once (cause "queue-full"). 0 = no queue.' }),
-  discipline: z.enum(['fifo', 'lifo']).default('fifo').meta({ description: 'Which queued attempt a free slot takes: the oldest (fifo) or the newest (lifo, which serves callers still waiting first in an overload).' }),
+  discipline: z.enum(['fifo', 'lifo', 'adaptive-lifo']).default('fifo').meta({
+    description: 'Which queued attempt a free slot takes: the oldest (fifo), the newest (lifo, which serves callers still waiting first in an overload), or adaptive-lifo: FIFO normally, LIFO while CoDel says the queue is standing (Facebook, "Fail at Scale", 2015).',
+  }),
+  codel: z
+    .strictObject({
+      target: durationSchema('M: while the queue is standing, queued attempts older than this are refused (default 5ms).').optional(),
+      interval: durationSchema('N: the queue is standing when it has not been empty for this long; otherwise the age limit is N (default 100ms).').optional(),
+    })
+    .optional()
+    .meta({ description: 'Controlled delay on the queue (CoDel as in "Fail at Scale"): refuses (cause "shed") attempts queued longer than M while the queue stands, N otherwise. On with discipline adaptive-lifo; may be set for fifo too.' }),
+  contention: z
+    .strictObject({
+      factor: z.number().min(0).meta({ description: 'alpha: how much slower service gets when every slot is busy.' }),
+      exponent: z.number().min(0).optional().meta({ description: 'beta (default 1).' }),
+    })
+    .optional()
+    .meta({ description: 'Service slows with load: a service time is multiplied by 1 + alpha * (busy/slots)^beta when it starts (lock and cache contention).' }),
   dropAbandoned: z.boolean().default(false).meta({ description: 'Drop queued attempts whose caller has already given up instead of serving them (needs the client to signal it, e.g. a cancelled request).' }),
   serviceTime: distributionSchema.meta({ description: 'Slot time of one attempt.' }),
   failFastTime: durationSchema('Slot time of an attempt that fails fast because the dependency is down.').prefault('0s'),

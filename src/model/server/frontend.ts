@@ -65,6 +65,11 @@ export class Frontend {
           slots: spec.slots,
           queueCapacity: spec.queue === 'unbounded' ? Infinity : spec.queue,
           lifo: spec.discipline === 'lifo',
+          codel:
+            spec.codel || spec.discipline === 'adaptive-lifo'
+              ? { target: spec.codel?.target ?? 0.005, interval: spec.codel?.interval ?? 0.1, adaptiveLifo: spec.discipline === 'adaptive-lifo' }
+              : undefined,
+          contention: spec.contention ? { factor: spec.contention.factor, exponent: spec.contention.exponent ?? 1 } : undefined,
           dropAbandoned: spec.dropAbandoned,
           deadline: spec.deadline,
           failFastTime: spec.failFastTime,

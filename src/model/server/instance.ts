@@ -15,13 +15,17 @@ import type { Engine } from '../../engine/engine.js';
 import type { Recorder } from '../recorder.js';
 import type { Attempts } from '../records.js';
 import type { Dependency } from './dependencies.js';
-import { OUTCOME_OK, OUTCOME_DEPENDENCY, OUTCOME_QUEUE_FULL, OUTCOME_SERVER_DEADLINE } from '../outcomes.js';
+import { OUTCOME_OK, OUTCOME_DEPENDENCY, OUTCOME_QUEUE_FULL, OUTCOME_SERVER_DEADLINE, OUTCOME_SHED } from '../outcomes.js';
 
 export interface InstanceOptions {
   slots: number;
   /** Queue capacity in attempts (Infinity = unbounded). */
   queueCapacity: number;
   lifo: boolean;
+  /** CoDel (adaptive LIFO): target M and interval N in seconds; undefined = off. */
+  codel?: { target: number; interval: number; adaptiveLifo: boolean };
+  /** Contention: service time x (1 + factor * (busy/slots)^exponent). */
+  contention?: { factor: number; exponent: number };
   dropAbandoned: boolean;
   /** Longest wait in the queue before the server refuses the attempt itself (Infinity = none). */
   deadline: number;
@@ -49,6 +53,8 @@ export class Instance {
   private ringRoute = new Int32Array(1024);
   private head = 0;
   private length = 0;
+  /** Last time the queue was empty (CoDel: a queue not empty for a whole interval is standing). */
+  private lastEmptyT = 0;
   // Slot table: what each busy slot is doing. Sized for the full slot count.
   private readonly jobId: Int32Array;
   private readonly jobGen: Int32Array;
@@ -136,7 +142,9 @@ export class Instance {
       outcome = handler.calls[d].call(route, now);
       extra += handler.calls[d].lastLatency;
     }
-    const work = outcome === OUTCOME_OK ? handler.serviceTime() + extra : this.opts.failFastTime;
+    let work = outcome === OUTCOME_OK ? handler.serviceTime() + extra : this.opts.failFastTime;
+    const c = this.opts.contention;
+    if (c && outcome === OUTCOME_OK) work *= 1 + c.factor * Math.pow(this.busy / this.slots, c.exponent);
     if (work <= 0) {
       // Failing (or finishing) in no time holds no slot: answer now.
       this.finish(a, gen, outcome, 0);
@@ -174,9 +182,25 @@ export class Instance {
     const now = this.engine.now;
     const mask = this.ringId.length - 1;
     let taken = 0;
+    let lifo = this.opts.lifo;
+    const codel = this.opts.codel;
+    if (codel) {
+      // Standing queue: not empty for a whole interval. Then the age limit is the target and,
+      // for adaptive LIFO, the newest attempt (whose caller is surely still waiting) goes first.
+      const standing = now - this.lastEmptyT > codel.interval;
+      const maxAge = standing ? codel.target : codel.interval;
+      if (standing && codel.adaptiveLifo) lifo = true;
+      while (this.length > 0 && now - this.ringT[this.head] > maxAge) {
+        const h = this.head;
+        this.head = (h + 1) & mask;
+        this.length--;
+        taken++;
+        if (this.attempts.isAwaited(this.ringId[h], this.ringGen[h])) this.respond(this.ringId[h], OUTCOME_SHED);
+      }
+    }
     while (this.length > 0 && this.busy < this.slots) {
-      const i = this.opts.lifo ? (this.head + this.length - 1) & mask : this.head;
-      if (!this.opts.lifo) this.head = (this.head + 1) & mask;
+      const i = lifo ? (this.head + this.length - 1) & mask : this.head;
+      if (!lifo) this.head = (this.head + 1) & mask;
       this.length--;
       taken++;
       const a = this.ringId[i], gen = this.ringGen[i];
@@ -184,10 +208,12 @@ export class Instance {
       if (this.opts.dropAbandoned && !this.attempts.isAwaited(a, gen)) continue;
       this.begin(a, gen, this.ringT[i], now, this.ringRoute[i]);
     }
+    if (this.length === 0) this.lastEmptyT = now;
     this.rec.queueChanged(now, -taken);
   }
 
   private enqueue(a: number, gen: number, now: number, route: number): void {
+    if (this.length === 0) this.lastEmptyT = now;
     if (this.length === this.ringId.length) this.growRing();
     const i = (this.head + this.length) & (this.ringId.length - 1);
     this.ringId[i] = a;

@@ -1,0 +1,61 @@
+// Adaptive LIFO with CoDel ("Fail at Scale") and the contention model, on one instance.
+import { describe, it, expect } from 'vitest';
+import { loadScenario } from '../../../src/scenario/load.js';
+import { runOne } from '../../../src/experiment/run-one.js';
+
+/** 10 slots x 100 ms = 100/s of capacity; callers wait 1 s and never retry. */
+const world = (rate: string, server: string) => `
+name: q
+horizon: 5m
+measures: { bucket: 5s }
+clients:
+  users:
+    arrivals: { kind: constant, rate: ${rate} }
+    retry: { maxAttempts: 1, timeout: 1s }
+server:
+  slots: 10
+  serviceTime: { kind: constant, value: 100ms }
+${server}
+`;
+const run = (yaml: string) => runOne(loadScenario(yaml, 'q.yaml').base, 'base', 0, 1);
+const total = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+
+describe('discipline: adaptive-lifo (CoDel)', () => {
+  const fifo = run(world('150/s', '  discipline: fifo'));
+  const adaptive = run(world('150/s', '  discipline: adaptive-lifo'));
+
+  it('keeps answering callers in time under sustained overload where FIFO serves only stale work', () => {
+    expect(fifo.summary.successRatio!).toBeLessThan(0.1);
+    // Capacity is 2/3 of the offered load: the best any discipline can do is about 0.67.
+    expect(adaptive.summary.successRatio!).toBeGreaterThan(0.6);
+    expect(adaptive.summary.wastedWorkShare).toBeLessThan(0.05);
+    expect(fifo.summary.wastedWorkShare).toBeGreaterThan(0.8);
+  });
+
+  it('refuses attempts that stood in the queue longer than the target (cause shed), not by timing them out', () => {
+    expect(total(adaptive.columns.fail_shed)).toBeGreaterThan(1000);
+    expect(total(adaptive.columns.fail_timeout)).toBeLessThan(0.05 * total(adaptive.columns.attempts));
+    // Answers come fast: the queue never holds more than a few target-lengths of work.
+    const p99 = adaptive.columns.latency_p99_ms.filter((x) => Number.isFinite(x));
+    expect(Math.max(...p99.slice(6))).toBeLessThan(250);
+  });
+
+  it('is plain FIFO with no standing queue: at half capacity almost nothing is refused', () => {
+    const calm = run(world('50/s', '  discipline: adaptive-lifo'));
+    // Only a rare Poisson burst keeps the queue up for a whole 100 ms interval.
+    expect(total(calm.columns.fail_shed)).toBeLessThan(0.001 * total(calm.columns.attempts));
+    expect(calm.summary.successRatio!).toBeGreaterThan(0.999);
+  });
+});
+
+describe('contention', () => {
+  it('makes the same load use more slot time as slots fill (1 + factor * busy/slots)', () => {
+    const plain = run(world('50/s', ''));
+    const contended = run(world('50/s', '  contention: { factor: 1 }'));
+    // Without contention: 50/s x 0.1 s / 10 slots = 0.5.
+    expect(plain.summary.utilisation).toBeCloseTo(0.5, 1);
+    // With it each service stretches by 1 + busy/10 at its start: utilisation rises well above 0.5.
+    expect(contended.summary.utilisation).toBeGreaterThan(0.6);
+    expect(contended.summary.utilisation).toBeLessThan(0.95);
+  });
+});
