@@ -45,7 +45,14 @@ export const stageSchema = z
       capacity: positiveInt(LIMITS.queue, 'requests in flight').meta({ description: 'Requests in flight (in service or queued) per instance above which everything is refused.' }),
       reserveForOriginals: z.number().min(0).max(1).optional().meta({ description: 'Top share of the capacity only original requests may use: requests detected as retries are refused above (1 - this) of it (default 0).' }),
     }).meta({ description: 'Admission control: refuse early and cheaply (cause "shed") before the queue fills.' }),
-  ], { error: () => 'expected kind: retry-detection, rate-limit or admission' });
+    z.strictObject({
+      kind: z.literal('adaptive-concurrency'),
+      algorithm: z.enum(['aimd', 'vegas', 'gradient2']).meta({ description: 'Netflix concurrency-limits algorithm (see docs/concurrency-limits.md).' }),
+      initialLimit: z.number().positive().optional(),
+      minLimit: z.number().positive().optional(),
+      maxLimit: z.number().positive().optional(),
+    }).meta({ description: 'An adaptive concurrency limit per instance: requests beyond the current limit in flight are refused (cause "shed"); the limit follows the latency of completed requests.' }),
+  ], { error: () => 'expected kind: retry-detection, rate-limit, admission or adaptive-concurrency' });
 
 export const retryAfterSchema = z
   .discriminatedUnion('kind', [

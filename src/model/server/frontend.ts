@@ -78,7 +78,7 @@ export class Frontend {
     );
     rec.slotsChanged(0, spec.slots * spec.instances);
     this.req = new RequestView(this.ids, attempts, actions);
-    this.stages = spec.stages.map((st) => makeStage(st, { instances: this.instances, ids: this.ids, actions, rec, engine }));
+    this.stages = spec.stages.map((st) => makeStage(st, { instances: this.instances, ids: this.ids, actions, rec, engine, seed }));
     this.lbRng = stream(seed, 'server/balancer');
     this.raRng = stream(seed, 'server/retry-after');
     this.kResume = engine.on((h) => this.resume(h));

@@ -60,6 +60,11 @@ export class Instance {
   private readonly jobGen: Int32Array;
   private readonly jobWork: Float64Array;
   private readonly jobOutcome: Int32Array;
+  // For adaptive concurrency limits: when each job arrived at the instance, and how many were in flight then.
+  private readonly jobArrived: Float64Array;
+  private readonly jobInflight: Int32Array;
+  /** Called when a job completes (time, round trip inside the instance, in-flight count at its start, failed?). */
+  onComplete?: (now: number, rtt: number, inflight: number, dropped: boolean) => void;
   private readonly freeJobs: Int32Array;
   private freeTop: number;
   private readonly kDone: number;
@@ -79,6 +84,8 @@ export class Instance {
     this.jobGen = new Int32Array(opts.slots);
     this.jobWork = new Float64Array(opts.slots);
     this.jobOutcome = new Int32Array(opts.slots);
+    this.jobArrived = new Float64Array(opts.slots);
+    this.jobInflight = new Int32Array(opts.slots);
     this.freeJobs = Int32Array.from({ length: opts.slots }, (_, i) => opts.slots - 1 - i);
     this.freeTop = opts.slots;
     this.kDone = engine.on((j) => this.done(j));
@@ -155,6 +162,8 @@ export class Instance {
     this.jobGen[j] = gen;
     this.jobWork[j] = work;
     this.jobOutcome[j] = outcome;
+    this.jobArrived[j] = arrivedT;
+    this.jobInflight[j] = this.busy + this.length + 1;
     this.busy++;
     this.rec.busyChanged(now, +1);
     this.engine.after(work, this.kDone, j);
@@ -165,6 +174,7 @@ export class Instance {
     this.freeJobs[this.freeTop++] = j;
     this.rec.busyChanged(this.engine.now, -1);
     this.finish(this.jobId[j], this.jobGen[j], this.jobOutcome[j], this.jobWork[j]);
+    this.onComplete?.(this.engine.now, this.engine.now - this.jobArrived[j], this.jobInflight[j], this.jobOutcome[j] !== OUTCOME_OK);
     this.pump();
   }
 

@@ -11,6 +11,8 @@ import type { RequestView, Identities } from './request.js';
 import type { Instance } from './instance.js';
 import { OUTCOME_SHED, OUTCOME_RATE_LIMITED } from '../outcomes.js';
 import { makeRateLimiter, type RateLimiter, type RateLimiterSpec } from './rate-limiters.js';
+import { makeConcurrencyLimit, type ConcurrencyLimit } from './concurrency-limits.js';
+import { stream } from '../../engine/rng.js';
 import type { z } from 'zod';
 import type { stageSchema } from '../../scenario/schema-server.js';
 
@@ -194,7 +196,22 @@ export class RateLimit implements Stage {
   }
 }
 
-export function makeStage(spec: StageSpec, ctx: { instances: Instance[]; ids: Identities; actions: Actions; rec: Recorder; engine: Engine }): Stage {
+/** Netflix-style adaptive concurrency limit, one limiter per instance, fed by its completions. */
+export class AdaptiveConcurrency implements Stage {
+  readonly limits: ConcurrencyLimit[];
+  constructor(spec: Extract<StageSpec, { kind: 'adaptive-concurrency' }>, private readonly instances: Instance[], rng: () => number) {
+    this.limits = instances.map(() => makeConcurrencyLimit(spec, rng));
+    instances.forEach((inst, i) => {
+      const limit = this.limits[i];
+      inst.onComplete = (now, rtt, inflight, dropped) => limit.onSample(now, rtt, inflight, dropped);
+    });
+  }
+  check(req: RequestView): number {
+    return this.instances[req.instance].outstanding >= this.limits[req.instance].limit ? -OUTCOME_SHED : PASS;
+  }
+}
+
+export function makeStage(spec: StageSpec, ctx: { instances: Instance[]; ids: Identities; actions: Actions; rec: Recorder; engine: Engine; seed: number }): Stage {
   switch (spec.kind) {
     case 'retry-detection':
       return new RetryDetection(spec.window ?? 60, spec.useHeader ?? true, ctx.ids, ctx.actions, ctx.rec);
@@ -202,5 +219,7 @@ export function makeStage(spec: StageSpec, ctx: { instances: Instance[]; ids: Id
       return new Admission(spec.capacity, spec.reserveForOriginals ?? 0, ctx.instances);
     case 'rate-limit':
       return new RateLimit(spec, ctx.instances.length, ctx.ids);
+    case 'adaptive-concurrency':
+      return new AdaptiveConcurrency(spec, ctx.instances, stream(ctx.seed, 'server/concurrency-limit'));
   }
 }

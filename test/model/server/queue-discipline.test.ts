@@ -59,3 +59,21 @@ describe('contention', () => {
     expect(contended.summary.utilisation).toBeLessThan(0.95);
   });
 });
+
+describe('adaptive-concurrency stage', () => {
+  it('keeps an overloaded instance answering in time by shedding beyond the learned limit (vegas)', () => {
+    // Service slows with load (contention): past the knee, more concurrency only adds latency.
+    const yaml = world('150/s', `  queue: unbounded
+  contention: { factor: 2 }
+  stages:
+    - { kind: adaptive-concurrency, algorithm: vegas, initialLimit: 10, maxLimit: 200 }`);
+    const limited = run(yaml);
+    const unlimited = run(world('150/s', '  queue: unbounded\n  contention: { factor: 2 }'));
+    expect(unlimited.summary.successRatio!).toBeLessThan(0.1);
+    expect(total(limited.columns.fail_shed)).toBeGreaterThan(1000);
+    // Ceiling: 10 slots at 0.1 s x (1 + 2 x 10/10) = 33/s of the 150/s offered, about 0.22.
+    expect(limited.summary.successRatio!).toBeGreaterThan(0.15);
+    expect(limited.summary.successRatio!).toBeGreaterThan(3 * unlimited.summary.successRatio!);
+    expect(limited.summary.wastedWorkShare).toBeLessThan(0.2);
+  });
+});
