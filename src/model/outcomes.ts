@@ -39,12 +39,36 @@ const WIRE: Record<FailureCause, { status: number; retryable: boolean }> = {
   'refused-locally': { status: 0, retryable: false },
 };
 
+/**
+ * The wire contract of one run: status and retryable flag of every outcome, indexed by
+ * outcome code. The server's overload refusals (queue full, shed) answer with the status and
+ * flag the scenario chose (server.overload.status / retryable); everything else is fixed.
+ */
+export interface Wire {
+  status: number[];
+  retryable: boolean[];
+}
+
+export function wire(overload: { status?: 503 | 429; retryable?: boolean } = {}): Wire {
+  const status = [200], retryable = [false];
+  for (const cause of FAILURE_CAUSES) {
+    const w = WIRE[cause];
+    const isOverload = cause === 'queue-full' || cause === 'shed';
+    status.push(isOverload && overload.status ? overload.status : w.status);
+    retryable.push(isOverload && overload.retryable !== undefined ? overload.retryable : w.retryable);
+  }
+  return { status, retryable };
+}
+
+/** The contract when the scenario says nothing about overload answers. */
+export const DEFAULT_WIRE = wire();
+
 /** Status code of an outcome (200 for ok, 0 when no response came back). */
-export function statusOf(outcome: number): number {
-  return outcome === OUTCOME_OK ? 200 : WIRE[FAILURE_CAUSES[outcome - 1]].status;
+export function statusOf(outcome: number, w: Wire = DEFAULT_WIRE): number {
+  return w.status[outcome];
 }
 
 /** The server's `retryable` flag on an outcome. */
-export function retryableFlagOf(outcome: number): boolean {
-  return outcome === OUTCOME_OK ? false : WIRE[FAILURE_CAUSES[outcome - 1]].retryable;
+export function retryableFlagOf(outcome: number, w: Wire = DEFAULT_WIRE): boolean {
+  return w.retryable[outcome];
 }

@@ -75,6 +75,7 @@ export const dependencySchema = z
       .optional()
       .meta({ description: 'The provider\'s quota: calls allowed per window; beyond it the provider answers 429.' }),
     latency: distributionSchema.optional().meta({ description: 'Time a call adds to the slot time of the request that makes it.' }),
+    capacity: positiveInt(1e9, 'concurrent calls').optional().meta({ description: 'Calls it serves at once (a database\'s connection pool): a call beyond it fails at once.' }),
     outages: z.array(window).optional().meta({ description: 'When the provider is down: calls fail.' }),
     alertAt: z.array(z.number().gt(0).max(1)).optional().meta({ description: 'Quota-usage alert thresholds (e.g. [0.7]); the report gives the time each is first crossed.' }),
     guard: z
@@ -135,8 +136,10 @@ export const serverSchema = z.strictObject({
   stages: z.array(stageSchema).default([]).meta({ description: 'The pipeline every request goes through before the queue, in order.' }),
   overload: z
     .strictObject({
+      status: z.union([z.literal(503), z.literal(429)]).optional().meta({ description: 'Status of overload refusals (queue full, shed by admission or CoDel); default 503.' }),
+      retryable: z.boolean().optional().meta({ description: 'The retryable flag on overload refusals (default true).' }),
       retryAfter: retryAfterSchema.optional().meta({ description: 'Retry-After on every 503 and 429 the server sends (default none).' }),
     })
     .prefault({})
-    .meta({ description: 'The response contract of refusals: overload and dependency failures answer 503, rate limits 429, both marked retryable; invalid requests answer 400, not retryable.' }),
+    .meta({ description: 'The response contract: overload refusals answer 503 (or 429) with a retryable flag; dependency failures 503 and rate limits 429, retryable; invalid requests 400, not retryable; Retry-After as chosen.' }),
 });

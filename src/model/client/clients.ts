@@ -21,7 +21,7 @@ import {
   ACTION_INVALID, ACTION_QUEUED_OFFLINE, ATTEMPT_HEADER, ATTEMPT_INVALID, LAYER_SHIFT, MAX_LAYERS,
   type Actions, type Attempts,
 } from '../records.js';
-import { OUTCOME_OK, OUTCOME_TIMEOUT, OUTCOME_REFUSED_LOCALLY, OUTCOME_INVALID, OUTCOME_COUNT } from '../outcomes.js';
+import { OUTCOME_OK, OUTCOME_TIMEOUT, OUTCOME_REFUSED_LOCALLY, OUTCOME_INVALID, OUTCOME_COUNT, DEFAULT_WIRE, type Wire } from '../outcomes.js';
 
 const LAYER_MASK = MAX_LAYERS - 1;
 
@@ -52,8 +52,9 @@ export class Clients {
     private readonly rec: Recorder,
     populations: Array<[string, Population]>,
     seed: number,
+    wire: Wire = DEFAULT_WIRE,
   ) {
-    this.pops = populations.map(([name, spec]) => populationState(engine, name, spec, seed));
+    this.pops = populations.map(([name, spec]) => populationState(engine, name, spec, seed, wire));
     this.kArrival = engine.on((p) => this.arrival(p));
     this.kAttemptTimeout = engine.on((a, gen) => this.attemptTimeout(a, gen));
     this.kLayerTimeout = engine.on((act, aux) => this.layerTimeout(act, aux));

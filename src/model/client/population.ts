@@ -11,7 +11,7 @@ import { ArrivalProcess } from '../arrivals.js';
 import { resolveLayer, type LayerSpec, type RetryOnItem } from './layer-spec.js';
 import { makeBudget, type RetryBudget } from './budgets.js';
 import { CircuitBreaker, AdaptiveThrottle, type Gate } from './gates.js';
-import { OUTCOME_COUNT, OUTCOME_TIMEOUT, OUTCOME_RESET, statusOf, retryableFlagOf } from '../outcomes.js';
+import { OUTCOME_COUNT, OUTCOME_TIMEOUT, OUTCOME_RESET, DEFAULT_WIRE, statusOf, retryableFlagOf, type Wire } from '../outcomes.js';
 import { MAX_LAYERS } from '../records.js';
 
 export interface LayerState {
@@ -44,8 +44,8 @@ export interface PopulationState {
   offlineActions: number[];
 }
 
-export function matchesRetryOn(items: RetryOnItem[], outcome: number): boolean {
-  const status = statusOf(outcome);
+export function matchesRetryOn(items: RetryOnItem[], outcome: number, w: Wire = DEFAULT_WIRE): boolean {
+  const status = statusOf(outcome, w);
   return items.some((it) =>
     it === 'timeout' ? outcome === OUTCOME_TIMEOUT
     : it === 'reset' ? outcome === OUTCOME_RESET
@@ -55,12 +55,12 @@ export function matchesRetryOn(items: RetryOnItem[], outcome: number): boolean {
   );
 }
 
-function layerState(engine: Engine, spec: LayerSpec, clients: number, rng: Rng): LayerState {
+function layerState(engine: Engine, spec: LayerSpec, clients: number, rng: Rng, w: Wire): LayerState {
   const retryOn: boolean[] = [false];
   const retry: boolean[] = [false];
   for (let o = 1; o < OUTCOME_COUNT; o++) {
-    retryOn.push(matchesRetryOn(spec.retryOn, o));
-    retry.push(retryOn[o] && (spec.retryable === 'ignore' || retryableFlagOf(o)));
+    retryOn.push(matchesRetryOn(spec.retryOn, o, w));
+    retry.push(retryOn[o] && (spec.retryable === 'ignore' || retryableFlagOf(o, w)));
   }
   const scopeKeys = (scope: string | undefined) => (scope === 'population' ? 1 : clients);
   const budgetSpec = spec.budget?.kind === 'sre-throttle' ? undefined : spec.budget;
@@ -87,7 +87,7 @@ function layerState(engine: Engine, spec: LayerSpec, clients: number, rng: Rng):
   };
 }
 
-export function populationState(engine: Engine, name: string, spec: Population, seed: number): PopulationState {
+export function populationState(engine: Engine, name: string, spec: Population, seed: number, w: Wire): PopulationState {
   const inputs = spec.layers ?? (spec.retry ? { app: spec.retry } : {});
   const resolved = Object.entries(inputs).map(([layerName, input]) => resolveLayer(layerName, input));
   if (resolved.length === 0) resolved.push(resolveLayer('direct', {})); // no layer: send once, wait
@@ -98,7 +98,7 @@ export function populationState(engine: Engine, name: string, spec: Population, 
     spec,
     clients: spec.clients,
     arrivals: new ArrivalProcess(spec.arrivals, stream(seed, `clients/${name}/arrivals`)),
-    layers: resolved.map((l) => layerState(engine, l, spec.clients, gateRng)),
+    layers: resolved.map((l) => layerState(engine, l, spec.clients, gateRng, w)),
     clientRng: stream(seed, `clients/${name}/ids`),
     backoffRng: stream(seed, `clients/${name}/backoff`),
     behaviourRng: stream(seed, `clients/${name}/behaviour`),

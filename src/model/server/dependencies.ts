@@ -51,6 +51,9 @@ export class Dependency {
   failedOver = 0;
   /** Extra slot time of the last successful call. */
   lastLatency = 0;
+  /** Calls in progress, and calls refused because capacity was full. */
+  private inflight = 0;
+  capacityRefused = 0;
 
   constructor(
     readonly name: string,
@@ -80,6 +83,10 @@ export class Dependency {
     this.lastLatency = 0;
     const limit = this.spec.quota?.limit ?? Infinity;
     if (limit < Infinity) this.roll(now);
+    if (this.spec.capacity !== undefined && this.inflight >= this.spec.capacity) {
+      this.capacityRefused++;
+      return OUTCOME_DEPENDENCY; // the pool is exhausted: fail at once
+    }
     if (this.failover[route] && now < this.failoverUntil) {
       this.failedOver++;
       return OUTCOME_OK; // validated locally: no call, no quota
@@ -104,7 +111,13 @@ export class Dependency {
       for (const a of this.alerts) if (a.firstS === null && use >= a.threshold) a.firstS = now;
     }
     if (this.latency) this.lastLatency = this.latency();
+    if (this.spec.capacity !== undefined) this.inflight++;
     return OUTCOME_OK;
+  }
+
+  /** A call that went through is over (the request holding it finished). */
+  release(): void {
+    if (this.spec.capacity !== undefined) this.inflight--;
   }
 
   private roll(now: number): void {

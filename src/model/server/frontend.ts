@@ -11,7 +11,7 @@ import type { Scenario } from '../../scenario/schema.js';
 import type { Recorder } from '../recorder.js';
 import type { Actions, Attempts } from '../records.js';
 import { ATTEMPT_INVALID } from '../records.js';
-import { OUTCOME_INVALID, OUTCOME_OK, OUTCOME_RATE_LIMITED, statusOf } from '../outcomes.js';
+import { OUTCOME_INVALID, OUTCOME_OK, OUTCOME_RATE_LIMITED, statusOf, type Wire } from '../outcomes.js';
 import { toDistributionSpec } from '../distribution-spec.js';
 import { Instance, type RouteHandler } from './instance.js';
 import { Dependency } from './dependencies.js';
@@ -44,6 +44,7 @@ export class Frontend {
     ids: Identities,
     seed: number,
     private readonly answer: AnswerSink,
+    private readonly wire: Wire,
   ) {
     const spec = s.server;
     this.ids = ids;
@@ -165,7 +166,7 @@ export class Frontend {
 
   private retryAfter(a: number, outcome: number): number {
     const policy = this.s.server.overload.retryAfter;
-    const status = statusOf(outcome);
+    const status = statusOf(outcome, this.wire);
     if (!policy || (status !== 503 && status !== 429)) return NaN;
     switch (policy.kind) {
       case 'none':

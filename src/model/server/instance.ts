@@ -63,6 +63,9 @@ export class Instance {
   // For adaptive concurrency limits: when each job arrived at the instance, and how many were in flight then.
   private readonly jobArrived: Float64Array;
   private readonly jobInflight: Int32Array;
+  // The route of each job and how many of its dependency calls it holds.
+  private readonly jobRoute: Int32Array;
+  private readonly jobHeld: Int32Array;
   /** Called when a job completes (time, round trip inside the instance, in-flight count at its start, failed?). */
   onComplete?: (now: number, rtt: number, inflight: number, dropped: boolean) => void;
   private readonly freeJobs: Int32Array;
@@ -86,6 +89,8 @@ export class Instance {
     this.jobOutcome = new Int32Array(opts.slots);
     this.jobArrived = new Float64Array(opts.slots);
     this.jobInflight = new Int32Array(opts.slots);
+    this.jobRoute = new Int32Array(opts.slots);
+    this.jobHeld = new Int32Array(opts.slots);
     this.freeJobs = Int32Array.from({ length: opts.slots }, (_, i) => opts.slots - 1 - i);
     this.freeTop = opts.slots;
     this.kDone = engine.on((j) => this.done(j));
@@ -145,8 +150,11 @@ export class Instance {
     let outcome = this.dependencyDown ? OUTCOME_DEPENDENCY : OUTCOME_OK;
     let extra = 0;
     // The route's calls, in order: the first that fails fails the request (at fail-fast cost).
+    // Calls that went through hold the dependency until the request is done.
+    let held = 0;
     for (let d = 0; outcome === OUTCOME_OK && d < handler.calls.length; d++) {
       outcome = handler.calls[d].call(route, now);
+      if (outcome === OUTCOME_OK) held++;
       extra += handler.calls[d].lastLatency;
     }
     let work = outcome === OUTCOME_OK ? handler.serviceTime() + extra : this.opts.failFastTime;
@@ -154,6 +162,7 @@ export class Instance {
     if (c && outcome === OUTCOME_OK) work *= 1 + c.factor * Math.pow(this.busy / this.slots, c.exponent);
     if (work <= 0) {
       // Failing (or finishing) in no time holds no slot: answer now.
+      for (let d = 0; d < held; d++) handler.calls[d].release();
       this.finish(a, gen, outcome, 0);
       return;
     }
@@ -163,6 +172,8 @@ export class Instance {
     this.jobWork[j] = work;
     this.jobOutcome[j] = outcome;
     this.jobArrived[j] = arrivedT;
+    this.jobRoute[j] = route;
+    this.jobHeld[j] = held;
     this.jobInflight[j] = this.busy + this.length + 1;
     this.busy++;
     this.rec.busyChanged(now, +1);
@@ -170,6 +181,8 @@ export class Instance {
   }
 
   private done(j: number): void {
+    const calls = this.opts.routes[this.jobRoute[j]].calls;
+    for (let d = 0; d < this.jobHeld[j]; d++) calls[d].release();
     this.busy--;
     this.freeJobs[this.freeTop++] = j;
     this.rec.busyChanged(this.engine.now, -1);

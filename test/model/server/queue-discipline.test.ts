@@ -77,3 +77,58 @@ describe('adaptive-concurrency stage', () => {
     expect(limited.summary.wastedWorkShare).toBeLessThan(0.2);
   });
 });
+
+describe('overload contract: status and retryable flag', () => {
+  // No queue and 2x overload: half the attempts are refused as queue-full. Clients retry only 5xx.
+  const contract = (overload: string) =>
+    run(`
+name: c
+horizon: 2m
+measures: { bucket: 5s }
+clients:
+  users:
+    arrivals: { kind: constant, rate: 200/s }
+    retry: { maxAttempts: 3, timeout: 1s, retryOn: [5xx], backoff: { kind: constant, base: 100ms } }
+server:
+  slots: 10
+  queue: 0
+  serviceTime: { kind: constant, value: 100ms }
+  overload: ${overload}
+`);
+
+  it('503 refusals are retried by a client that retries 5xx', () => {
+    const r = contract('{ status: 503 }');
+    expect(r.summary.attemptsPerAction.max).toBe(3);
+    expect(r.summary.retryShare).toBeGreaterThan(0.2);
+  });
+
+  it('the same refusals answered 429 are not, and neither are 503s marked not retryable', () => {
+    expect(contract('{ status: 429 }').summary.attemptsPerAction.max).toBe(1);
+    expect(contract('{ retryable: false }').summary.attemptsPerAction.max).toBe(1);
+  });
+});
+
+describe('dependency capacity', () => {
+  it('fails calls beyond the pool at once, and frees the pool as requests finish', () => {
+    const yaml = (capacity: number) => `
+name: db
+horizon: 2m
+measures: { bucket: 5s }
+clients:
+  users:
+    arrivals: { kind: constant, rate: 100/s }
+    identity: { route: read }
+server:
+  slots: 50
+  serviceTime: { kind: constant, value: 100ms }
+  routes: { read: { calls: [db] } }
+  dependencies: { db: { capacity: ${capacity} } }
+`;
+    // 100/s x 0.1 s = 10 calls in flight on average (Poisson): a pool of 40 never runs out…
+    expect(run(yaml(40)).summary.successRatio).toBe(1);
+    // …a pool of 5 serves at most 5 at a time: 50/s of the 100/s, the rest fail at once.
+    const small = run(yaml(5)).summary;
+    expect(small.successRatio!).toBeGreaterThan(0.3);
+    expect(small.successRatio!).toBeLessThan(0.55);
+  });
+});
