@@ -58,7 +58,7 @@ export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}):
       attempts: sum(series.attempts),
       served: server.served,
       queueWaitS: server.queueWaitS,
-      workS: rec.busyIntegral,
+      workS: rec.busyIntegral + server.rejectionWorkS,
       wastedWorkS: server.wastedWorkS,
       capacityS: rec.slotsIntegral,
       eventsProcessed: engine.eventsProcessed,

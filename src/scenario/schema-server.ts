@@ -134,6 +134,7 @@ export const serverSchema = z.strictObject({
   failFastTime: durationSchema('Slot time of an attempt that fails fast because the dependency is down.').prefault('0s'),
   deadline: durationOrNone('The server\'s own deadline: an attempt that waited longer than this in the queue is answered 503 without being served ("none", the default).').prefault('none'),
   stages: z.array(stageSchema).default([]).meta({ description: 'The pipeline every request goes through before the queue, in order.' }),
+  rejectionCost: durationSchema('Server time a refusal by a stage costs (parsing, the check, the answer): counted as work, without holding a slot (default 0s).').prefault('0s'),
   overload: z
     .strictObject({
       status: z.union([z.literal(503), z.literal(429)]).optional().meta({ description: 'Status of overload refusals (queue full, shed by admission or CoDel); default 503.' }),

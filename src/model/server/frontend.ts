@@ -30,6 +30,8 @@ export class Frontend {
   private readonly lbRng: Rng;
   private readonly raRng: Rng;
   private nextInstance = 0;
+  /** Server time spent refusing requests in the pipeline (rejectionCost each). */
+  rejectionWorkS = 0;
   private readonly kResume: number;
   // Requests held by a stage's delay (a shared store's round trip, a leaky-bucket queue).
   private readonly held: Array<[number, number, number, number, boolean]> = []; // attempt, gen, next stage, instance, detected retry
@@ -156,6 +158,11 @@ export class Frontend {
   }
 
   private refuse(a: number, outcome: number, limiterRetryAfter: number): void {
+    const cost = this.s.server.rejectionCost;
+    if (cost > 0) {
+      this.rec.workDone(this.engine.now, cost, false);
+      this.rejectionWorkS += cost;
+    }
     this.answer(a, outcome, outcome === OUTCOME_RATE_LIMITED && limiterRetryAfter === limiterRetryAfter ? limiterRetryAfter : this.retryAfter(a, outcome));
   }
 

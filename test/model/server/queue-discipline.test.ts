@@ -132,3 +132,28 @@ server:
     expect(small.successRatio!).toBeLessThan(0.55);
   });
 });
+
+describe('rejectionCost', () => {
+  it('counts every refusal by a stage as server work', () => {
+    const yaml = (cost: string) => `
+name: rc
+horizon: 1m
+measures: { bucket: 5s }
+clients:
+  users:
+    arrivals: { kind: constant, rate: 100/s }
+server:
+  slots: 10
+  serviceTime: { kind: constant, value: 10ms }
+  rejectionCost: ${cost}
+  stages:
+    - { kind: rate-limit, key: global, limit: { algorithm: token-bucket, rate: 50/s, burst: 1 } }
+`;
+    const free = run(yaml('0s')).summary;
+    const costly = run(yaml('2ms')).summary;
+    const refused = free.actionsFailed;
+    expect(refused).toBeGreaterThan(1000);
+    // Utilisation rises by exactly refusals x 2 ms over 10 slots x 60 s.
+    expect(costly.utilisation - free.utilisation).toBeCloseTo((refused * 0.002) / (10 * 60), 6);
+  });
+});
