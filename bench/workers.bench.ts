@@ -13,6 +13,7 @@
  * cores, someone else is using the CPU and the speedup says more about them than about us.
  */
 import { availableParallelism, cpus, loadavg } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import { loadScenario } from '../src/scenario/load.js';
 import { runExperiment } from '../src/experiment/experiment.js';
 import { summaryJson } from '../src/report/summary-json.js';
@@ -61,6 +62,38 @@ function options(argv: string[]): Options {
   return { reps: num('--reps', 3), seeds: num('--seeds', 8), maxWorkers: num('--max-workers', 2), json: argv.includes('--json') };
 }
 
+// ── What the machine can do: the same busy loop on 1 thread, then on N at once ──────────
+
+const SPIN = `
+const { parentPort, workerData } = require('node:worker_threads');
+let x = 0;
+for (let i = 0; i < workerData; i++) x = (x + i * 2654435761) % 1000003;
+parentPort.postMessage(x);
+`;
+
+function spin(iterations: number): Promise<void> {
+  return new Promise((done, fail) => {
+    const w = new Worker(SPIN, { eval: true, workerData: iterations });
+    w.once('message', () => void w.terminate().then(() => done()));
+    w.once('error', fail);
+  });
+}
+
+/**
+ * Work done per second by `threads` busy threads relative to one: 2.0 on two idle cores;
+ * less when the cores are shared (another tenant, SMT siblings, a CPU quota). The pool's
+ * speedup cannot exceed it, so it is printed next to the speedup.
+ */
+async function parallelCapacity(threads: number, iterations = 150_000_000): Promise<number> {
+  let t0 = performance.now();
+  await spin(iterations);
+  const one = performance.now() - t0;
+  t0 = performance.now();
+  await Promise.all(Array.from({ length: threads }, () => spin(iterations)));
+  const many = performance.now() - t0;
+  return (threads * one) / many;
+}
+
 interface Measurement {
   rep: number;
   workers: number;
@@ -88,8 +121,14 @@ async function main(): Promise<void> {
   log(`load average before: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
 
   const measured: Measurement[] = [];
+  const capacities: number[] = [];
   let reference: string | undefined;
   for (let rep = 1; rep <= opts.reps; rep++) {
+    const top = workerCounts[workerCounts.length - 1];
+    if (top > 1) {
+      capacities.push(await parallelCapacity(top));
+      log(`  rep ${rep}  machine check: ${top} busy threads do ${capacities[capacities.length - 1].toFixed(2)}x the work of one`);
+    }
     // Alternate which count goes first, so neither always runs on a warmer (or busier) machine.
     const order = rep % 2 ? workerCounts : [...workerCounts].reverse();
     for (const workers of order) {
@@ -115,6 +154,10 @@ async function main(): Promise<void> {
     const b = measured.find((m) => m.rep === i + 1 && m.workers === top)!;
     return a.wallS / b.wallS;
   });
+  // With N workers on N idle cores each run should take as long as alone; a ratio well above
+  // 1 means the workers were competing for CPU (someone else's load, shared SMT cores).
+  const runSeconds = (w: number) => median(measured.filter((m) => m.workers === w).map((m) => m.runSecondsSum));
+  const perRunSlowdown = runSeconds(top) / runSeconds(1);
   const result = {
     date: new Date().toISOString(),
     cores: availableParallelism(),
@@ -125,6 +168,8 @@ async function main(): Promise<void> {
     medianWallS: medians,
     speedup,
     pairRatios,
+    perRunSlowdown,
+    parallelCapacity: capacities.length ? median(capacities) : null,
     loadAverageAfter: loadavg(),
     measurements: measured,
   };
@@ -135,6 +180,11 @@ async function main(): Promise<void> {
   log('');
   log(`median wall: ${workerCounts.map((w) => `${w} worker(s) ${medians[w].toFixed(2)} s`).join(', ')}`);
   log(`speedup (median 1 worker / median ${top} workers): ${speedup.toFixed(2)}x; per repetition: ${pairRatios.map((r) => r.toFixed(2) + 'x').join(', ')}`);
+  if (capacities.length) {
+    const c = median(capacities);
+    log(`machine check (median): ${top} busy threads do ${c.toFixed(2)}x the work of one, so ${c.toFixed(2)}x is the most any pool can reach here; the pool reached ${((speedup / c) * 100).toFixed(0)}% of it`);
+  }
+  log(`time per run with ${top} workers / with 1: ${perRunSlowdown.toFixed(2)} (1.00 = the workers did not slow each other down)`);
   log(`load average after: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   if (top === 2) log(`target on a 2-core machine: at least 1.70x: ${speedup >= 1.7 ? 'met' : 'NOT met (if the load average was high, repeat when the machine is quiet)'}`);
 }
