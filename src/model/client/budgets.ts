@@ -8,6 +8,7 @@
  * its last failure. What `acquire` took is handed back to `release` when that retry ends.
  */
 import type { BudgetSpec } from '../../scenario/schema.js';
+import { SecondBuckets } from './second-buckets.js';
 
 export interface RetryBudget {
   /** A try of the layer starts (first try, or a retry when `retry`). */
@@ -94,44 +95,21 @@ export class EnvoyRetryLimit implements RetryBudget {
  * last ttl) >= 1. Counts are kept in one-second buckets over the ttl.
  */
 export class FinagleBudget implements RetryBudget {
-  private readonly secs: number;
-  private readonly deposits: Float64Array;
-  private readonly withdrawals: Float64Array;
-  private readonly lastSec: Float64Array;
+  /** a: deposits (requests), b: withdrawals (retries), per second over the ttl. */
+  private readonly window: SecondBuckets;
   constructor(keys: number, ttl: number, private readonly minPerSec: number, private readonly percent: number) {
-    this.secs = Math.max(1, Math.round(ttl));
-    this.deposits = new Float64Array(keys * this.secs);
-    this.withdrawals = new Float64Array(keys * this.secs);
-    this.lastSec = new Float64Array(keys); // all buckets are empty at time 0
-  }
-  /** Clears the buckets that fell out of the window since this key was last seen. */
-  private advance(key: number, now: number): number {
-    const sec = Math.floor(now);
-    const last = this.lastSec[key];
-    const base = key * this.secs;
-    const stale = Math.min(this.secs, sec - last);
-    for (let i = 1; i <= stale; i++) {
-      const b = base + ((last + i) % this.secs);
-      this.deposits[b] = 0;
-      this.withdrawals[b] = 0;
-    }
-    this.lastSec[key] = sec;
-    return base + (sec % this.secs);
-  }
-  private sum(a: Float64Array, key: number): number {
-    let s = 0;
-    for (let i = key * this.secs, end = i + this.secs; i < end; i++) s += a[i];
-    return s;
+    this.window = new SecondBuckets(keys, ttl);
   }
   started(key: number, now: number, retry: boolean): void {
     // Finagle's RetryFilter deposits once per request, not per retry.
-    if (!retry) this.deposits[this.advance(key, now)]++;
+    if (!retry) this.window.a[this.window.slot(key, now)]++;
   }
   acquire(key: number, now: number): number {
-    const b = this.advance(key, now);
-    const balance = this.minPerSec * this.secs + this.percent * this.sum(this.deposits, key) - this.sum(this.withdrawals, key);
+    const w = this.window;
+    const b = w.slot(key, now);
+    const balance = this.minPerSec * w.secs + this.percent * w.sumA(key) - w.sumB(key);
     if (balance < 1) return -1;
-    this.withdrawals[b]++;
+    w.b[b]++;
     return 1;
   }
   ended(): void {}

@@ -7,6 +7,7 @@
  */
 import type { BreakerSpec, BudgetSpec } from '../../scenario/schema.js';
 import type { Rng } from '../../engine/rng.js';
+import { SecondBuckets } from './second-buckets.js';
 
 export interface Gate {
   /** May a try start now? When refused, `reopensAt` says when it might be allowed. */
@@ -31,7 +32,8 @@ export class CircuitBreaker implements Gate {
   private readonly ringFill: Int32Array;
   private readonly calls: Float64Array;
   private readonly fails: Float64Array;
-  private readonly lastSec: Float64Array;
+  /** Time-based window: a = calls, b = failures per second. */
+  private readonly timeWindow?: SecondBuckets;
   private readonly size: number;
   private readonly timeBased: boolean;
   private readonly threshold: number;
@@ -56,9 +58,9 @@ export class CircuitBreaker implements Gate {
     this.ring = new Uint8Array(this.timeBased ? 0 : keys * this.size);
     this.ringPos = new Int32Array(this.timeBased ? 0 : keys);
     this.ringFill = new Int32Array(this.timeBased ? 0 : keys);
-    this.calls = new Float64Array(this.timeBased ? keys * this.size : keys);
-    this.fails = new Float64Array(this.timeBased ? keys * this.size : keys);
-    this.lastSec = new Float64Array(this.timeBased ? keys : 0);
+    this.calls = new Float64Array(this.timeBased ? 0 : keys);
+    this.fails = new Float64Array(this.timeBased ? 0 : keys);
+    this.timeWindow = this.timeBased ? new SecondBuckets(keys, this.size) : undefined;
   }
 
   stateOf(key: number): 'closed' | 'open' | 'half-open' {
@@ -109,9 +111,8 @@ export class CircuitBreaker implements Gate {
 
   private close(key: number): void {
     this.state[key] = CLOSED;
-    if (this.timeBased) {
-      this.calls.fill(0, key * this.size, (key + 1) * this.size);
-      this.fails.fill(0, key * this.size, (key + 1) * this.size);
+    if (this.timeWindow) {
+      this.timeWindow.clear(key);
     } else {
       this.ringFill[key] = 0;
       this.ringPos[key] = 0;
@@ -122,7 +123,7 @@ export class CircuitBreaker implements Gate {
 
   /** Adds an outcome to the key's window; returns the window's (calls, failures). */
   private record(key: number, now: number, failed: boolean): [number, number] {
-    if (!this.timeBased) {
+    if (!this.timeWindow) {
       const base = key * this.size;
       const pos = this.ringPos[key];
       if (this.ringFill[key] === this.size) {
@@ -135,53 +136,26 @@ export class CircuitBreaker implements Gate {
       if (failed) this.fails[key]++;
       return [this.calls[key], this.fails[key]];
     }
-    const base = key * this.size;
-    const sec = Math.floor(now);
-    const stale = Math.min(this.size, sec - this.lastSec[key]);
-    for (let i = 1; i <= stale; i++) {
-      const b = base + ((this.lastSec[key] + i) % this.size);
-      this.calls[b] = 0;
-      this.fails[b] = 0;
-    }
-    this.lastSec[key] = sec;
-    const b = base + (sec % this.size);
-    this.calls[b]++;
-    if (failed) this.fails[b]++;
-    let c = 0, f = 0;
-    for (let i = base; i < base + this.size; i++) { c += this.calls[i]; f += this.fails[i]; }
-    return [c, f];
+    const w = this.timeWindow!;
+    const b = w.slot(key, now);
+    w.a[b]++;
+    if (failed) w.b[b]++;
+    return [w.sumA(key), w.sumB(key)];
   }
 }
 
 /** SRE adaptive throttling: refuse locally with probability max(0, (requests - K*accepts) / (requests + 1)). */
 export class AdaptiveThrottle implements Gate {
-  private readonly secs: number;
-  private readonly requests: Float64Array;
-  private readonly accepts: Float64Array;
-  private readonly lastSec: Float64Array;
+  /** a: requests, b: requests the backend accepted, per second over the window. */
+  private readonly window: SecondBuckets;
   constructor(keys: number, private readonly k: number, window: number, private readonly rng: Rng) {
-    this.secs = Math.max(1, Math.round(window));
-    this.requests = new Float64Array(keys * this.secs);
-    this.accepts = new Float64Array(keys * this.secs);
-    this.lastSec = new Float64Array(keys);
-  }
-  private bucket(key: number, now: number): number {
-    const base = key * this.secs;
-    const sec = Math.floor(now);
-    const stale = Math.min(this.secs, sec - this.lastSec[key]);
-    for (let i = 1; i <= stale; i++) {
-      const b = base + ((this.lastSec[key] + i) % this.secs);
-      this.requests[b] = 0;
-      this.accepts[b] = 0;
-    }
-    this.lastSec[key] = sec;
-    return base + (sec % this.secs);
+    this.window = new SecondBuckets(keys, window);
   }
   admit(key: number, now: number): boolean {
-    const b = this.bucket(key, now);
-    let req = 0, acc = 0;
-    for (let i = key * this.secs, end = i + this.secs; i < end; i++) { req += this.requests[i]; acc += this.accepts[i]; }
-    this.requests[b]++; // a locally refused request counts as a request too
+    const w = this.window;
+    const b = w.slot(key, now);
+    const req = w.sumA(key), acc = w.sumB(key);
+    w.a[b]++; // a locally refused request counts as a request too
     const p = Math.max(0, (req - this.k * acc) / (req + 1));
     return !(p > 0 && this.rng() < p);
   }
@@ -189,7 +163,7 @@ export class AdaptiveThrottle implements Gate {
     return Infinity;
   }
   ended(key: number, now: number, failed: boolean): void {
-    if (!failed) this.accepts[this.bucket(key, now)]++;
+    if (!failed) this.window.b[this.window.slot(key, now)]++;
   }
 }
 
