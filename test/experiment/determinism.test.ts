@@ -3,7 +3,8 @@
  * summary.json, runs.json and timeseries.csv whatever the number of workers and whatever
  * order the runs finish in (results are stored by expansion index, never by arrival).
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { runCliProcess } from '../helpers/cli.js';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -121,16 +122,7 @@ afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done, fail) => {
-    const p = spawn(process.execPath, [join(ROOT, 'bin/retrystorm.js'), ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '', stderr = '';
-    p.stdout.on('data', (d) => (stdout += d));
-    p.stderr.on('data', (d) => (stderr += d));
-    p.on('error', fail);
-    p.on('close', (code) => done({ code, stdout, stderr }));
-  });
-}
+const cli = (...args: string[]) => runCliProcess(dir, args);
 
 describe('retrystorm run --workers 1 vs --workers 2', () => {
   it('writes byte-identical summary.json, timeseries.csv and runs.json', async () => {

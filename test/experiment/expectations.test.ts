@@ -3,7 +3,8 @@
  * `at` filter), and the CLI contract CI relies on: exit 1 naming what failed, exit 0 with
  * PASS lines.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { runCliProcess, type CliResult } from '../helpers/cli.js';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -249,16 +250,9 @@ afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-function run(name: string, text: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(name: string, text: string): Promise<CliResult> {
   writeFileSync(join(dir, name), text);
-  return new Promise((done, fail) => {
-    const p = spawn(process.execPath, [join(ROOT, 'bin/retrystorm.js'), 'run', name, '--workers', '1', '--out', name + '.out'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '', stderr = '';
-    p.stdout.on('data', (d) => (stdout += d));
-    p.stderr.on('data', (d) => (stderr += d));
-    p.on('error', fail);
-    p.on('close', (code) => done({ code, stdout, stderr }));
-  });
+  return runCliProcess(dir, ['run', name, '--workers', '1', '--out', name + '.out']);
 }
 
 describe.concurrent('retrystorm run with expectations', () => {

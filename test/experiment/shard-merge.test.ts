@@ -3,7 +3,8 @@
  * and get exactly the bytes the unsharded run writes. Merging folders that are not shards
  * of one experiment is refused with exit code 2 and one line saying why.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { runCliProcess } from '../helpers/cli.js';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -142,18 +143,7 @@ interface Result {
   stderr: string;
 }
 
-function cli(...args: string[]): Promise<Result> {
-  const env = { ...process.env };
-  delete env.RETRYSTORM_DEBUG;
-  return new Promise((done, fail) => {
-    const p = spawn(process.execPath, [join(ROOT, 'bin/retrystorm.js'), ...args], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '', stderr = '';
-    p.stdout.on('data', (d) => (stdout += d));
-    p.stderr.on('data', (d) => (stderr += d));
-    p.on('error', fail);
-    p.on('close', (code) => done({ code, stdout, stderr }));
-  });
-}
+const cli = (...args: string[]): Promise<Result> => runCliProcess(dir, args);
 
 const read = (...path: string[]) => readFileSync(join(dir, ...path), 'utf8');
 const OUTPUTS = ['summary.json', 'timeseries.csv', 'runs.json'] as const;
