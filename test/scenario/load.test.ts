@@ -278,7 +278,7 @@ describe('loadScenario: valid files', () => {
     expect(layer.retryOn).toEqual(['timeout', 'reset', '5xx', 429]);
     expect(s.server).toEqual({
       instances: 1, loadBalancer: 'round-robin', slots: 10, queue: 'unbounded', discipline: 'fifo', dropAbandoned: false,
-      serviceTime: { kind: 'exponential', mean: 0.02 }, failFastTime: 0, deadline: Infinity, stages: [], overload: {},
+      serviceTime: { kind: 'exponential', mean: 0.02 }, failFastTime: 0, deadline: Infinity, stages: [], rejectionCost: 0, overload: {},
     });
     expect(s.faults).toEqual([{ kind: 'dependency-down', at: 60, duration: 30 }]);
   });
