@@ -63,7 +63,7 @@ export function aggregatePoint(point: number, values: Record<string, string | nu
  * The across-seed mean of every field of RunSummary, generically so a new measure needs no
  * change here: numbers average; a null in any seed makes the mean null (so recovery time is
  * null unless every seed recovered); booleans hold only if they hold for every seed; a
- * field named `max` takes the maximum.
+ * field named `max` takes the maximum; an array (a histogram) is summed element by element.
  */
 function meanSummary(ss: RunSummary[]): RunSummary {
   return meanOf(ss, '') as RunSummary;
@@ -72,6 +72,12 @@ function meanSummary(ss: RunSummary[]): RunSummary {
 function meanOf(values: unknown[], key: string): unknown {
   const first = values[0];
   if (typeof first === 'boolean') return values.every(Boolean);
+  if (Array.isArray(first)) {
+    // A histogram (counts by index) is summed across seeds: the distribution of all their actions.
+    const sum: number[] = [];
+    for (const h of values as number[][]) h.forEach((c, i) => (sum[i] = (sum[i] ?? 0) + c));
+    return Array.from(sum, (c) => c ?? 0);
+  }
   if (first !== null && typeof first === 'object') {
     return Object.fromEntries(Object.keys(first).map((k) => [k, meanOf(values.map((v) => (v as Record<string, unknown>)[k]), k)]));
   }

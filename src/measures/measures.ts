@@ -58,6 +58,8 @@ export interface AttemptsPerActionStats {
   /** Smallest k such that at least 99% of finished actions took k attempts or fewer. */
   p99: number;
   max: number;
+  /** histogram[k] = finished user actions that took exactly k attempts (the distribution the report draws). */
+  histogram?: number[];
 }
 
 /** Amplification from the histogram hist[k] = finished actions that took k attempts; zeros when none finished. */
@@ -202,6 +204,7 @@ export function summarize(record: RunRecord, settings: MeasureSettings = DEFAULT
       mean: finiteOr(apa.mean, 0),
       p99: apa.p99,
       max: apa.max,
+      histogram: record.attemptsPerAction.slice(0, apa.max + 1),
     },
     wastedWorkS: finiteOr(wasted.wastedWorkS, 0),
     wastedWorkShare: finiteOr(wasted.wastedWorkShare, 0),

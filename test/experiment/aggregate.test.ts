@@ -233,3 +233,14 @@ describe('aggregatePoint', () => {
     expect(empty.intervals).toEqual({});
   });
 });
+
+describe('aggregatePoint: attempts-per-action histogram', () => {
+  it('sums the seeds\' histograms element by element (the distribution of all their actions)', () => {
+    const a = summary(1, { attemptsPerAction: { mean: 1.5, p99: 3, max: 3, histogram: [0, 10, 4, 1] } });
+    const b = summary(2, { attemptsPerAction: { mean: 1.2, p99: 2, max: 2, histogram: [0, 8, 2] } });
+    const p = aggregatePoint(0, {}, [run(1, a), run(2, b)]);
+    expect(p.measures.attemptsPerAction.histogram).toEqual([0, 18, 6, 1]);
+    expect(p.measures.attemptsPerAction.max).toBe(3);
+    expect(p.measures.attemptsPerAction.mean).toBeCloseTo(1.35, 12);
+  });
+});

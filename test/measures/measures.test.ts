@@ -351,7 +351,7 @@ describe('summarize', () => {
       perceivedOutageS: 150, // the 15 DOWN buckets [200, 350)
       peakLoadMultiple: 4,
       peakRetryShare: 0.75,
-      attemptsPerAction: { mean: 1.19, p99: 5, max: 5 },
+      attemptsPerAction: { mean: 1.19, p99: 5, max: 5, histogram: [0, 90, 5, 3, 0, 2] },
       wastedWorkS: 200,
       wastedWorkShare: 0.25,
       successRatio: 7000 / 9000,
