@@ -100,6 +100,8 @@ interface Measurement {
   wallS: number;
   /** Sum of the runs' own wall times: the single-threaded work the experiment holds. */
   runSecondsSum: number;
+  /** CPU seconds the whole process used (every thread): cpuS / wallS is the cores it actually got. */
+  cpuS: number;
   load1: number;
 }
 
@@ -133,16 +135,19 @@ async function main(): Promise<void> {
     const order = rep % 2 ? workerCounts : [...workerCounts].reverse();
     for (const workers of order) {
       const load1 = loadavg()[0];
+      const c0 = process.cpuUsage();
       const t0 = performance.now();
       const x = await runExperiment(loaded, { workers, seeds: opts.seeds });
       const wallS = (performance.now() - t0) / 1000;
+      const c = process.cpuUsage(c0);
+      const cpuS = (c.user + c.system) / 1e6;
       if (x.failures.length || x.partial) throw new Error(`workers ${workers}: ${x.failures.length} failed run(s), partial ${x.partial}`);
       const summary = summaryJson(x);
       if (reference === undefined) reference = summary;
       else if (summary !== reference) throw new Error(`workers ${workers}, repetition ${rep}: summary.json differs from the first repetition`);
       const runSecondsSum = x.results.reduce((a, r) => a + (r?.wallS ?? 0), 0);
-      measured.push({ rep, workers, wallS, runSecondsSum, load1 });
-      log(`  rep ${rep}  workers ${workers}: ${wallS.toFixed(2)} s wall (runs themselves ${runSecondsSum.toFixed(1)} s; load ${load1.toFixed(2)})`);
+      measured.push({ rep, workers, wallS, runSecondsSum, cpuS, load1 });
+      log(`  rep ${rep}  workers ${workers}: ${wallS.toFixed(2)} s wall, ${cpuS.toFixed(1)} s CPU = ${(cpuS / wallS).toFixed(2)} cores obtained (load ${load1.toFixed(2)})`);
     }
   }
 
@@ -158,6 +163,10 @@ async function main(): Promise<void> {
   // 1 means the workers were competing for CPU (someone else's load, shared SMT cores).
   const runSeconds = (w: number) => median(measured.filter((m) => m.workers === w).map((m) => m.runSecondsSum));
   const perRunSlowdown = runSeconds(top) / runSeconds(1);
+  const cpuOf = (w: number) => median(measured.filter((m) => m.workers === w).map((m) => m.cpuS));
+  const coresOf = (w: number) => median(measured.filter((m) => m.workers === w).map((m) => m.cpuS / m.wallS));
+  // What the same work would take on `top` cores nobody else uses: the CPU seconds, spread evenly.
+  const dedicatedEstimate = (top * cpuOf(1)) / cpuOf(top);
   const result = {
     date: new Date().toISOString(),
     cores: availableParallelism(),
@@ -169,6 +178,9 @@ async function main(): Promise<void> {
     speedup,
     pairRatios,
     perRunSlowdown,
+    cpuS: Object.fromEntries(workerCounts.map((w) => [w, cpuOf(w)])),
+    coresObtained: Object.fromEntries(workerCounts.map((w) => [w, coresOf(w)])),
+    dedicatedEstimate,
     parallelCapacity: capacities.length ? median(capacities) : null,
     loadAverageAfter: loadavg(),
     measurements: measured,
@@ -184,6 +196,8 @@ async function main(): Promise<void> {
     const c = median(capacities);
     log(`machine check (median): ${top} busy threads do ${c.toFixed(2)}x the work of one, so ${c.toFixed(2)}x is the most any pool can reach here; the pool reached ${((speedup / c) * 100).toFixed(0)}% of it`);
   }
+  log(`cores obtained (median CPU s / wall s): ${workerCounts.map((w) => `${w} worker(s) ${coresOf(w).toFixed(2)}`).join(', ')}; CPU seconds: ${workerCounts.map((w) => `${w} worker(s) ${cpuOf(w).toFixed(1)}`).join(', ')}`);
+  log(`estimate on ${top} cores nobody else uses (${top} x CPU s with 1 worker / CPU s with ${top}): ${dedicatedEstimate.toFixed(2)}x`);
   log(`time per run with ${top} workers / with 1: ${perRunSlowdown.toFixed(2)} (1.00 = the workers did not slow each other down)`);
   log(`load average after: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   if (top === 2) log(`target on a 2-core machine: at least 1.70x: ${speedup >= 1.7 ? 'met' : 'NOT met (if the load average was high, repeat when the machine is quiet)'}`);
