@@ -32,7 +32,6 @@ class Level {
 
 export class Recorder {
   readonly series: BucketSeries;
-  private readonly inv: number;
   private bucket = 0;
   private nextEdge: number;
   private readonly latency = new Float64Array(BINS);
@@ -73,7 +72,6 @@ export class Recorder {
       dependencyCalls: Array.from({ length: dependencies }, f),
       dependencyRefused: Array.from({ length: dependencies }, f),
     };
-    this.inv = 1 / bucketS;
     this.nextEdge = Math.min(bucketS, horizonS);
     this.queue = new Level(this.series.queueLen);
     this.busy = new Level(this.series.busySlots);
@@ -243,10 +241,5 @@ export class Recorder {
   /** Closes the run at the horizon. */
   finish(): void {
     this.roll(this.horizonS);
-  }
-
-  /** 1 / bucket width, for callers converting counts to rates. */
-  get perSecond(): number {
-    return this.inv;
   }
 }
