@@ -8,7 +8,7 @@ import { loadScenarioFile } from '../scenario/load.js';
 import { ScenarioError } from '../scenario/problems.js';
 import { scenarioJsonSchema } from '../scenario/schema.js';
 import { runExperiment, type ExperimentResult } from '../experiment/experiment.js';
-import { parseShard } from '../experiment/expand.js';
+import { parseShard, inShard } from '../experiment/expand.js';
 import { mergeDirs } from '../experiment/merge.js';
 import { writeOutputs } from '../report/write.js';
 import { summaryTable } from '../report/table.js';
@@ -95,12 +95,13 @@ function report(x: ExperimentResult, files: string[], io: Io, quiet: boolean, de
   }
   if (x.partial) {
     const finished = x.results.filter(Boolean).length;
-    io.err(`PARTIAL: ${finished} of ${x.runs.length} runs finished; the files above hold them and say "partial": true`);
+    const planned = x.runs.filter((r) => inShard(r, x.shard)).length;
+    io.err(`PARTIAL: ${finished} of ${planned} runs${x.shard ? ` of shard ${x.shard.index}/${x.shard.count}` : ''} finished; the files above hold them and say "partial": true`);
   }
   const failedExpectations = x.expectations.filter((e) => !e.passed);
   if (failedExpectations.length) io.err(`${failedExpectations.length} expectation(s) failed: ${failedExpectations.map((e) => e.name).join('; ')}`);
   if (x.failures.length) return EXIT.internal;
-  if (x.partial && !x.shard) return EXIT.interrupted;
+  if (x.partial) return EXIT.interrupted;
   if (failedExpectations.length) return EXIT.expectationFailed;
   return EXIT.ok;
 }

@@ -6,6 +6,7 @@
 import type { Expectation } from '../scenario/schema.js';
 import type { VariantAggregate, PointAggregate } from './aggregate.js';
 import { formatDuration } from '../scenario/units.js';
+import { sameValue } from '../scenario/sweep.js';
 
 export interface ExpectationResult {
   /** e.g. "short-queue: recovery time at most 2m". */
@@ -20,6 +21,12 @@ export interface ExpectationResult {
 
 const pct = (x: number) => `${+(x * 100).toFixed(1)}%`;
 
+// A mean across seeds of identical values can land a rounding error off them (three 0.95s
+// average to 0.9499999999999998): bounds are compared with that much slack.
+const SLACK = 1e-9;
+const atMost = (x: number, bound: number) => x <= bound + SLACK * Math.max(1, Math.abs(bound));
+const atLeast = (x: number, bound: number) => x >= bound - SLACK * Math.max(1, Math.abs(bound));
+
 type Check = (p: PointAggregate) => { label: string; passed: boolean; actual: string };
 
 function checksOf(e: Expectation): Check[] {
@@ -31,26 +38,26 @@ function checksOf(e: Expectation): Check[] {
       const notRecovered = p.perSeed.filter((s) => !s.recovered).length;
       return {
         label: `recovery time at most ${formatDuration(max)}`,
-        passed: t !== null && t <= max,
+        passed: t !== null && atMost(t, max),
         actual: t === null ? `not recovered in ${notRecovered} of ${p.runs} seed(s)` : `recovered after ${formatDuration(Math.round(t))} (mean)`,
       };
     });
   }
   if (e.recovered) {
     const min = e.recovered.atLeast;
-    out.push((p) => ({ label: `recovered in at least ${pct(min)} of seeds`, passed: p.recoveredFraction >= min, actual: `recovered in ${pct(p.recoveredFraction)} of ${p.runs} seed(s)` }));
+    out.push((p) => ({ label: `recovered in at least ${pct(min)} of seeds`, passed: atLeast(p.recoveredFraction, min), actual: `recovered in ${pct(p.recoveredFraction)} of ${p.runs} seed(s)` }));
   }
   if (e.perceivedOutage) {
     const max = e.perceivedOutage.atMost;
-    out.push((p) => ({ label: `perceived outage at most ${formatDuration(max)}`, passed: p.measures.perceivedOutageS <= max, actual: `perceived outage ${formatDuration(Math.round(p.measures.perceivedOutageS))}` }));
+    out.push((p) => ({ label: `perceived outage at most ${formatDuration(max)}`, passed: atMost(p.measures.perceivedOutageS, max), actual: `perceived outage ${formatDuration(Math.round(p.measures.perceivedOutageS))}` }));
   }
   if (e.peakLoadMultiple) {
     const max = e.peakLoadMultiple.atMost;
-    out.push((p) => ({ label: `peak load at most ${max}x`, passed: p.measures.peakLoadMultiple <= max, actual: `peak load ${p.measures.peakLoadMultiple.toFixed(2)}x` }));
+    out.push((p) => ({ label: `peak load at most ${max}x`, passed: atMost(p.measures.peakLoadMultiple, max), actual: `peak load ${p.measures.peakLoadMultiple.toFixed(2)}x` }));
   }
   if (e.peakRetryShare) {
     const max = e.peakRetryShare.atMost;
-    out.push((p) => ({ label: `peak retry share at most ${pct(max)}`, passed: p.measures.peakRetryShare <= max, actual: `peak retry share ${pct(p.measures.peakRetryShare)}` }));
+    out.push((p) => ({ label: `peak retry share at most ${pct(max)}`, passed: atMost(p.measures.peakRetryShare, max), actual: `peak retry share ${pct(p.measures.peakRetryShare)}` }));
   }
   if (e.successRatio) {
     const min = e.successRatio.atLeast;
@@ -58,19 +65,19 @@ function checksOf(e: Expectation): Check[] {
     out.push((p) => {
       const r = route === undefined ? p.measures.successRatio : p.measures.routes?.[route]?.successRatio ?? null;
       const what = route === undefined ? 'success ratio' : `${route} success ratio`;
-      return { label: `${what} at least ${pct(min)}`, passed: r !== null && r >= min, actual: r === null ? `no ${route ?? ''} user action ended`.replace('  ', ' ') : `${what} ${pct(r)}` };
+      return { label: `${what} at least ${pct(min)}`, passed: r !== null && atLeast(r, min), actual: r === null ? `no ${route ?? ''} user action ended`.replace('  ', ' ') : `${what} ${pct(r)}` };
     });
   }
   if (e.attemptsPerAction) {
     const max = e.attemptsPerAction.atMost;
-    out.push((p) => ({ label: `at most ${max} attempts per action`, passed: p.measures.attemptsPerAction.mean <= max, actual: `${p.measures.attemptsPerAction.mean.toFixed(2)} attempts per action` }));
+    out.push((p) => ({ label: `at most ${max} attempts per action`, passed: atMost(p.measures.attemptsPerAction.mean, max), actual: `${p.measures.attemptsPerAction.mean.toFixed(2)} attempts per action` }));
   }
   return out;
 }
 
 function matches(at: Expectation['at'], p: PointAggregate): boolean {
   if (!at) return true;
-  return Object.entries(at).every(([k, v]) => String(p.values[k]) === String(v));
+  return Object.entries(at).every(([k, v]) => p.values[k] !== undefined && sameValue(p.values[k], v));
 }
 
 /** Checks every expectation at every matching point. Points without runs (partial results) are skipped. */

@@ -30,6 +30,7 @@ export function mergeDirs(dirs: string[]): ExperimentResult {
       throw new UsageError((e as Error).message);
     }
   });
+  checkShardSet(dirs, shards);
   const runs = shards[0].runs;
   const plan = JSON.stringify(runs);
   for (const [i, s] of shards.entries()) {
@@ -47,4 +48,22 @@ export function mergeDirs(dirs: string[]): ExperimentResult {
   failures.sort((a, b) => a.index - b.index);
   const loaded = loadScenario(source, join(dirs[0], 'scenario.yaml'));
   return assemble(loaded, runs, results, failures, shards.some((s) => s.interrupted));
+}
+
+/**
+ * The folders must be one whole experiment: a single unsharded folder, or shards 1..n of
+ * the same n, each exactly once. A missing shard would otherwise pass for an interruption.
+ */
+function checkShardSet(dirs: string[], shards: SavedRuns[]): void {
+  const counts = new Set(shards.map((s) => s.shard?.count ?? 1));
+  if (counts.size > 1) throw new UsageError(`the folders come from different splits (--shard i/${[...counts].join(', i/')}): merge the shards of one split`);
+  const n = [...counts][0];
+  const seen = new Map<number, string>();
+  shards.forEach((s, i) => {
+    const index = s.shard?.index ?? 1;
+    if (seen.has(index)) throw new UsageError(`${dirs[i]} and ${seen.get(index)} are both shard ${index}/${n}`);
+    seen.set(index, dirs[i]);
+  });
+  const missing = Array.from({ length: n }, (_, k) => k + 1).filter((k) => !seen.has(k));
+  if (missing.length) throw new UsageError(`shard${missing.length > 1 ? 's' : ''} ${missing.map((k) => `${k}/${n}`).join(', ')} missing: give the folders of every shard`);
 }

@@ -27,8 +27,14 @@ function workerFile(): { filename: string; execArgv: string[] } {
   return { filename: here.replace(/pool\.js$/, 'worker.js'), execArgv: [] };
 }
 
+/**
+ * `workers` 0 runs on the calling thread (for library callers that want no threads). From
+ * 1 up, runs go to worker threads even when there is one: a run on the main thread could
+ * not be interrupted, since a signal handler only runs between runs.
+ */
 export async function runTasks(tasks: RunTask[], workers: number, signal: AbortSignal, cb: PoolCallbacks): Promise<void> {
-  if (workers <= 1 || tasks.length <= 1) return runSequentially(tasks, signal, cb);
+  if (tasks.length === 0) return;
+  if (workers <= 0) return runSequentially(tasks, signal, cb);
   const { filename, execArgv } = workerFile();
   // Every queued task listens on the one signal; that is by design, not a leak.
   setMaxListeners(tasks.length + 10, signal);

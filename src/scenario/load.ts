@@ -16,7 +16,7 @@ import { knownKeysAt } from './schema-walk.js';
 import { semanticProblems } from './semantics.js';
 import { deepMerge } from './merge.js';
 import { sweepParameters, applyPoint, scaleLoad, startsWith } from './sweep-apply.js';
-import { sweepPoints, LOAD_PARAMETER, type SweepPoint } from './sweep.js';
+import { sweepPoints, sameValue, LOAD_PARAMETER, type SweepPoint } from './sweep.js';
 
 export interface ScenarioVariant {
   name: string;
@@ -159,7 +159,15 @@ export function loadScenario(source: string, file = '<scenario>'): LoadedScenari
         const guess = closest(e.variant, names);
         report({ file, line, col, path: formatPath(path), message: `no variant named "${e.variant}"${guess ? ` (did you mean "${guess}"?)` : ` (variants: ${names.join(', ')})`}` });
       }
-      for (const k of Object.keys(e.at ?? {})) {
+      const at = e.at ?? {};
+      const known = Object.keys(at).every((k) => params.some((p) => p.parameter === k));
+      if (known && Object.keys(at).length > 0 && !points.some((pt) => Object.entries(at).every(([k, v]) => sameValue(pt.values[k], v)))) {
+        const path = ['expectations', i, 'at'];
+        const { line, col } = locate(path);
+        const swept = params.map((p) => `${p.parameter}: ${p.values.join(', ')}`).join('; ');
+        report({ file, line, col, path: formatPath(path), message: `no sweep point has these values, so nothing would be checked (the sweep has ${swept})` });
+      }
+      for (const k of Object.keys(at)) {
         if (!params.some((p) => p.parameter === k)) {
           const path = ['expectations', i, 'at', k];
           const { line, col } = locate(path);

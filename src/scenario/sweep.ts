@@ -4,6 +4,8 @@
  * the raw scenario before validation, so every point is checked like a whole scenario.
  * The special parameter `load` multiplies every population's arrival rates.
  */
+import { parseDuration, parseRate } from './units.js';
+
 export type PathSegment = string | number;
 
 export interface SweepPoint {
@@ -88,4 +90,14 @@ export function setPath(raw: unknown, path: PathSegment[], value: unknown): unkn
   }
   const obj = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
   return { ...obj, [head]: setPath(obj[head], rest, value) };
+}
+
+/** Whether two sweep values mean the same: "1m" and "60s" do, as do "100/min" and "100/min". */
+export function sameValue(a: string | number, b: string | number): boolean {
+  if (String(a) === String(b)) return true;
+  for (const parse of [parseDuration, parseRate]) {
+    const x = parse(a), y = parse(b);
+    if (x.ok && y.ok) return Math.abs(x.value - y.value) <= 1e-9 * Math.max(1, Math.abs(x.value));
+  }
+  return typeof a === 'number' && typeof b === 'number' && a === b;
 }

@@ -293,3 +293,13 @@ describe.concurrent('retrystorm run with expectations', () => {
     expect(r.stderr).not.toMatch(/failed/);
   });
 });
+
+describe('checkExpectations: rounding slack', () => {
+  it('passes a bound equal to the mean of identical values that floating point lands just below', () => {
+    const mean = (0.95 + 0.95 + 0.95) / 3;
+    expect(mean).toBeLessThan(0.95); // 0.9499999999999998
+    const p = point(0, {}, { successRatio: mean });
+    expect(check({ successRatio: { atLeast: 0.95 } }, p)).toMatchObject({ passed: true });
+    expect(check({ successRatio: { atLeast: 0.951 } }, p)).toMatchObject({ passed: false });
+  });
+});

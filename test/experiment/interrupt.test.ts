@@ -185,3 +185,21 @@ describe.each([1, 2])('runExperiment with workers %i, aborted after the first fi
     expect(x.variants.flatMap((v) => v.points).reduce((a, p) => a + p.runs, 0)).toBe(finished);
   });
 });
+
+describe('retrystorm run, one long run, Ctrl-C', () => {
+  it('stops the run itself (it runs on a worker thread), exits 130 and writes a partial result', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'rs-one-'));
+    const p = spawn(process.execPath, [join(ROOT, 'bin/retrystorm.js'), 'run', join(ROOT, 'scenarios/reference-storm.yaml'), '--seeds', '1', '--out', out, '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    p.stderr.on('data', (d) => (stderr += d));
+    const started = Date.now();
+    setTimeout(() => p.kill('SIGINT'), 2000);
+    const code = await new Promise<number | null>((done) => p.on('close', done));
+    expect(code).toBe(130);
+    // The whole experiment (two 1-hour storms) takes far longer than this.
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(stderr).toMatch(/PARTIAL: \d of 2 runs finished/);
+    expect(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')).partial).toBe(true);
+    rmSync(out, { recursive: true, force: true });
+  }, 60_000);
+});

@@ -213,11 +213,10 @@ describe('mergeDirs', () => {
     expect(timeseriesCsv(x.results) === read('U', 'timeseries.csv')).toBe(true);
   });
 
-  it('marks the result partial when a shard is missing', () => {
-    const x = mergeDirs(at('A'));
-    expect(x.partial).toBe(true);
-    expect(x.results.filter(Boolean)).toHaveLength(6);
-    expect(JSON.parse(summaryJson(x)).partial).toBe(true);
+  it('refuses a set of shards with one missing or one given twice (it would pass for an interruption)', () => {
+    expect(() => mergeDirs(at('A'))).toThrow(/^shard 2\/2 missing: give the folders of every shard$/);
+    expect(() => mergeDirs(at('A', 'A'))).toThrow(/are both shard 1\/2$/);
+    expect(() => mergeDirs(at('A'))).toThrow(UsageError);
   });
 
   it.each([

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadScenario, type LoadedScenario } from '../../src/scenario/load.js';
 import { ScenarioError, formatProblem, type Problem } from '../../src/scenario/problems.js';
-import { rangeValues, sweepPoints, parsePath } from '../../src/scenario/sweep.js';
+import { rangeValues, sweepPoints, parsePath, sameValue } from '../../src/scenario/sweep.js';
 import { expandRuns } from '../../src/experiment/expand.js';
 
 // Lines are numbered: the problem positions below depend on them.
@@ -216,5 +216,29 @@ describe('loadScenario: expectation problems', () => {
       ['sweep:', '  - parameter: faults[0].duration', '    values: [10s, 1m]', 'expectations:', '  - variant: retries', '    at: { server.slots: 10 }', '    recovered: { atLeast: 0.9 }'],
       21, undefined, 'expectations[0].at.server.slots', /"server\.slots" is not a swept parameter \(swept: faults\[0\]\.duration\)/,
     );
+  });
+});
+
+describe('expectation `at`: values compared by meaning', () => {
+  const sweep = ['sweep:', '  - { parameter: "faults[0].duration", values: [30s, 1m] }'];
+
+  it('sameValue: "60s" is the sweep point written "1m"; "100/min" equals itself; "2m" is not "1m"', () => {
+    expect(sameValue('60s', '1m')).toBe(true);
+    expect(sameValue('100/min', '100/min')).toBe(true);
+    expect(sameValue(0.8, 0.8)).toBe(true);
+    expect(sameValue('2m', '1m')).toBe(false);
+  });
+
+  it('loads an expectation whose `at` names a point in other units', () => {
+    const l = load(...sweep, 'expectations:', '  - { variant: retries, at: { "faults[0].duration": 60s }, recovered: { atLeast: 0.5 } }');
+    expect(l.base.expectations).toHaveLength(1);
+  });
+
+  it('refuses an `at` that matches no sweep point (it would check nothing)', () => {
+    const ps = problemsOf(...sweep, 'expectations:', '  - { variant: retries, at: { "faults[0].duration": 5m }, recovered: { atLeast: 0.5 } }');
+    expect(ps).toHaveLength(1);
+    expect(ps[0].path).toBe('expectations[0].at');
+    expect(ps[0].line).toBe(19);
+    expect(ps[0].message).toMatch(/no sweep point has these values.*faults\[0\]\.duration: 30s, 1m/);
   });
 });
