@@ -22,6 +22,7 @@
  *
  * Each class keeps plain number fields: onSample allocates nothing.
  */
+import { stream } from '../../engine/rng.js';
 
 export interface ConcurrencyLimit {
   /** Current concurrency limit (the integer the Java getLimit() would return). */
@@ -176,7 +177,7 @@ export class VegasLimit implements ConcurrencyLimit {
     this.maxLimit = o.maxLimit ?? d.maxLimit;
     this.smoothing = o.smoothing ?? d.smoothing;
     this.probeMultiplier = o.probeMultiplier ?? d.probeMultiplier;
-    this.rng = o.rng ?? mulberry32(0x5eed);
+    this.rng = o.rng ?? stream(1, 'server/concurrency-limit'); // reproducible when no stream is given
     this.resetProbeJitter();
   }
 
@@ -313,16 +314,4 @@ export function makeConcurrencyLimit(spec: ConcurrencyLimitSpec, rng?: () => num
     default:
       throw new Error(`unknown concurrency limit algorithm: ${(spec as { algorithm: string }).algorithm}`);
   }
-}
-
-/** Small seeded PRNG (mulberry32), the default jitter source so runs stay reproducible. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

@@ -4,6 +4,7 @@
  * in docs/concurrency-limits.md). Hand-computed vectors per algorithm, the Java defaults, and
  * a closed-loop run against a toy processor-sharing server with a knee at K cores.
  */
+import { stream } from '../../../src/engine/rng.js';
 import { describe, it, expect } from 'vitest';
 import {
   AimdLimit,
@@ -173,19 +174,9 @@ describe('Gradient2Limit.onSample', () => {
  * U(0, 0.05) s, a served one sends again after U(0, 0.01) s. AIMD, loss-based, is told
  * dropped = rtt > 1.25 x 0.1 s (a client deadline); Vegas and Gradient2 get no drops.
  */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 function closedLoop(lim: ConcurrencyLimit, K: number, deadline: number, seed = 1): { meanLimit: number; goodput: number } {
   const base = 0.1, jitter = 0.05, N = 300, duration = 300, dt = 0.002;
-  const rng = mulberry32(seed);
+  const rng = stream(seed, 'toy-server');
   const next = new Float64Array(N), start = new Float64Array(N), rem = new Float64Array(N);
   const inf0 = new Int32Array(N), busy = new Uint8Array(N);
   for (let i = 0; i < N; i++) next[i] = rng() * base;
@@ -236,7 +227,7 @@ describe('closed loop against a server with a knee (makeConcurrencyLimit)', () =
   });
   it('vegas settles near the knee (0.75K..1.4K) with most of the capacity as goodput', () => {
     for (const K of [40, 80]) {
-      const r = closedLoop(makeConcurrencyLimit({ algorithm: 'vegas' }, mulberry32(7)), K, Infinity);
+      const r = closedLoop(makeConcurrencyLimit({ algorithm: 'vegas' }, stream(7, 'vegas-probe')), K, Infinity);
       expect(r.meanLimit).toBeGreaterThan(0.75 * K);
       expect(r.meanLimit).toBeLessThan(1.4 * K);
       expect(r.goodput).toBeGreaterThan(0.75 * (K / 0.1));
