@@ -11,8 +11,9 @@ import { estimate } from './stats.js';
 
 /** Measures that get a 95% interval across seeds (recoveryTimeS only when all seeds recovered). */
 export const INTERVAL_MEASURES = [
-  'recoveryTimeS', 'perceivedOutageS', 'peakLoadMultiple', 'peakRetryShare', 'wastedWorkS',
+  'recoveryTimeS', 'perceivedOutageS', 'peakLoadMultiple', 'peakRetryShare', 'retryShareAtPeak', 'wastedWorkS',
   'wastedWorkShare', 'successRatio', 'goodputMean', 'utilisation', 'meanQueueWaitS',
+  'relapses', 'retryWaves', 'originalSuccessAfterFault',
 ] as const;
 
 export interface PointAggregate {
@@ -32,7 +33,7 @@ export interface VariantAggregate {
 }
 
 /** Every interval measure is a time, a multiple or a share: none is negative, and shares stay at most 1. */
-const SHARES = new Set<string>(['peakRetryShare', 'wastedWorkShare', 'successRatio', 'utilisation']);
+const SHARES = new Set<string>(['peakRetryShare', 'retryShareAtPeak', 'wastedWorkShare', 'successRatio', 'utilisation', 'originalSuccessAfterFault']);
 function clampInterval(measure: string, [lo, hi]: [number, number]): [number, number] {
   return [Math.max(0, lo), SHARES.has(measure) ? Math.min(1, hi) : hi];
 }

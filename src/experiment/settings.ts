@@ -14,6 +14,7 @@ export function measureSettings(s: Scenario): MeasureSettings {
     successRatioDrop: m.successRatioDrop,
     loadExcess: m.loadExcess,
     perceivedOutageThreshold: m.perceivedOutageThreshold,
+    relapseUpS: m.relapseUp,
     ...(m.baseline !== undefined ? { baselineRate: m.baseline } : {}),
   };
 }

@@ -24,6 +24,8 @@ export interface MeasureSettings {
   baselineRate?: number;
   /** Buckets with fewer attempts have no retry share: a handful of attempts makes a noisy ratio. */
   minAttemptsForShare: number;
+  /** How long users must see the service up again before a fall counts as a relapse. */
+  relapseUpS: number;
 }
 
 export const DEFAULT_MEASURE_SETTINGS: Readonly<MeasureSettings> = Object.freeze({
@@ -33,6 +35,7 @@ export const DEFAULT_MEASURE_SETTINGS: Readonly<MeasureSettings> = Object.freeze
   loadExcess: 0.2,
   perceivedOutageThreshold: 0.9,
   minAttemptsForShare: 20,
+  relapseUpS: 60,
 });
 
 /** Start time (s) of bucket i. Always computed the same way so comparisons agree everywhere. */

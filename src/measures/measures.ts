@@ -7,12 +7,14 @@
 import type { RunRecord } from '../model/series.js';
 import {
   baseline,
+  bucketStartS,
   derivedSeries,
   DEFAULT_MEASURE_SETTINGS,
   type Baseline,
   type MeasureSettings,
 } from './derived.js';
-import { perceivedOutageS, recovery } from './recovery.js';
+import { perceivedOutageS, recovery, relapses } from './recovery.js';
+import { retryWaves } from './waves.js';
 
 export * from './derived.js';
 export * from './recovery.js';
@@ -51,6 +53,32 @@ export function peakRetryShare(record: RunRecord, settings: MeasureSettings): nu
     horizonS: record.horizonS,
   });
   return finiteMax(d.retryShare);
+}
+
+/**
+ * The retry share (ground truth) in the bucket of highest offered load, the one
+ * peakLoadMultiple comes from (ties: the first): "85% of the requests at the peak were
+ * retries". With a 0 baseline, the bucket with the most attempts per second. Null when that
+ * bucket has fewer than `minAttemptsForShare` attempts, or there is no bucket.
+ */
+export function retryShareAtPeak(
+  record: RunRecord,
+  settings: MeasureSettings,
+  base: Baseline = baseline(record, settings),
+): number | null {
+  const d = derivedSeries(record.series, {
+    baselineRate: base.rate,
+    minAttemptsForShare: settings.minAttemptsForShare,
+    horizonS: record.horizonS,
+  });
+  const load = (i: number) =>
+    base.rate > 0 ? d.offeredLoadMultiple[i] : d.widthS[i] > 0 ? record.series.attempts[i] / d.widthS[i] : NaN;
+  let peak = -1;
+  for (let i = 0; i < record.series.n; i++) {
+    const x = load(i);
+    if (Number.isFinite(x) && (peak < 0 || x > load(peak))) peak = i;
+  }
+  return peak >= 0 ? finiteOr(d.retryShare[peak], null) : null;
 }
 
 export interface AttemptsPerActionStats {
@@ -138,6 +166,27 @@ export function wastedWork(record: RunRecord): { wastedWorkS: number; wastedWork
   return { wastedWorkS, wastedWorkShare: workS > 0 ? wastedWorkS / workS : 0 };
 }
 
+/**
+ * Do new users get served while the returning wave arrives? Of the original requests (first
+ * tries) sent in the `hold` after the last fault ended, the share answered with success;
+ * null without faults, or when no original was sent in that window. A reserve for originals
+ * is meant to hold this up while retries are refused.
+ */
+export function originalSuccessAfterFault(record: RunRecord, settings: MeasureSettings): number | null {
+  if (record.faults.length === 0) return null;
+  let lastEnd = -Infinity;
+  for (const f of record.faults) lastEnd = Math.max(lastEnd, f.endS);
+  const s = record.series;
+  let sent = 0, ok = 0;
+  for (let i = 0; i < s.n; i++) {
+    const start = bucketStartS(s, i);
+    if (start < lastEnd || start >= lastEnd + settings.holdS) continue;
+    sent += s.firstTries[i];
+    ok += s.firstTriesOk[i];
+  }
+  return sent > 0 ? ok / sent : null;
+}
+
 /** Whole-run user success ratio; null when no action ended. */
 export function successRatio(record: RunRecord): number | null {
   const { actionsOk, actionsFailed } = record.totals;
@@ -159,8 +208,12 @@ export interface RunSummary {
   recovered: boolean;
   recoveryTimeS: number | null;
   perceivedOutageS: number;
+  relapses: number;
+  retryWaves: number;
+  originalSuccessAfterFault: number | null;
   peakLoadMultiple: number;
   peakRetryShare: number;
+  retryShareAtPeak: number | null;
   attemptsPerAction: AttemptsPerActionStats;
   wastedWorkS: number;
   wastedWorkShare: number;
@@ -198,8 +251,12 @@ export function summarize(record: RunRecord, settings: MeasureSettings = DEFAULT
     recovered: rec.recovered,
     recoveryTimeS: rec.recoveryTimeS,
     perceivedOutageS: perceivedOutageS(record, settings),
+    relapses: relapses(record, settings),
+    retryWaves: retryWaves(record, settings, base),
+    originalSuccessAfterFault: originalSuccessAfterFault(record, settings),
     peakLoadMultiple: peakLoadMultiple(record, settings, base),
     peakRetryShare: peakRetryShare(record, settings),
+    retryShareAtPeak: retryShareAtPeak(record, settings, base),
     attemptsPerAction: {
       mean: finiteOr(apa.mean, 0),
       p99: apa.p99,
@@ -249,9 +306,17 @@ export const MEASURE_DOCS: Record<string, string> = {
     'Seconds from the end of the last fault to the start of the first healthy stretch that lasted the hold window; null when the service never recovered (a metastable failure), 0 with no faults.',
   perceivedOutageS:
     "Seconds during which users' success ratio was below the perceived-outage threshold, counting buckets where users started actions but none ended.",
+  relapses:
+    'Re-collapses: times, after the last fault ended, that users saw the service up (success ratio at or above the perceived-outage threshold) for at least `relapseUp` and then down again. 0 both for a service that came back and stayed and for one that never came back.',
+  retryWaves:
+    'Waves of returning retries after the last fault ended: times the offered load, averaged over a minute, rose to 1.5 times its lowest point since the previous wave and above the healthy load limit. The load still high when the fault ends is the first wave and is not counted.',
+  originalSuccessAfterFault:
+    'Of the original requests (first tries) sent during the `hold` after the last fault ended, the share answered with success: do new users get served while the returning wave arrives? null without faults.',
   peakLoadMultiple: 'Highest per-bucket offered load: attempts reaching the server per second divided by the baseline rate.',
   peakRetryShare:
     'Highest per-bucket share of attempts that were retries (ground truth), over buckets with enough attempts to make the ratio meaningful.',
+  retryShareAtPeak:
+    'Share of attempts that were retries (ground truth) in the bucket of peak offered load, the one peakLoadMultiple comes from: how much of the peak the retries made. null when that bucket has too few attempts for a meaningful ratio.',
   attemptsPerAction:
     'Amplification: attempts each finished user action took (mean, 99th percentile, max); zeros when no action finished.',
   wastedWorkS: 'Server slot-seconds spent on attempts whose caller had already stopped waiting.',

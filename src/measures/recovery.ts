@@ -5,7 +5,7 @@
  * the report's shading and anything else that asks "was this bucket healthy?".
  */
 import type { RunRecord } from '../model/series.js';
-import { baseline, bucketStartS, derivedSeries, type Baseline, type MeasureSettings } from './derived.js';
+import { baseline, bucketStartS, bucketWidths, derivedSeries, type Baseline, type MeasureSettings } from './derived.js';
 
 /** The bounds a bucket must meet to be healthy, derived from the pre-fault reference. */
 export interface HealthLimits {
@@ -98,22 +98,59 @@ export function recovery(
 }
 
 /**
- * Seconds during which users saw the service as down: buckets whose success ratio is below
- * the threshold, plus buckets in which users started actions but none ended (they are
- * waiting and nothing completes). A bucket with no arrivals and no endings is idle, not down.
+ * 1 where users saw the service as down: the bucket's success ratio is below the threshold,
+ * or users started actions but none ended (they are waiting and nothing completes). A
+ * bucket with no arrivals and no endings is idle, not down. Perceived outage and relapses
+ * both read this, so they always agree on what "down" was.
  */
-export function perceivedOutageS(record: RunRecord, settings: MeasureSettings): number {
+export function perceivedDownBuckets(record: RunRecord, settings: MeasureSettings): Uint8Array {
   // The baseline rate plays no part here; 1 avoids computing it.
   const d = derivedSeries(record.series, {
     baselineRate: 1,
     minAttemptsForShare: settings.minAttemptsForShare,
     horizonS: record.horizonS,
   });
-  let total = 0;
-  for (let i = 0; i < record.series.n; i++) {
+  const out = new Uint8Array(record.series.n);
+  for (let i = 0; i < out.length; i++) {
     const sr = d.successRatio[i];
-    const down = Number.isNaN(sr) ? record.series.actionsStarted[i] > 0 : sr < settings.perceivedOutageThreshold;
-    if (down) total += d.widthS[i];
+    out[i] = (Number.isNaN(sr) ? record.series.actionsStarted[i] > 0 : sr < settings.perceivedOutageThreshold) ? 1 : 0;
   }
+  return out;
+}
+
+/** Seconds during which users saw the service as down (see perceivedDownBuckets). */
+export function perceivedOutageS(record: RunRecord, settings: MeasureSettings): number {
+  const down = perceivedDownBuckets(record, settings);
+  const width = bucketWidths(record.series, record.horizonS);
+  let total = 0;
+  for (let i = 0; i < down.length; i++) if (down[i]) total += width[i];
   return total;
+}
+
+/**
+ * Re-collapses: how many times, after the last fault ended, users saw the service up for at
+ * least `relapseUpS` and then down again. The story's "the service falls again with every
+ * wave of synchronised retries" as a count: 0 for a service that came back and stayed, and
+ * also 0 for one that never came back at all (it never rose to fall again). Requiring a
+ * sustained up-stretch keeps a single lucky bucket inside a storm from counting as a wave.
+ */
+export function relapses(record: RunRecord, settings: MeasureSettings): number {
+  if (record.faults.length === 0) return 0;
+  let lastEnd = -Infinity;
+  for (const f of record.faults) lastEnd = Math.max(lastEnd, f.endS);
+  const s = record.series;
+  const down = perceivedDownBuckets(record, settings);
+  let count = 0;
+  let upSinceS = -1; // start of the current up-stretch; -1 while down
+  for (let i = 0; i < s.n; i++) {
+    const start = bucketStartS(s, i);
+    if (start < lastEnd) continue;
+    if (!down[i]) {
+      if (upSinceS < 0) upSinceS = start;
+      continue;
+    }
+    if (upSinceS >= 0 && start - upSinceS >= settings.relapseUpS) count++;
+    upSinceS = -1;
+  }
+  return count;
 }

@@ -7,6 +7,7 @@ import type { Engine } from '../engine/engine.js';
 import type { Fault, Scenario } from '../scenario/schema.js';
 import type { FaultWindow } from './series.js';
 import type { Frontend } from './server/frontend.js';
+import { offlineWindow } from './client/offline.js';
 
 /**
  * The windows the measures treat as faults: the scenario's faults, and the windows in
@@ -17,7 +18,8 @@ export function faultWindows(s: Scenario): FaultWindow[] {
   const cap = (t: number) => Math.min(t, s.horizon);
   const windows: FaultWindow[] = s.faults.map((f) => ({ kind: f.kind, startS: f.at, endS: cap(f.at + f.duration) }));
   for (const [name, pop] of Object.entries(s.clients)) {
-    const off = pop.behaviour?.offline;
+    // Listed even when tied to a fault (then the same window): the report says who was offline.
+    const off = offlineWindow(pop.behaviour?.offline, s.faults);
     if (off) windows.push({ kind: `offline:${name}`, startS: off.from, endS: cap(off.to) });
   }
   return windows;

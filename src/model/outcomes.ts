@@ -19,6 +19,7 @@ export const OUTCOME_RATE_LIMITED = outcomeOf('rate-limited');
 export const OUTCOME_INVALID = outcomeOf('invalid');
 export const OUTCOME_RESET = outcomeOf('reset');
 export const OUTCOME_REFUSED_LOCALLY = outcomeOf('refused-locally');
+export const OUTCOME_UNSUPPORTED_VERSION = outcomeOf('unsupported-version');
 
 export const OUTCOME_COUNT = 1 + FAILURE_CAUSES.length;
 
@@ -37,6 +38,10 @@ const WIRE: Record<FailureCause, { status: number; retryable: boolean }> = {
   invalid: { status: 400, retryable: false },
   // Refused before sending (breaker open, client-side throttling): nothing reached the wire.
   'refused-locally': { status: 0, retryable: false },
+  // 426 Upgrade Required: the client's version is below the server's minimum. A cause of
+  // its own, not 'invalid' (400): the request is fine, the app is too old, and the measures
+  // must not count a forced upgrade as a validation loop. Not retryable: only an upgrade helps.
+  'unsupported-version': { status: 426, retryable: false },
 };
 
 /**

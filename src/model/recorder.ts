@@ -60,7 +60,7 @@ export class Recorder {
     const f = () => new Float64Array(n);
     this.series = {
       bucketS, n,
-      attempts: f(), firstTries: f(), retries: f(), futileRetries: f(), attemptsOk: f(),
+      attempts: f(), firstTries: f(), retries: f(), futileRetries: f(), attemptsOk: f(), firstTriesOk: f(),
       detectedRetries: f(), detectionFalsePositives: f(),
       failures: FAILURE_CAUSES.map(f),
       actionsStarted: f(), actionsOk: f(), actionsFailed: f(), actionsAbandoned: f(), deadLettered: f(),
@@ -79,6 +79,15 @@ export class Recorder {
     this.levels = [this.queue, this.busy, this.slots];
   }
 
+  /** Index of the bucket that held time `t` (in the past), by the same edges `at` rolls over. */
+  private bucketOf(t: number): number {
+    const w = this.bucketS;
+    let i = Math.floor(t / w);
+    if ((i + 1) * w <= t) i++;
+    else if (i * w > t) i--;
+    return Math.max(0, Math.min(this.series.n - 1, i));
+  }
+
   /** Index of the bucket holding `now`; rolls buckets forward when a bucket edge was crossed. */
   private at(now: number): number {
     if (now >= this.nextEdge) this.roll(now);
@@ -95,11 +104,17 @@ export class Recorder {
     if (futile) s.futileRetries[b]++;
   }
 
-  /** An attempt's answer reached its client: latency and outcome (0 = ok, else 1 + failure cause index). */
-  answer(now: number, latencyS: number, outcome: number): void {
+  /**
+   * An attempt sent at `sentT` got its answer to its client: outcome 0 = ok, else 1 + failure
+   * cause index; `firstTry` when it was its action's first attempt (an original request).
+   */
+  answer(now: number, sentT: number, outcome: number, firstTry: boolean): void {
     const b = this.at(now);
-    if (outcome === 0) this.series.attemptsOk[b]++;
-    else this.series.failures[outcome - 1][b]++;
+    const latencyS = now - sentT;
+    if (outcome === 0) {
+      this.series.attemptsOk[b]++;
+      if (firstTry) this.series.firstTriesOk[this.bucketOf(sentT)]++;
+    } else this.series.failures[outcome - 1][b]++;
     let bin = 0;
     if (latencyS > 0) {
       bin = 1 + Math.floor(Math.log(latencyS / L0) / LOG_G);

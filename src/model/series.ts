@@ -13,7 +13,9 @@ import type { QuotaReport } from './server/dependencies.js';
  * code of a failure is 1 + its index here (0 = ok). See model/outcomes.ts for what each
  * means on the wire (status code, retryable flag).
  */
-export const FAILURE_CAUSES = ['timeout', 'dependency', 'queue-full', 'shed', 'server-deadline', 'rate-limited', 'invalid', 'reset', 'refused-locally'] as const;
+// New causes go at the end: a cause's index is its outcome code, and appending keeps the
+// existing codes and the order of the CSV's fail_* columns.
+export const FAILURE_CAUSES = ['timeout', 'dependency', 'queue-full', 'shed', 'server-deadline', 'rate-limited', 'invalid', 'reset', 'refused-locally', 'unsupported-version'] as const;
 export type FailureCause = (typeof FAILURE_CAUSES)[number];
 
 /** Per-bucket series of one run. Every array has length `n`; bucket i covers [i*bucketS, (i+1)*bucketS). */
@@ -35,6 +37,12 @@ export interface BucketSeries {
   futileRetries: Float64Array;
   /** Attempts answered with success, counted when the client received the answer. */
   attemptsOk: Float64Array;
+  /**
+   * First tries (original requests) answered with success, counted in the bucket in which
+   * they were sent, so that firstTriesOk[i] / firstTries[i] is exactly the share of the
+   * originals sent in bucket i that succeeded.
+   */
+  firstTriesOk: Float64Array;
   /** Failed attempts by cause (index = FAILURE_CAUSES index), counted when the client saw the failure. */
   failures: Float64Array[];
   /** User actions started (arrivals). */

@@ -32,7 +32,7 @@ export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}):
   const ids = identities(populations);
   const rec = new Recorder(horizon, bucketWidth(s), ids.pops.map((p) => p.route), ids.routes.length, Object.keys(s.server.dependencies ?? {}).length);
   const contract = wire(s.server.overload);
-  const clients = new Clients(engine, actions, attempts, rec, populations, seed, contract);
+  const clients = new Clients(engine, actions, attempts, rec, populations, seed, contract, s.faults);
   const server = new Frontend(engine, attempts, actions, rec, s, ids, seed, clients.answer, contract);
   clients.send = server.arrive;
   scheduleFaults(engine, server, s.faults, s.server.slots);

@@ -9,7 +9,7 @@
  * in each field's description.
  */
 import { z } from 'zod';
-import { durationSchema, durationOrNone, positiveInt } from './schema-primitives.js';
+import { durationSchema, durationOrNone, positiveInt, versionSchema } from './schema-primitives.js';
 import { LIMITS } from './limits.js';
 import { arrivalsSchema } from './schema-arrivals.js';
 import { PRESET_NAMES } from '../model/client/preset-names.js';
@@ -143,13 +143,27 @@ export const behaviourSchema = z
       .meta({ description: 'A remote config switch, read by this population from `at` on.' }),
     offline: z
       .strictObject({
-        from: durationSchema('Devices go offline at this time; actions queue on the device.'),
-        to: durationSchema('They reconnect at this time.'),
+        from: durationSchema('Devices go offline at this time; actions queue on the device. Give with `to`, or give `fault` instead.').optional(),
+        to: durationSchema('They reconnect at this time.').optional(),
+        fault: z.number({ error: 'expected the index of a fault in `faults` (0 = the first)' }).int('expected a whole number (a fault index, 0 = the first)').min(0, 'expected a fault index: 0 = the first fault').optional().meta({
+          description: 'Instead of from/to: the index of a fault in `faults` (0 = the first). The devices are offline exactly while that fault is active and flush when it ends, so a sweep of its `at` or `duration` moves the offline window with it.',
+        }),
         flush: z
           .union([z.literal('at-once'), z.strictObject({ spreadPerAction: durationSchema('Each queued action adds this much to the flush window.') })])
           .meta({ description: 'at-once: every queued action is sent on reconnect; or spread over a window proportional to the queue.' }),
       })
-      .optional(),
+      // Checked here so both forms stay one object (one table in the docs, one set of keys
+      // for "did you mean"); that `fault` names an existing fault is checked in semantics.ts.
+      .superRefine((o, ctx) => {
+        const fixed = o.from !== undefined || o.to !== undefined;
+        if (o.fault !== undefined && fixed) {
+          ctx.addIssue({ code: 'custom', path: ['fault'], message: 'give either from and to (a fixed window) or fault (the window of one of the faults), not both' });
+        } else if (o.fault === undefined && (o.from === undefined || o.to === undefined)) {
+          ctx.addIssue({ code: 'custom', message: `give from and to (a fixed window), or fault (the index of the fault whose window the devices are offline for)${fixed ? `: "${o.from === undefined ? 'from' : 'to'}" is missing` : ''}` });
+        }
+      })
+      .optional()
+      .meta({ description: 'Devices lose their network: actions started while offline queue on the device (no attempt is sent) and are flushed on reconnect. The window is either fixed (from, to) or that of one of the scenario\'s faults (fault).' }),
   })
   .meta({ description: 'How the people and devices behind the clients behave.' });
 
@@ -170,6 +184,7 @@ export const populationSchema = z
         clientsPerIp: positiveInt(1_000_000, 'clients per IP').optional().meta({ description: 'Clients sharing one IP address (NAT, a partner\'s egress), for per-IP limits (default 1).' }),
         idempotencyKeys: z.boolean().optional().meta({ description: 'Requests carry an idempotency key: retry detection then never confuses two actions (default false).' }),
         distinctBodies: positiveInt(1e9, 'bodies').optional().meta({ description: 'Different request bodies a client sends; without idempotency keys two actions with the same body within the detection window look like a retry (default 1000).' }),
+        version: versionSchema('The app version these clients send with every request (e.g. "4.2.0", quoted); a server min-version stage refuses versions below its minimum. Without it, no version is sent and such a stage lets the requests through.').optional(),
       })
       .optional()
       .meta({ description: 'What the server can see of these clients.' }),

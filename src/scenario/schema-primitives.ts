@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { parseDuration, parseRate } from './units.js';
+import { VERSION_PATTERN } from '../model/version.js';
 
 export const durationSchema = (what: string) =>
   z
@@ -48,3 +49,10 @@ export const durationOrNone = (what: string) =>
   z
     .union([z.literal('none'), durationSchema(what)])
     .transform((v) => (v === 'none' ? Infinity : v));
+
+/** A client version, dotted whole numbers ("4.2.0"), compared number by number (src/model/version.ts). */
+export const versionSchema = (what: string) =>
+  z
+    .string({ error: 'expected a version in quotes, such as "4.2.0"' })
+    .regex(VERSION_PATTERN, 'expected a version of dotted whole numbers, such as "4.2.0"')
+    .meta({ description: what });

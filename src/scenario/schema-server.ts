@@ -5,7 +5,7 @@
  * (status, Retry-After, retryable flag) of what it refuses.
  */
 import { z } from 'zod';
-import { durationSchema, durationOrNone, positiveInt, rateSchema } from './schema-primitives.js';
+import { durationSchema, durationOrNone, positiveInt, rateSchema, versionSchema } from './schema-primitives.js';
 import { LIMITS } from './limits.js';
 import { distributionSchema } from './schema-distributions.js';
 
@@ -52,7 +52,11 @@ export const stageSchema = z
       minLimit: z.number().positive().optional(),
       maxLimit: z.number().positive().optional(),
     }).meta({ description: 'An adaptive concurrency limit per instance: requests beyond the current limit in flight are refused (cause "shed"); the limit follows the latency of completed requests.' }),
-  ], { error: () => 'expected kind: retry-detection, rate-limit, admission or adaptive-concurrency' });
+    z.strictObject({
+      kind: z.literal('min-version'),
+      minimum: versionSchema('The oldest client version still served (e.g. "4.3.0", quoted); versions are compared number by number, a missing part counting as 0.'),
+    }).meta({ description: 'A minimum supported client version: requests from a population whose identity.version is below it are refused before any work with 426 Upgrade Required, not retryable (cause "unsupported-version"). A population without a version passes.' }),
+  ], { error: () => 'expected kind: retry-detection, rate-limit, admission, adaptive-concurrency or min-version' });
 
 export const retryAfterSchema = z
   .discriminatedUnion('kind', [
@@ -142,5 +146,5 @@ export const serverSchema = z.strictObject({
       retryAfter: retryAfterSchema.optional().meta({ description: 'Retry-After on every 503 and 429 the server sends (default none).' }),
     })
     .prefault({})
-    .meta({ description: 'The response contract: overload refusals answer 503 (or 429) with a retryable flag; dependency failures 503 and rate limits 429, retryable; invalid requests 400, not retryable; Retry-After as chosen.' }),
+    .meta({ description: 'The response contract: overload refusals answer 503 (or 429) with a retryable flag; dependency failures 503 and rate limits 429, retryable; invalid requests 400 and versions below a min-version stage\'s minimum 426, not retryable; Retry-After as chosen.' }),
 });

@@ -42,6 +42,7 @@ export const measuresSchema = z.strictObject({
   successRatioDrop: z.number().min(0).max(1).default(0.02).meta({ description: 'Healthy: success ratio at least the pre-fault ratio minus this.' }),
   loadExcess: z.number().min(0).default(0.2).meta({ description: 'Healthy: offered load at most the pre-fault load times (1 + this).' }),
   perceivedOutageThreshold: z.number().min(0).max(1).default(0.9).meta({ description: 'Users perceive an outage while the success ratio is below this.' }),
+  relapseUp: durationSchema('How long users must see the service up again, after the faults, before a fall counts as a relapse.').prefault('1m'),
   baseline: rateSchema('Declared 1x user-action rate (default: measured before the first fault).').optional(),
 });
 
@@ -95,6 +96,18 @@ export const expectationSchema = z
   })
   .meta({ description: 'A check on the results; `retrystorm run` exits with code 1 when one fails.' });
 
+// ── Comparison ───────────────────────────────────────────────────────────────
+
+export const compareSchema = z
+  .strictObject({
+    baseline: name.optional().meta({ description: 'The variant the others are measured against (default: the first variant).' }),
+    at: z
+      .record(z.string(), sweepValue)
+      .optional()
+      .meta({ description: 'The sweep point the ranking reads, e.g. { "faults[0].duration": 12m } (quoted inside { }; default: every point, each ranked on its own).' }),
+  })
+  .meta({ description: 'How the report ranks the variants: which one the others are measured against, and at which sweep point.' });
+
 // ── Scenario ─────────────────────────────────────────────────────────────────
 
 export const scenarioSchema = z
@@ -115,6 +128,7 @@ export const scenarioSchema = z
     faults: z.array(faultSchema).default([]).meta({ description: 'What goes wrong, and when (offsets from the start of the run).' }),
     sweep: z.array(sweepSchema).max(2, 'sweep one or two parameters').optional().meta({ description: 'Parameters to vary; every variant runs at every point (two parameters: every combination).' }),
     expectations: z.array(expectationSchema).optional().meta({ description: 'Checks on the results, for CI: a failing one makes `run` exit with code 1.' }),
+    compare: compareSchema.optional().meta({ description: 'The ranking of the variants against a baseline, shown at the top of the report (default: against the first variant, at every sweep point).' }),
     variants: z.record(name, variantSchema).optional().meta({ description: 'Policy variants by name (overlays on this base scenario). Without any, the base runs as variant "base".' }),
   })
   .meta({ title: 'retrystorm scenario', description: 'A world of clients, a server and faults, and the policy variants to compare.' });
@@ -128,6 +142,7 @@ export type Fault = z.output<typeof faultSchema>;
 export type Distribution = z.output<typeof distributionSchema>;
 export type MeasuresSpec = z.output<typeof measuresSchema>;
 export type Expectation = z.output<typeof expectationSchema>;
+export type CompareSpec = z.output<typeof compareSchema>;
 export type SweepSpec = z.output<typeof sweepSchema>;
 
 /** The JSON Schema for editors (`# yaml-language-server: $schema=...`). Input side: defaulted keys are optional. */

@@ -4,7 +4,7 @@
  * exhaust memory or patience. They run after the schema accepted the file, on each
  * variant's merged scenario.
  */
-import type { Scenario, Distribution, Arrivals } from './schema.js';
+import type { Scenario, Distribution, Arrivals, Behaviour } from './schema.js';
 import { LIMITS } from './limits.js';
 import { formatDuration } from './units.js';
 import { validateDistribution } from '../engine/distributions.js';
@@ -29,6 +29,7 @@ export function semanticProblems(s: Scenario): SemanticProblem[] {
   let expectedActions = 0;
   for (const [name, pop] of Object.entries(s.clients)) {
     checkArrivals(pop.arrivals, ['clients', name, 'arrivals'], out);
+    checkOffline(pop.behaviour?.offline, s.faults.length, ['clients', name, 'behaviour', 'offline'], out);
     expectedActions += meanRate(pop.arrivals, horizon) * horizon;
   }
   // A horizon beyond the limit is reported above; the action count would only repeat it.
@@ -60,6 +61,18 @@ export function semanticProblems(s: Scenario): SemanticProblem[] {
 function checkDistribution(d: Distribution, path: PropertyKey[], out: SemanticProblem[]): void {
   const why = validateDistribution(toDistributionSpec(d));
   if (why) out.push({ path, message: why });
+}
+
+/** A fault-tied offline window must name a fault that exists (in this variant, at this sweep point). */
+function checkOffline(off: Behaviour['offline'], faults: number, path: PropertyKey[], out: SemanticProblem[]): void {
+  if (!off) return;
+  if (off.fault !== undefined && off.fault >= faults) {
+    const have = faults === 0 ? 'the scenario has no faults' : faults === 1 ? 'the scenario has 1 fault: use 0' : `the scenario has ${faults} faults: use 0 to ${faults - 1}`;
+    out.push({ path: [...path, 'fault'], message: `no fault with index ${off.fault} (${have})` });
+  }
+  if (off.from !== undefined && off.to !== undefined && off.to <= off.from) {
+    out.push({ path: [...path, 'to'], message: `the devices must reconnect (to: ${formatDuration(off.to)}) after they go offline (from: ${formatDuration(off.from)})` });
+  }
 }
 
 function checkArrivals(a: Arrivals, path: PropertyKey[], out: SemanticProblem[]): void {

@@ -175,7 +175,7 @@ describe('aggregatePoint', () => {
   });
 
   it('gives a 95% interval for each interval measure and for attempts per action, equal to estimate clamped to the measure\'s range', () => {
-    const shares = new Set(['peakRetryShare', 'wastedWorkShare', 'successRatio', 'utilisation']);
+    const shares = new Set(['peakRetryShare', 'retryShareAtPeak', 'wastedWorkShare', 'successRatio', 'utilisation', 'originalSuccessAfterFault']);
     for (const m of INTERVAL_MEASURES) {
       const xs = ks.map((k) => summary(k)[m] as number);
       const [lo, hi] = estimate(xs).ci95;

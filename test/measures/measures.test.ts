@@ -15,11 +15,15 @@ import {
   MEASURE_DOCS,
   peakLoadMultiple,
   peakRetryShare,
+  retryShareAtPeak,
   perceivedOutageS,
+  relapses,
+  originalSuccessAfterFault,
   recovery,
   summarize,
   type MeasureSettings,
 } from '../../src/measures/measures.js';
+import { retryWaves, WAVE_RISE } from '../../src/measures/waves.js';
 
 const S: MeasureSettings = { ...DEFAULT_MEASURE_SETTINGS };
 const FAULT: FaultWindow = { kind: 'dependency-outage', startS: 200, endS: 300 };
@@ -40,6 +44,7 @@ function zeroSeries(n: number, bucketS = 10): BucketSeries {
     detectedRetries: z(),
     detectionFalsePositives: z(),
     attemptsOk: z(),
+    firstTriesOk: z(),
     failures: FAILURE_CAUSES.map(() => z()),
     actionsStarted: z(),
     actionsOk: z(),
@@ -271,6 +276,96 @@ describe('perceivedOutageS', () => {
   });
 });
 
+describe('relapses', () => {
+  // The fault is [200, 300): buckets 20..29. 10 s buckets, relapseUp 60 s by default.
+  it('counts falls after an up-stretch of at least relapseUp, after the fault ended', () => {
+    const r = stormRecord(100, 1500); // down from bucket 20 to 99, steady after
+    set(r, 30, 36, STEADY); // up for 60 s at [300, 360) ...
+    set(r, 36, 40, DOWN); // ... then down: relapse 1
+    set(r, 40, 45, STEADY); // up for only 50 s ...
+    set(r, 45, 50, DOWN); // ... then down: too short an up-stretch to count
+    set(r, 50, 60, STEADY); // up for 100 s ...
+    set(r, 60, 61, DOWN); // ... one down bucket: relapse 2
+    expect(relapses(r, S)).toBe(2);
+    expect(relapses(r, { ...S, relapseUpS: 50 })).toBe(3);
+    expect(relapses(r, { ...S, relapseUpS: 120 })).toBe(0);
+  });
+
+  it('is 0 for a service that recovered and stayed, one that never recovered, and a run without faults', () => {
+    expect(relapses(stormRecord(40), S)).toBe(0);
+    const never = stormRecord(1000);
+    expect(relapses(never, S)).toBe(0);
+    const calm = makeRecord(500, []);
+    set(calm, 0, 50, STEADY);
+    set(calm, 20, 22, DOWN);
+    expect(relapses(calm, S)).toBe(0);
+  });
+
+  it('ignores ups and downs while the fault lasts', () => {
+    const r = stormRecord(30);
+    set(r, 21, 28, STEADY); // up for 70 s inside the fault
+    set(r, 28, 30, DOWN);
+    expect(relapses(r, S)).toBe(0);
+  });
+});
+
+describe('retryWaves', () => {
+  // STEADY is 1x (100 attempts per 10 s bucket against a 10/s baseline); the healthy load
+  // limit is 1.2x. The averaging window is 60 s: 6 buckets.
+  const at = (r: RunRecord, from: number, to: number, multiple: number) => set(r, from, to, { attempts: 100 * multiple });
+
+  it('counts surges after the first wave has ebbed, each rising 1.5x over the trough and above the healthy limit', () => {
+    const r = stormRecord(30, 3000); // fault [200, 300), steady from bucket 30
+    at(r, 20, 30, 4); // the storm while the fault lasts: the first wave
+    at(r, 30, 40, 2); // it ebbs to 2x: 4 / 2 >= 1.5
+    at(r, 40, 50, 3.5); // back up to 3.5x: wave 1
+    at(r, 50, 70, 1); // down to 1x
+    at(r, 70, 80, 1.3); // 1.3x: above the limit, but not 1.5x over the 1x trough... (1.3 < 1.5)
+    at(r, 80, 100, 1); //
+    at(r, 100, 110, 1.6); // 1.6x: 1.6 over a 1x trough, above 1.2: wave 2
+    at(r, 110, 130, 1);
+    at(r, 130, 140, 1.15); // 1.15x: 1.15 over 1x is not a wave, and it is under the limit anyway
+    expect(retryWaves(r, S)).toBe(2);
+  });
+
+  it('does not count a storm that never ebbs, nor noise in a recovered service, nor a run without faults', () => {
+    const flat = stormRecord(300, 3000);
+    expect(retryWaves(flat, S)).toBe(0);
+    const calm = stormRecord(30, 3000);
+    for (let i = 30; i < calm.series.n; i++) calm.series.attempts[i] = i % 2 ? 80 : 118; // ±20% noise around 1x
+    expect(retryWaves(calm, S)).toBe(0);
+    expect(retryWaves(makeRecord(1000, []), S)).toBe(0);
+  });
+
+  it('averages over a minute, so one spiky bucket is not a wave', () => {
+    const r = stormRecord(30, 3000);
+    at(r, 20, 30, 4);
+    at(r, 60, 61, 3); // one 10 s bucket at 3x: the minute's mean is (3 + 5) / 6 = 1.33x < 1.5x over 1x
+    expect(retryWaves(r, S)).toBe(0);
+    at(r, 60, 62, 3); // two buckets: (6 + 4) / 6 = 1.67x: a wave
+    expect(retryWaves(r, S)).toBe(1);
+    expect(WAVE_RISE).toBe(1.5);
+  });
+});
+
+describe('originalSuccessAfterFault', () => {
+  it('is the share of first tries sent in the hold after the fault that succeeded', () => {
+    const r = makeRecord(1000); // fault ends at 300; hold 120 s: buckets 30..41
+    const s = r.series;
+    for (let i = 0; i < s.n; i++) s.firstTries[i] = 10;
+    for (let i = 30; i < 42; i++) s.firstTriesOk[i] = i < 36 ? 2 : 8; // 6 x 2 + 6 x 8 of 12 x 10
+    s.firstTriesOk[29] = 10; // before the fault ended: not counted
+    s.firstTriesOk[42] = 10; // after the hold: not counted
+    expect(originalSuccessAfterFault(r, S)).toBeCloseTo(60 / 120, 12);
+    expect(originalSuccessAfterFault(r, { ...S, holdS: 60 })).toBeCloseTo(12 / 60, 12);
+  });
+
+  it('is null without faults or without originals in the window', () => {
+    expect(originalSuccessAfterFault(makeRecord(1000, []), S)).toBeNull();
+    expect(originalSuccessAfterFault(makeRecord(1000), S)).toBeNull();
+  });
+});
+
 describe('peakLoadMultiple', () => {
   it('takes the highest bucket and rates a short last bucket by its real width', () => {
     const r = stormRecord(30, 995);
@@ -290,6 +385,38 @@ describe('peakRetryShare', () => {
     expect(peakRetryShare(r, S)).toBe(0.6);
     expect(peakRetryShare(r, { ...S, minAttemptsForShare: 5 })).toBe(1);
     expect(peakRetryShare(makeRecord(100, []), S)).toBe(0);
+  });
+});
+
+describe('retryShareAtPeak', () => {
+  it('reads the retry share of the bucket of peak offered load, not the highest share anywhere', () => {
+    const r = stormRecord(30); // baseline 10/s; DOWN buckets 20..29 at 4x with share 0.75
+    set(r, 25, 26, { attempts: 500, retries: 250 }); // 5x, the peak: share 0.5
+    set(r, 40, 41, { attempts: 100, retries: 90 }); // 1x but 0.9: the highest share anywhere
+    expect(peakLoadMultiple(r, S)).toBe(5);
+    expect(peakRetryShare(r, S)).toBe(0.9);
+    expect(retryShareAtPeak(r, S)).toBe(0.5);
+  });
+
+  it('takes the first bucket on a tie and rates a short last bucket by its real width', () => {
+    const r = stormRecord(30, 995); // DOWN buckets 20..29 tie at 4x
+    set(r, 20, 21, { retries: 100 }); // the first of them: 100/400
+    expect(retryShareAtPeak(r, S)).toBe(0.25);
+    set(r, 99, 100, { attempts: 250, retries: 200 }); // 250 in 5 s = 50/s = 5x
+    expect(retryShareAtPeak(r, S)).toBe(0.8);
+  });
+
+  it('is null when the peak bucket has too few attempts, and uses attempts per second with a 0 baseline', () => {
+    const tiny = makeRecord(100, []);
+    set(tiny, 3, 4, { attempts: 10, retries: 5 }); // the peak, but 10 < minAttemptsForShare
+    expect(retryShareAtPeak(tiny, S)).toBeNull();
+    expect(retryShareAtPeak(tiny, { ...S, minAttemptsForShare: 10 })).toBe(0.5);
+    expect(retryShareAtPeak(makeRecord(0, []), S)).toBeNull(); // no bucket at all
+    const unbased = makeRecord(100, []); // nothing started: baseline rate 0
+    set(unbased, 2, 3, { attempts: 40, retries: 10 });
+    set(unbased, 5, 6, { attempts: 50, retries: 40 });
+    expect(peakLoadMultiple(unbased, S)).toBe(0);
+    expect(retryShareAtPeak(unbased, S)).toBe(0.8);
   });
 });
 
@@ -349,8 +476,12 @@ describe('summarize', () => {
       recovered: true,
       recoveryTimeS: 50,
       perceivedOutageS: 150, // the 15 DOWN buckets [200, 350)
+      relapses: 0, // it came back once and stayed
+      retryWaves: 0, // and no surge after the storm
+      originalSuccessAfterFault: null, // the record holds no first tries
       peakLoadMultiple: 4,
       peakRetryShare: 0.75,
+      retryShareAtPeak: 0.75, // bucket 20, the first of the DOWN buckets that tie at 4x: 300 retries of 400
       attemptsPerAction: { mean: 1.19, p99: 5, max: 5, histogram: [0, 90, 5, 3, 0, 2] },
       wastedWorkS: 200,
       wastedWorkShare: 0.25,

@@ -13,7 +13,7 @@
  * current token changes whenever its try ends, so a timer that outlived its try does nothing.
  */
 import type { Engine } from '../../engine/engine.js';
-import type { Population } from '../../scenario/schema.js';
+import type { Fault, Population } from '../../scenario/schema.js';
 import type { Recorder } from '../recorder.js';
 import { populationState, type PopulationState, type LayerState } from './population.js';
 import { backoffDelay, initialBackoffState } from './backoff.js';
@@ -21,15 +21,22 @@ import {
   ACTION_INVALID, ACTION_QUEUED_OFFLINE, ATTEMPT_HEADER, ATTEMPT_INVALID, LAYER_SHIFT, MAX_LAYERS,
   type Actions, type Attempts,
 } from '../records.js';
-import { OUTCOME_OK, OUTCOME_TIMEOUT, OUTCOME_REFUSED_LOCALLY, OUTCOME_INVALID, OUTCOME_COUNT, DEFAULT_WIRE, type Wire } from '../outcomes.js';
+import { OUTCOME_OK, OUTCOME_TIMEOUT, OUTCOME_REFUSED_LOCALLY, OUTCOME_INVALID, OUTCOME_UNSUPPORTED_VERSION, OUTCOME_COUNT, DEFAULT_WIRE, type Wire } from '../outcomes.js';
 
 const LAYER_MASK = MAX_LAYERS - 1;
 
 /** What a layer of an action is doing: nothing, a try in flight, or waiting to retry. */
 const IDLE = 0, TRYING = 1, WAITING = 2;
 
-/** Outcomes that count as the service failing, for breakers and throttles (not the caller's own errors). */
-const COUNTS_AS_FAILURE: boolean[] = Array.from({ length: OUTCOME_COUNT }, (_, o) => o !== OUTCOME_OK && o !== OUTCOME_INVALID && o !== OUTCOME_REFUSED_LOCALLY);
+/**
+ * Outcomes that count as the service failing, for breakers and throttles: not the caller's
+ * own errors (an invalid request, a version below the server's minimum), which a healthy
+ * server answers too, nor a refusal that never reached it.
+ */
+const COUNTS_AS_FAILURE: boolean[] = Array.from(
+  { length: OUTCOME_COUNT },
+  (_, o) => o !== OUTCOME_OK && o !== OUTCOME_INVALID && o !== OUTCOME_UNSUPPORTED_VERSION && o !== OUTCOME_REFUSED_LOCALLY,
+);
 
 export class Clients {
   readonly pops: PopulationState[];
@@ -53,8 +60,10 @@ export class Clients {
     populations: Array<[string, Population]>,
     seed: number,
     wire: Wire = DEFAULT_WIRE,
+    /** The scenario's faults: a population may be offline for one of their windows. */
+    faults: readonly Fault[] = [],
   ) {
-    this.pops = populations.map(([name, spec]) => populationState(engine, name, spec, seed, wire));
+    this.pops = populations.map(([name, spec]) => populationState(engine, name, spec, seed, wire, faults));
     this.kArrival = engine.on((p) => this.arrival(p));
     this.kAttemptTimeout = engine.on((a, gen) => this.attemptTimeout(a, gen));
     this.kLayerTimeout = engine.on((act, aux) => this.layerTimeout(act, aux));
@@ -68,7 +77,7 @@ export class Clients {
     this.pops.forEach((p, i) => {
       const t = p.arrivals.next(0);
       if (t < Infinity) this.engine.at(t, this.kArrival, i);
-      if (p.behaviour.offline) this.engine.at(p.behaviour.offline.to, this.kFlush, i);
+      if (p.offline) this.engine.at(p.offline.to, this.kFlush, i);
     });
   }
 
@@ -83,7 +92,8 @@ export class Clients {
     const b = p.behaviour;
     let flags = 0;
     if (b.invalidShare !== undefined && p.behaviourRng() < b.invalidShare) flags |= ACTION_INVALID;
-    const offline = b.offline !== undefined && now >= b.offline.from && now < b.offline.to;
+    const off = p.offline;
+    const offline = off !== undefined && now >= off.from && now < off.to;
     if (offline) flags |= ACTION_QUEUED_OFFLINE;
     const act = this.actions.create(i, client, now, flags);
     this.rec.actionStarted(now);
@@ -99,7 +109,7 @@ export class Clients {
   /** Devices reconnect: queued actions go out at once, or spread over a window proportional to each device's queue. */
   private flushOffline(i: number): void {
     const p = this.pops[i];
-    const off = p.behaviour.offline!;
+    const off = p.offline!;
     const now = this.engine.now;
     const queue = p.offlineActions;
     for (let k = 0; k < queue.length; k += 2) {
@@ -210,7 +220,7 @@ export class Clients {
   readonly answer = (a: number, outcome: number, retryAfter: number): void => {
     const at = this.attempts;
     const now = this.engine.now;
-    this.rec.answer(now, now - at.sentT[a], outcome);
+    this.rec.answer(now, at.sentT[a], outcome, at.number[a] === 1);
     const act = at.action[a];
     at.release(a);
     this.actions.inflight[act] = -1;

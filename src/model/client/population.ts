@@ -6,13 +6,14 @@
  */
 import type { Engine } from '../../engine/engine.js';
 import { stream, type Rng } from '../../engine/rng.js';
-import type { Population, Behaviour } from '../../scenario/schema.js';
+import type { Population, Behaviour, Fault } from '../../scenario/schema.js';
 import { ArrivalProcess } from '../arrivals.js';
 import { resolveLayer, type LayerSpec, type RetryOnItem } from './layer-spec.js';
 import { makeBudget, type RetryBudget } from './budgets.js';
 import { CircuitBreaker, AdaptiveThrottle, type Gate } from './gates.js';
 import { OUTCOME_COUNT, OUTCOME_TIMEOUT, OUTCOME_RESET, DEFAULT_WIRE, statusOf, retryableFlagOf, type Wire } from '../outcomes.js';
 import { MAX_LAYERS } from '../records.js';
+import { offlineWindow, type OfflineWindow } from './offline.js';
 
 export interface LayerState {
   spec: LayerSpec;
@@ -39,6 +40,8 @@ export interface PopulationState {
   backoffRng: Rng;
   behaviourRng: Rng;
   behaviour: Behaviour;
+  /** When the devices are offline (behaviour.offline resolved against the faults), if ever. */
+  offline?: OfflineWindow;
   /** Offline devices: per-client count of queued actions, and the queued actions. */
   offlineQueued?: Int32Array;
   offlineActions: number[];
@@ -87,7 +90,7 @@ function layerState(engine: Engine, spec: LayerSpec, clients: number, rng: Rng, 
   };
 }
 
-export function populationState(engine: Engine, name: string, spec: Population, seed: number, w: Wire): PopulationState {
+export function populationState(engine: Engine, name: string, spec: Population, seed: number, w: Wire, faults: readonly Fault[] = []): PopulationState {
   const inputs = spec.layers ?? (spec.retry ? { app: spec.retry } : {});
   const resolved = Object.entries(inputs).map(([layerName, input]) => resolveLayer(layerName, input));
   if (resolved.length === 0) resolved.push(resolveLayer('direct', {})); // no layer: send once, wait
@@ -103,6 +106,7 @@ export function populationState(engine: Engine, name: string, spec: Population, 
     backoffRng: stream(seed, `clients/${name}/backoff`),
     behaviourRng: stream(seed, `clients/${name}/behaviour`),
     behaviour: spec.behaviour ?? {},
+    offline: offlineWindow(spec.behaviour?.offline, faults),
     offlineQueued: spec.behaviour?.offline ? new Int32Array(spec.clients) : undefined,
     offlineActions: [],
   };

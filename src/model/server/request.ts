@@ -1,6 +1,7 @@
 /**
  * What the server can see of a request: who sent it (client, IP), where (route), under
- * which API-key tier, its body fingerprint, and the attempt number a client may declare.
+ * which API-key tier and app version, its body fingerprint, and the attempt number a
+ * client may declare.
  * One reusable view, filled per request, so the pipeline allocates nothing per request.
  * Identities are made global across populations: client and IP indices never collide.
  */
@@ -16,6 +17,8 @@ export interface PopulationIdentity {
   tier: string | undefined;
   idempotencyKeys: boolean;
   distinctBodies: number;
+  /** The app version every request of the population carries, if it sends one. */
+  version: string | undefined;
 }
 
 export interface Identities {
@@ -41,6 +44,7 @@ export function identities(populations: Array<[string, Population]>): Identities
       tier: id.tier,
       idempotencyKeys: id.idempotencyKeys ?? false,
       distinctBodies: id.distinctBodies ?? 1000,
+      version: id.version,
     };
     clients += p.clients;
     ips += Math.ceil(p.clients / perIp);

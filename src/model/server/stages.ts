@@ -9,7 +9,8 @@ import type { Recorder } from '../recorder.js';
 import type { Actions } from '../records.js';
 import type { RequestView, Identities } from './request.js';
 import type { Instance } from './instance.js';
-import { OUTCOME_SHED, OUTCOME_RATE_LIMITED } from '../outcomes.js';
+import { OUTCOME_SHED, OUTCOME_RATE_LIMITED, OUTCOME_UNSUPPORTED_VERSION } from '../outcomes.js';
+import { compareVersions } from '../version.js';
 import { makeRateLimiter, type RateLimiter, type RateLimiterSpec } from './rate-limiters.js';
 import { makeConcurrencyLimit, type ConcurrencyLimit } from './concurrency-limits.js';
 import { stream } from '../../engine/rng.js';
@@ -196,6 +197,22 @@ export class RateLimit implements Stage {
   }
 }
 
+/**
+ * A minimum supported client version (story 000): requests from apps older than the
+ * minimum get 426 Upgrade Required, not retryable, before any work. Versions are per
+ * population, so the verdict is computed once per population, not per request. A
+ * population that sends no version passes: the server cannot refuse what it cannot see.
+ */
+export class MinVersion implements Stage {
+  private readonly refused: Uint8Array;
+  constructor(minimum: string, ids: Identities) {
+    this.refused = Uint8Array.from(ids.pops, (p) => (p.version !== undefined && compareVersions(p.version, minimum) < 0 ? 1 : 0));
+  }
+  check(req: RequestView): number {
+    return this.refused[req.population] ? -OUTCOME_UNSUPPORTED_VERSION : PASS;
+  }
+}
+
 /** Netflix-style adaptive concurrency limit, one limiter per instance, fed by its completions. */
 export class AdaptiveConcurrency implements Stage {
   readonly limits: ConcurrencyLimit[];
@@ -221,5 +238,7 @@ export function makeStage(spec: StageSpec, ctx: { instances: Instance[]; ids: Id
       return new RateLimit(spec, ctx.instances.length, ctx.ids);
     case 'adaptive-concurrency':
       return new AdaptiveConcurrency(spec, ctx.instances, stream(ctx.seed, 'server/concurrency-limit'));
+    case 'min-version':
+      return new MinVersion(spec.minimum, ctx.ids);
   }
 }

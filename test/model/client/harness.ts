@@ -75,7 +75,7 @@ export function drive(yaml: string, respond: (s: Sent) => Answer, seed = 1): Dri
   const actions = new Actions();
   const attempts = new Attempts();
   const rec = new Recorder(s.horizon, bucketWidth(s));
-  const clients = new Clients(engine, actions, attempts, rec, Object.entries(s.clients), seed);
+  const clients = new Clients(engine, actions, attempts, rec, Object.entries(s.clients), seed, undefined, s.faults);
   const sent: Sent[] = [];
   const byAction: Sent[][] = [];
   const current = new Map<number, number>(); // action record id -> action index
