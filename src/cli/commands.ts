@@ -11,7 +11,8 @@ import { runExperiment, type ExperimentResult } from '../experiment/experiment.j
 import { parseShard, inShard } from '../experiment/expand.js';
 import { mergeDirs } from '../experiment/merge.js';
 import { writeOutputs } from '../report/write.js';
-import { summaryTable } from '../report/table.js';
+import { rankingText, summaryTable } from '../report/table.js';
+import { experimentRanking } from '../report/ranking.js';
 import { formatDuration } from '../scenario/units.js';
 import { progress } from './progress.js';
 import { EXIT, UsageError } from './errors.js';
@@ -87,6 +88,11 @@ function report(x: ExperimentResult, files: string[], io: Io, quiet: boolean, de
   io.out('');
   io.out(summaryTable(x.variants));
   io.out('');
+  const ranking = experimentRanking(x);
+  if (ranking && ranking.points.length > 0) {
+    io.out(rankingText(ranking));
+    io.out('');
+  }
   for (const e of x.expectations) io.out(`${e.passed ? 'PASS' : 'FAIL'}  ${e.name} (${e.actual})`);
   if (x.expectations.length) io.out('');
   io.out(`wrote ${files.map(relativeToCwd).join(', ')}`);

@@ -8,6 +8,7 @@
 import type { Results } from './html/results.js';
 import { COLUMNS, comparisonRows, expectationText } from './html/comparison.js';
 import { formatDuration } from '../scenario/units.js';
+import { rankedPointLabel, rankingCells, rankingColumns } from './html/ranking-view.js';
 
 /** Text safe in Markdown: no HTML, no table breaks, on one line when `oneLine`. */
 export function mdText(text: string, oneLine = false): string {
@@ -24,6 +25,8 @@ export function summaryMarkdown(r: Results): string {
   }
   if (r.failedRuns > 0) out.push(`> [!WARNING]`, `> ${r.failedRuns} run(s) failed and are left out (see summary.json).`, '');
   if (r.question) out.push(`**Question:** ${mdText(r.question.trim(), true)}`, '');
+
+  out.push(...rankingMarkdown(r));
 
   const rows = comparisonRows(r);
   const header = ['variant', ...COLUMNS.map((c) => c.header)];
@@ -49,4 +52,23 @@ export function summaryMarkdown(r: Results): string {
   const seeds = r.seeds.length;
   out.push(`<sub>${formatDuration(r.horizonS)} simulated per run, ${seeds} seed${seeds === 1 ? '' : 's'} per variant; "not recovered": at least one seed had not recovered when the run ended. Charts and the scenario file: report.html.</sub>`);
   return out.join('\n') + '\n';
+}
+
+/** The "Ranking" section: one table per ranked point, best first; nothing without a ranking. */
+function rankingMarkdown(r: Results): string[] {
+  const k = r.ranking;
+  if (!k || k.points.length === 0) return [];
+  const out = ['### Ranking', '', `Best first: the most seeds recovered, then the shortest recovery time, then the shortest perceived outage, then the highest success ratio. Savings are against **${mdText(k.baseline, true)}**.${k.longestRecoveredParameter !== null ? ` "recovers up to": the longest ${mdText(k.longestRecoveredParameter, true)} swept at which every seed recovered.` : ''}`, ''];
+  const header = ['rank', 'variant', ...rankingColumns(k).map((c) => c.header)].map((h) => mdText(h, true));
+  for (const p of k.points) {
+    const label = rankedPointLabel(p.values);
+    if (label) out.push(`**At ${mdText(label, true)}**`, '');
+    out.push(`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`);
+    for (const e of p.entries) {
+      out.push(`| ${[String(e.rank), `**${mdText(e.variant, true)}**`, ...rankingCells(k, e).map((c) => mdText(c.text, true))].join(' | ')} |`);
+    }
+    out.push('');
+  }
+  out.push('### Comparison', '');
+  return out;
 }

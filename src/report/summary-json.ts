@@ -10,6 +10,7 @@ import type { RunResult } from '../experiment/run-one.js';
 import { measureSettings } from '../experiment/settings.js';
 import { bucketWidth } from '../model/simulate.js';
 import { roundDeep } from './numbers.js';
+import { experimentRanking } from './ranking.js';
 
 export function summaryJson(x: ExperimentResult): string {
   const base = x.loaded.base;
@@ -25,6 +26,7 @@ export function summaryJson(x: ExperimentResult): string {
     faults: faultsAt(variant, p.point),
     perSeed: p.perSeed,
   });
+  const ranking = experimentRanking(x);
   const doc = {
     scenario: base.name,
     ...(base.question ? { question: base.question } : {}),
@@ -39,6 +41,7 @@ export function summaryJson(x: ExperimentResult): string {
     ...(swept ? { sweep: { parameters: (base.sweep ?? []).map((s) => s.parameter), points: x.loaded.points } } : {}),
     measureSettings: measureSettings(base),
     expectations: x.expectations,
+    ...(ranking ? { ranking } : {}),
     variants: x.variants.map((v) => ({
       name: v.name,
       ...(v.description ? { description: v.description } : {}),

@@ -14,6 +14,7 @@ import { scenarioSchema, type Scenario } from './schema.js';
 import { ScenarioError, closest, formatPath, unknownKeyMessage, type Problem } from './problems.js';
 import { knownKeysAt } from './schema-walk.js';
 import { semanticProblems } from './semantics.js';
+import { compareProblems } from './compare-check.js';
 import { deepMerge } from './merge.js';
 import { sweepParameters, applyPoint, scaleLoad, startsWith } from './sweep-apply.js';
 import { sweepPoints, sameValue, LOAD_PARAMETER, type SweepPoint } from './sweep.js';
@@ -175,6 +176,13 @@ export function loadScenario(source: string, file = '<scenario>'): LoadedScenari
         }
       }
     });
+  }
+
+  if (base) {
+    for (const p of compareProblems(base.compare, entries.map(([n]) => n), params, points)) {
+      const { line, col } = locate(p.path, p.key);
+      report({ file, line, col, path: formatPath(p.key === undefined ? p.path : [...p.path, p.key]), message: p.message });
+    }
   }
 
   if (problems.length > 0 || !base) throw new ScenarioError(sortProblems(problems));

@@ -242,3 +242,38 @@ describe('expectation `at`: values compared by meaning', () => {
     expect(ps[0].message).toMatch(/no sweep point has these values.*faults\[0\]\.duration: 30s, 1m/);
   });
 });
+
+describe('loadScenario: compare problems', () => {
+  const sweep = ['sweep:', '  - { parameter: "faults[0].duration", values: [30s, 1m] }']; // lines 16-17
+
+  it('loads a compare block whose `at` names a point in other units, and keeps it on the base', () => {
+    const l = load(...sweep, 'compare:', '  baseline: short-queue', '  at: { "faults[0].duration": 60s }');
+    expect(l.base.compare).toEqual({ baseline: 'short-queue', at: { 'faults[0].duration': '60s' } });
+  });
+
+  it('a baseline that is not a variant is an error at the baseline, with did-you-mean or the variants', () => {
+    expectProblem(['compare:', '  baseline: retires'], 17, 13, 'compare.baseline', /^no variant named "retires" \(did you mean "retries"\?\)$/);
+    expectProblem(['compare:', '  baseline: zzzzzzzzzz'], 17, 13, 'compare.baseline', /\(variants: retries, short-queue\)$/);
+  });
+
+  it('without declared variants the one variant is "base"', () => {
+    const source = BASE.slice(0, 11).join('\n') + '\ncompare: { baseline: as-is }\n';
+    let problems: Problem[] = [];
+    try { loadScenario(source, 'sw.yaml'); } catch (e) { problems = (e as ScenarioError).problems; }
+    expect(problems.map(formatProblem)).toEqual(['sw.yaml:12:22  compare.baseline: no variant named "as-is" (variants: base)']);
+    expect(loadScenario(source.replace('as-is', 'base'), 'sw.yaml').base.compare).toEqual({ baseline: 'base' });
+  });
+
+  it('an `at` that matches no sweep point is an error at `at`, listing the sweep', () => {
+    expectProblem([...sweep, 'compare:', '  at: { "faults[0].duration": 5m }'], 19, 7, 'compare.at', /^no sweep point has these values, so there would be nothing to rank \(the sweep has faults\[0\]\.duration: 30s, 1m\)$/);
+  });
+
+  it('an `at` naming a parameter that is not swept is an error at that key', () => {
+    expectProblem([...sweep, 'compare:', '  at:', '    server.slots: 10'], 20, 5, 'compare.at.server.slots', /^"server\.slots" is not a swept parameter \(swept: faults\[0\]\.duration\)$/);
+    expectProblem(['compare:', '  at: { load: 1 }'], 17, 9, 'compare.at.load', /^"load" is not a swept parameter \(the scenario has no sweep\)$/);
+  });
+
+  it('an unknown key in compare is reported once, with did-you-mean', () => {
+    expectProblem(['compare:', '  basline: retries'], 17, 3, 'compare.basline', /^unknown key "basline" \(did you mean "baseline"\?\)/);
+  });
+});

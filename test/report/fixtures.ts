@@ -1,7 +1,7 @@
 /**
  * Results folders written by hand, for report tests that must not wait for a simulation:
- * `oldShape` is summary.json as the first release wrote it (no intervals, sweep, faults or
- * expectations; no `point` column), `fullShape` has every optional field the adapter knows,
+ * `oldShape` is summary.json as the first release wrote it (no intervals, sweep, faults,
+ * expectations or ranking; no `point` column), `fullShape` has every optional field the adapter knows,
  * plus CSV columns no chart knows yet, so both ends of the format's history are rendered.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -111,6 +111,10 @@ export function fullShape(): string {
       point: i, values: { 'faults[0].duration': durations[i] }, runs: 4, recoveredFraction: storm ? 0.25 : 1, ...measures(storm),
       recoveryTimeS: storm ? null : 30 * (i + 1),
       attemptsPerAction: { mean: storm ? 2.6 : 1.2, p99: 3, max: 3, histogram: [0, 700, 200, 100] },
+      relapses: storm ? 1.5 : 0,
+      retryWaves: storm ? 3 : 0,
+      originalSuccessAfterFault: storm ? 0.12 : 0.97,
+      retryShareAtPeak: storm ? 0.85 : 0.05,
       intervals: { recoveryTimeS: [20 * (i + 1), 40 * (i + 1)], perceivedOutageS: [100, 140], peakLoadMultiple: [1, 1.1] },
       faults: [{ kind: 'dependency-down', startS: 300, endS: 300 + 60 * [1, 5, 10][i] }],
       perSeed: [],
@@ -125,6 +129,19 @@ export function fullShape(): string {
       { name: 'retries: recovery time at most 5m', variant: 'retries', at: { 'faults[0].duration': '5m' }, passed: false, actual: 'not recovered in 3 of 4 seed(s)' },
       { name: 'no-retries: recovered in at least 95% of seeds', variant: 'no-retries', at: {}, passed: true, actual: 'recovered in 100% of 4 seed(s)' },
     ],
+    // As rankVariants would write it for `compare: { baseline: retries, at: { faults[0].duration: 5m } }`:
+    // no-retries and short-queue tie on every key and share rank 1.
+    ranking: {
+      baseline: 'retries', at: { 'faults[0].duration': '5m' }, longestRecoveredParameter: 'faults[0].duration',
+      points: [{
+        point: 1, values: { 'faults[0].duration': '5m' },
+        entries: [
+          { rank: 1, variant: 'no-retries', runs: 4, recoveredFraction: 1, recoveryTimeS: 60, perceivedOutageS: 120, outageSavedS: 660, outageSavedRatio: 0.846154, successRatio: 0.9, peakLoadMultiple: 1.02, retryShareAtPeak: 0.05, originalSuccessAfterFault: 0.97, relapses: 0, retryWaves: 0, longestRecovered: '10m' },
+          { rank: 1, variant: 'short-queue', runs: 4, recoveredFraction: 1, recoveryTimeS: 60, perceivedOutageS: 120, outageSavedS: 660, outageSavedRatio: 0.846154, successRatio: 0.9, peakLoadMultiple: 1.02, retryShareAtPeak: 0.05, originalSuccessAfterFault: 0.97, relapses: 0, retryWaves: 0, longestRecovered: '10m' },
+          { rank: 3, variant: 'retries', runs: 4, recoveredFraction: 0.25, recoveryTimeS: null, perceivedOutageS: 780, outageSavedS: 0, outageSavedRatio: 0, successRatio: 0.4, peakLoadMultiple: 3.5, retryShareAtPeak: 0.85, originalSuccessAfterFault: 0.12, relapses: 1.5, retryWaves: 3, longestRecovered: '1m' },
+        ],
+      }],
+    },
     variants: variants.map((name) => ({ name, description: `${name} policy`, points: durations.map((_, i) => point(name, i)) })),
   }));
   // Every point's series would be in the CSV; the report draws point 0 only, so one is enough here.

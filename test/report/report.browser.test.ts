@@ -51,6 +51,7 @@ variants:
     description: Clients never retry.
     overlay:
       clients: { app: { retry: { maxAttempts: 1 } } }
+compare: { baseline: no-retries }   # not the first variant: the default is overridden
 `;
 
 /** Simulates the scenario in-process and writes the results folder with its report. */
@@ -83,9 +84,14 @@ async function open(browser: Browser, dir: string): Promise<{ page: Page; watch:
 
 type Summary = {
   variants: Array<{
-    name: string; recoveryTimeS: number | null; perceivedOutageS: number; peakLoadMultiple: number; peakRetryShare: number;
+    name: string; runs: number; recoveredFraction: number; recoveryTimeS: number | null; perceivedOutageS: number; peakLoadMultiple: number; peakRetryShare: number;
     attemptsPerAction: { mean: number; p99: number; max: number }; successRatio: number | null; wastedWorkS: number; wastedWorkShare: number;
+    retryShareAtPeak: number | null; originalSuccessAfterFault: number | null; relapses: number; retryWaves: number;
   }>;
+  ranking: {
+    baseline: string;
+    points: Array<{ point: number; values: Record<string, string>; entries: Array<Record<string, number | string | null>> }>;
+  };
 };
 
 const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)}%`);
@@ -127,7 +133,48 @@ describe('report.html in Chromium', () => {
       expect(await cell('attemptsPerAction')).toBe(`${a.mean.toFixed(2)} / ${a.p99} / ${a.max}`);
       expect(await cell('successRatio')).toBe(pct(v.successRatio));
       expect(await cell('wastedWorkS')).toBe(`${(v.wastedWorkS / 3600).toFixed(1)} slot-h (${pct(v.wastedWorkShare)})`);
+      expect(await cell('retryShareAtPeak')).toBe(pct(v.retryShareAtPeak));
+      expect(await cell('originalSuccessAfterFault')).toBe(pct(v.originalSuccessAfterFault));
+      expect(await cell('relapses')).toBe(String(v.relapses));
+      expect(await cell('retryWaves')).toBe(String(v.retryWaves));
     }
+
+    // The ranking comes first, and its table is summary.json's ranking: the same order, ranks and numbers.
+    const sections = await page.$$eval('main > section', (els) => els.map((el) => el.id));
+    expect(sections.slice(0, 3)).toEqual(['ranking', 'settings', 'comparison']);
+    expect(summary.ranking.baseline).toBe('no-retries');
+    expect(summary.ranking.points).toHaveLength(1);
+    const entries = summary.ranking.points[0].entries;
+    expect(entries.map((e) => e.variant)).toEqual(['no-retries', 'retries']); // it recovered, the storm did not
+    const rows = await page.$$eval('#ranking table.ranking-table tbody tr', (trs) => trs.map((tr) => ({
+      variant: tr.getAttribute('data-variant'),
+      rank: tr.getAttribute('data-rank'),
+      cells: Object.fromEntries([...tr.querySelectorAll('td[data-field]')].map((td) => [td.getAttribute('data-field'), { value: td.getAttribute('data-value'), text: td.textContent }])),
+    })));
+    expect(rows.map((r) => [r.rank, r.variant])).toEqual(entries.map((e) => [String(e.rank), e.variant]));
+    const dur = (x: number) => formatDuration(Math.round(x));
+    entries.forEach((e, i) => {
+      const c = rows[i].cells;
+      const v = summary.variants.find((x) => x.name === e.variant)!;
+      for (const f of ['recoveredFraction', 'recoveryTimeS', 'perceivedOutageS', 'outageSavedS', 'peakLoadMultiple', 'retryShareAtPeak', 'originalSuccessAfterFault', 'relapses', 'retryWaves']) {
+        expect(c[f]?.value, `${e.variant} ${f}`).toBe(e[f] === null ? '' : String(e[f]));
+        if (f in v) expect(e[f], `${e.variant} ${f} as in variants`).toEqual(v[f as keyof typeof v]);
+      }
+      expect(c.rank.text).toBe(String(e.rank));
+      expect(c.recoveryTimeS.text).toBe(e.recoveryTimeS === null ? 'not recovered' : dur(e.recoveryTimeS as number));
+      expect(c.perceivedOutageS.text).toBe(dur(e.perceivedOutageS as number));
+      expect(c.peakLoadMultiple.text).toBe(`${(e.peakLoadMultiple as number).toFixed(2)}x`);
+      expect(c.retryShareAtPeak.text).toBe(pct(e.retryShareAtPeak as number | null));
+      expect(c.originalSuccessAfterFault.text).toBe(pct(e.originalSuccessAfterFault as number | null));
+      expect(c.relapses.text).toBe(String(e.relapses));
+      expect(c.retryWaves.text).toBe(String(e.retryWaves));
+      const saved = e.outageSavedS as number;
+      expect(c.outageSavedS.text).toBe(e.variant === 'no-retries' ? 'baseline'
+        : `${saved < 0 ? '−' : ''}${dur(Math.abs(saved))} (${saved < 0 ? '−' : ''}${Math.abs((e.outageSavedRatio as number) * 100).toFixed(0)}%)`);
+    });
+    // The storm costs users perceived outage against the baseline that does not retry.
+    expect(entries[1].outageSavedS).toBeLessThan(0);
+    expect('longestRecovered' in rows[0].cells).toBe(false); // no sweep
     expect(summary.variants.map((v) => v.recoveryTimeS === null)).toEqual([true, false]); // one storm, one recovery
 
     // The load chart's data peak is summary.json's peak load (the plotted band keeps maxima).
@@ -170,6 +217,7 @@ describe('report.html in Chromium', () => {
     // An injected <style> could hide the page without running any script.
     expect(await page.isVisible('#question')).toBe(true);
     expect(await page.isVisible('#comparison-table')).toBe(true);
+    expect(await page.isVisible('#ranking table.ranking-table')).toBe(true);
     expect(watch.dialogs).toEqual([]);
     expect(watch.requests).toEqual([url]);
     expect(watch.problems).toEqual([]);

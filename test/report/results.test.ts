@@ -19,6 +19,8 @@ describe('loadResults', () => {
     expect(r.variants[1].points[0].measures.recoveryTimeS).toBe(30);
     expect(r.variants[0].scenarioFaults).toEqual([{ kind: 'dependency-down', startS: 300, endS: 420 }]);
     expect(r.expectations).toBeNull();
+    expect(r.ranking).toBeNull();
+    expect(r.variants[0].points[0].measures).toMatchObject({ relapses: null, retryWaves: null, originalSuccessAfterFault: null, retryShareAtPeak: null });
     expect(r.sweep).toBeNull();
     expect(r.description).toBe('Two variants, one fault.');
     expect(r.series?.length).toBe(2 * 1200);
@@ -34,6 +36,18 @@ describe('loadResults', () => {
     expect(p.faults).toEqual([{ kind: 'dependency-down', startS: 300, endS: 600 }]);
     expect(r.expectations?.map((e) => [e.variant, e.passed])).toEqual([['retries', false], ['no-retries', true]]);
     expect(r.partial).toBe(true);
+    expect(p.measures).toMatchObject({ relapses: 1.5, retryWaves: 3, originalSuccessAfterFault: 0.12, retryShareAtPeak: 0.85 });
+  });
+
+  it('reads the ranking: baseline, `at`, the ranked points and their entries', () => {
+    const k = loadResults(fullShape()).ranking!;
+    expect(k).toMatchObject({ baseline: 'retries', at: { 'faults[0].duration': '5m' }, longestRecoveredParameter: 'faults[0].duration' });
+    expect(k.points.map((p) => [p.point, p.values])).toEqual([[1, { 'faults[0].duration': '5m' }]]);
+    expect(k.points[0].entries.map((e) => [e.rank, e.variant, e.recoveryTimeS, e.outageSavedS, e.longestRecovered])).toEqual([
+      [1, 'no-retries', 60, 660, '10m'],
+      [1, 'short-queue', 60, 660, '10m'],
+      [3, 'retries', null, 0, '1m'],
+    ]);
   });
 
   it('accepts a sweep block with per-variant results and measures written as { mean, ci95 }', () => {

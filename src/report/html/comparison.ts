@@ -13,6 +13,8 @@ export const fmt = {
   pct: (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)}%`),
   multiple: (x: number | null) => (x === null ? '—' : `${x.toFixed(2)}x`),
   attempts: (n: number | null, digits = 0) => (n === null ? '—' : n.toFixed(digits)),
+  /** A count, or its mean across seeds (one decimal when not whole). */
+  count: (x: number | null) => (x === null ? '—' : Number.isInteger(x) ? String(x) : x.toFixed(1)),
   /** Slot-seconds as slot-hours, as the CLI table prints them. */
   slotHours: (s: number | null) => (s === null ? '—' : `${(s / 3600).toFixed(1)} slot-h`),
 };
@@ -30,11 +32,15 @@ export interface Column { key: string; header: string; definition: string }
 export const COLUMNS: Column[] = [
   { key: 'recoveryTimeS', header: 'recovery time', definition: MEASURE_DOCS.recoveryTimeS + ' Across seeds: the mean, shown only when every seed recovered.' },
   { key: 'recoveredFraction', header: 'recovered', definition: 'How many seeds recovered before the horizon.' },
+  { key: 'relapses', header: 'relapses', definition: MEASURE_DOCS.relapses },
+  { key: 'retryWaves', header: 'retry waves', definition: MEASURE_DOCS.retryWaves },
   { key: 'perceivedOutageS', header: 'perceived outage', definition: MEASURE_DOCS.perceivedOutageS },
   { key: 'peakLoadMultiple', header: 'peak load', definition: MEASURE_DOCS.peakLoadMultiple },
   { key: 'peakRetryShare', header: 'peak retry share', definition: MEASURE_DOCS.peakRetryShare },
+  { key: 'retryShareAtPeak', header: 'retries at peak', definition: MEASURE_DOCS.retryShareAtPeak },
   { key: 'attemptsPerAction', header: 'attempts per action (mean / p99 / max)', definition: MEASURE_DOCS.attemptsPerAction },
   { key: 'successRatio', header: 'success', definition: MEASURE_DOCS.successRatio },
+  { key: 'originalSuccessAfterFault', header: 'new users served', definition: MEASURE_DOCS.originalSuccessAfterFault },
   { key: 'wastedWorkS', header: 'wasted work (share)', definition: `${MEASURE_DOCS.wastedWorkS} In parentheses: ${MEASURE_DOCS.wastedWorkShare}` },
 ];
 
@@ -71,15 +77,19 @@ export function cellsOf(m: Measures): Cell[] {
   return [
     { key: 'recoveryTimeS', text: recoveryText(m), interval: m.recoveryTimeS === null ? null : range(iv.recoveryTimeS, d) },
     { key: 'recoveredFraction', text: recoveredText(m), interval: null },
+    { key: 'relapses', text: fmt.count(m.relapses), interval: range(iv.relapses, (x) => fmt.count(Number(x.toFixed(1)))) },
+    { key: 'retryWaves', text: fmt.count(m.retryWaves), interval: range(iv.retryWaves, (x) => fmt.count(Number(x.toFixed(1)))) },
     { key: 'perceivedOutageS', text: fmt.duration(m.perceivedOutageS), interval: range(iv.perceivedOutageS, d) },
     { key: 'peakLoadMultiple', text: fmt.multiple(m.peakLoadMultiple), interval: range(iv.peakLoadMultiple, fmt.multiple) },
     { key: 'peakRetryShare', text: fmt.pct(m.peakRetryShare), interval: range(iv.peakRetryShare, fmt.pct) },
+    { key: 'retryShareAtPeak', text: fmt.pct(m.retryShareAtPeak), interval: range(iv.retryShareAtPeak, fmt.pct) },
     {
       key: 'attemptsPerAction',
       text: `${fmt.attempts(a.mean, 2)} / ${fmt.attempts(a.p99)} / ${fmt.attempts(a.max)}`,
       interval: range(iv.attemptsPerActionMean ?? iv.attemptsPerAction, (x) => x.toFixed(2)),
     },
     { key: 'successRatio', text: fmt.pct(m.successRatio), interval: range(iv.successRatio, fmt.pct) },
+    { key: 'originalSuccessAfterFault', text: fmt.pct(m.originalSuccessAfterFault), interval: range(iv.originalSuccessAfterFault, fmt.pct) },
     { key: 'wastedWorkS', text: `${fmt.slotHours(m.wastedWorkS)} (${fmt.pct(m.wastedWorkShare)})`, interval: range(iv.wastedWorkS, fmt.slotHours) },
   ];
 }

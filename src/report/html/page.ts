@@ -1,6 +1,6 @@
 /**
  * report.html: one self-contained page that opens offline, from a laptop, a CI artifact or
- * a mail attachment. The text (question, settings, comparison table, scenario file) is
+ * a mail attachment. The text (question, ranking, settings, comparison table, scenario file) is
  * rendered here, escaped, so it reads even without JavaScript; the charts are drawn in the
  * browser by the inlined vega builds from one JSON data block.
  *
@@ -15,6 +15,7 @@ import type { Results } from './results.js';
 import { planReport, seriesFields } from './plan.js';
 import { COLUMNS, comparisonRows, expectationText } from './comparison.js';
 import { keySettings } from './settings.js';
+import { rankedPointLabel, rankingCells, rankingColumns } from './ranking-view.js';
 import { escapeHtml as esc, inlineJson, inlineScript } from './escape.js';
 import { vendorScripts } from './vendor.js';
 import { PAGE_SCRIPT } from './page-script.js';
@@ -66,6 +67,7 @@ ${r.description ? `<p class="description" id="description">${esc(r.description.t
 ${partialWarning(r)}
 </header>
 <main>
+${rankingSection(r, plan.ctx.colors)}
 <section id="settings">
 <h2>Settings</h2>
 <dl>
@@ -90,6 +92,35 @@ function partialWarning(r: Results): string {
   if (r.partial) msgs.push(`Partial results: the experiment was interrupted${r.runsPlanned !== null ? ` after ${r.runsFinished ?? '?'} of ${r.runsPlanned} runs` : ''}. Measures cover the finished runs only.`);
   if (r.failedRuns > 0) msgs.push(`${r.failedRuns} run(s) failed and are left out; see summary.json (failedRuns).`);
   return msgs.map((m) => `<p class="warning" role="alert">${esc(m)}</p>`).join('\n');
+}
+
+/** The verdict first: the variants best first, one table per ranked point. Empty without a ranking in summary.json. */
+function rankingSection(r: Results, colors: string[]): string {
+  const k = r.ranking;
+  if (!k || k.points.length === 0) return '';
+  const cols = rankingColumns(k);
+  const swatch = (variant: string) => `<span class="swatch" style="background:${colors[r.variants.findIndex((v) => v.name === variant)] ?? '#888'}"></span>`;
+  const head = `<tr><th scope="col">rank</th><th scope="col">variant</th>${cols.map((c) => `<th scope="col" title="${esc(c.definition)}">${esc(c.header)}</th>`).join('')}</tr>`;
+  const value = (v: number | string | null) => (v === null ? '' : esc(String(v)));
+  const tables = k.points.map((p) => {
+    const label = rankedPointLabel(p.values);
+    const rows = p.entries.map((e) =>
+      `<tr data-variant="${esc(e.variant)}" data-rank="${e.rank}"${e.variant === k.baseline ? ' class="baseline"' : ''}><td data-field="rank" data-value="${e.rank}">${e.rank}</td>` +
+      `<th scope="row">${swatch(e.variant)}<span class="variant-name">${esc(e.variant)}</span></th>` +
+      rankingCells(k, e).map((c) => `<td data-field="${esc(c.key)}" data-value="${value(c.value)}"><span class="value">${esc(c.text)}</span></td>`).join('') +
+      '</tr>').join('\n');
+    return `${label ? `<h3>At ${esc(label)}</h3>\n` : ''}<div class="table-wrap"><table class="ranking-table" data-point="${p.point}">
+<thead>${head}</thead>
+<tbody>
+${rows}
+</tbody>
+</table></div>`;
+  });
+  return `<section id="ranking">
+<h2>Ranking</h2>
+<p class="note">Best first: the most seeds recovered, then the shortest recovery time (not recovered last), then the shortest perceived outage, then the highest success ratio; tied variants share a rank. Savings are against ${esc(k.baseline)}.${k.longestRecoveredParameter !== null ? ` "recovers up to": the longest ${esc(k.longestRecoveredParameter)} swept at which every seed recovered.` : ''} Means across seeds; hover a column header for its definition.</p>
+${tables.join('\n')}
+</section>`;
 }
 
 function comparisonSection(r: Results, colors: string[]): string {

@@ -30,6 +30,10 @@ export interface Measures {
   perceivedOutageS: number | null;
   peakLoadMultiple: number | null;
   peakRetryShare: number | null;
+  retryShareAtPeak: number | null;
+  relapses: number | null;
+  retryWaves: number | null;
+  originalSuccessAfterFault: number | null;
   attemptsPerAction: { mean: number | null; p99: number | null; max: number | null };
   /** Finished actions by attempts taken, when summary.json carries a histogram. */
   attemptsHistogram: Array<{ attempts: number; count: number }> | null;
@@ -58,6 +62,35 @@ export interface VariantResult {
   points: PointResult[];
   /** Fault windows read from scenario.yaml (base faults, or the variant's overlay). */
   scenarioFaults: FaultWindow[] | null;
+}
+
+/** One variant's line in the ranking (summary.json `ranking.points[].entries[]`, see src/report/ranking.ts). */
+export interface RankingRow {
+  rank: number;
+  variant: string;
+  runs: number | null;
+  recoveredFraction: number | null;
+  recoveryTimeS: number | null;
+  perceivedOutageS: number | null;
+  outageSavedS: number | null;
+  outageSavedRatio: number | null;
+  successRatio: number | null;
+  peakLoadMultiple: number | null;
+  retryShareAtPeak: number | null;
+  originalSuccessAfterFault: number | null;
+  relapses: number | null;
+  retryWaves: number | null;
+  /** undefined: not computed (no single swept duration); null: no swept value at which every seed recovered. */
+  longestRecovered?: string | number | null;
+}
+
+export interface RankingResult {
+  baseline: string;
+  /** compare.at as written; null when every point is ranked. */
+  at: Record<string, string | number> | null;
+  /** The swept duration `longestRecovered` refers to; null without one. */
+  longestRecoveredParameter: string | null;
+  points: Array<{ point: number; values: Record<string, string | number>; entries: RankingRow[] }>;
 }
 
 export interface ExpectationOutcome {
@@ -93,6 +126,8 @@ export interface Results {
   sweep: { parameters: string[] } | null;
   /** Null when summary.json has no expectation results (older files, or none declared). */
   expectations: ExpectationOutcome[] | null;
+  /** Null when summary.json has no ranking (older files, one shard, a lone variant). */
+  ranking: RankingResult | null;
   variants: VariantResult[];
   series: SeriesTable | null;
   /** scenario.yaml as written, and parsed (null when absent or unreadable). */
@@ -158,6 +193,10 @@ function measuresOf(m: Obj): Measures {
     perceivedOutageS: num(m.perceivedOutageS),
     peakLoadMultiple: num(m.peakLoadMultiple),
     peakRetryShare: num(m.peakRetryShare),
+    retryShareAtPeak: num(m.retryShareAtPeak),
+    relapses: num(m.relapses),
+    retryWaves: num(m.retryWaves),
+    originalSuccessAfterFault: num(m.originalSuccessAfterFault),
     attemptsPerAction: { mean: num(apa.mean), p99: num(apa.p99), max: num(apa.max) },
     attemptsHistogram: histogram(m),
     wastedWorkS: num(m.wastedWorkS),
@@ -238,6 +277,40 @@ function expectationsOf(v: unknown): ExpectationOutcome[] | null {
   });
 }
 
+function rankingOf(v: unknown): RankingResult | null {
+  if (!isObj(v) || typeof v.baseline !== 'string' || !Array.isArray(v.points)) return null;
+  const points = v.points.filter(isObj).map((p, i) => ({
+    point: num(p.point) ?? i,
+    values: valuesOf(p.values),
+    entries: (Array.isArray(p.entries) ? p.entries : []).filter((e): e is Obj => isObj(e) && typeof e.variant === 'string').map((e, j) => {
+      const lr = e.longestRecovered;
+      return {
+        rank: num(e.rank) ?? j + 1,
+        variant: e.variant as string,
+        runs: num(e.runs),
+        recoveredFraction: num(e.recoveredFraction),
+        recoveryTimeS: num(e.recoveryTimeS),
+        perceivedOutageS: num(e.perceivedOutageS),
+        outageSavedS: num(e.outageSavedS),
+        outageSavedRatio: num(e.outageSavedRatio),
+        successRatio: num(e.successRatio),
+        peakLoadMultiple: num(e.peakLoadMultiple),
+        retryShareAtPeak: num(e.retryShareAtPeak),
+        originalSuccessAfterFault: num(e.originalSuccessAfterFault),
+        relapses: num(e.relapses),
+        retryWaves: num(e.retryWaves),
+        ...('longestRecovered' in e ? { longestRecovered: typeof lr === 'string' || typeof lr === 'number' ? lr : null } : {}),
+      };
+    }),
+  }));
+  return {
+    baseline: v.baseline,
+    at: isObj(v.at) ? valuesOf(v.at) : null,
+    longestRecoveredParameter: str(v.longestRecoveredParameter),
+    points,
+  };
+}
+
 /** Parses timeseries.csv. Variant names cannot hold commas or quotes (the scenario schema forbids them). */
 export function parseSeriesCsv(csv: string, where: string): SeriesTable {
   const lines = csv.split(/\r?\n/).filter((l) => l.length > 0);
@@ -315,6 +388,7 @@ export function loadResults(dir: string): Results {
     measureSettings: settings,
     sweep: sweepParams && sweepParams.length > 0 ? { parameters: sweepParams } : null,
     expectations: expectationsOf(s.expectations),
+    ranking: rankingOf(s.ranking),
     variants: (s.variants as Obj[]).map((v) => variantOf(v, scenarioRaw, s.sweep, sweepParams)),
     series: csvText === null ? null : parseSeriesCsv(csvText, join(dir, 'timeseries.csv')),
     scenarioSource,

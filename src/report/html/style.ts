@@ -29,6 +29,8 @@ th .variant-description { max-width: 260px; }
 td .pass, td .fail { display: block; min-width: 220px; }
 tbody th { min-width: 140px; }
 tr.same-variant th .variant-description { display: none; }
+tr.baseline { background: #f6f8fa; }
+.ranking-table tbody th { white-space: nowrap; }
 td .pass { color: var(--ok); } td .fail { color: var(--warn); font-weight: 600; }
 .swatch { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 6px; }
 figure.chart { margin: 0 0 12px; }
