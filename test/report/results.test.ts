@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadResults, ResultsError } from '../../src/report/html/results.js';
+import { loadResults, ResultsError, featuredPoint, atFeatured } from '../../src/report/html/results.js';
 import { cleanupFixtures, fullShape, oldShape, tempDir } from './fixtures.js';
 
 describe('loadResults', () => {
@@ -87,5 +87,17 @@ describe('loadResults', () => {
       expect((caught as Error).message).toMatch(message);
       expect((caught as Error).message).not.toContain('\n');
     }
+  });
+});
+
+describe('featuredPoint: the sweep point the single-point charts draw', () => {
+  afterAll(cleanupFixtures);
+  it('is the point the ranking reads when compare.at names one, else the first point', () => {
+    const r = loadResults(fullShape());
+    expect(featuredPoint(r)?.values).toEqual({ 'faults[0].duration': '5m' });
+    expect(atFeatured(r.variants[2], featuredPoint(r))?.index).toBe(1);
+    const unranked = { ...r, ranking: r.ranking && { ...r.ranking, at: null } };
+    expect(featuredPoint(unranked)?.index).toBe(0);
+    expect(featuredPoint({ ...r, ranking: null })?.index).toBe(0);
   });
 });

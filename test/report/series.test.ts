@@ -33,7 +33,8 @@ describe('prepareSeries', () => {
     const hi = Math.max(...(v.data.load_hi as number[]));
     expect(hi).toBeCloseTo(3.54, 2);
     expect(Math.max(...(v.data.load_multiple as number[]))).toBeLessThan(hi);
-    expect(p.point).toEqual({ index: 0, values: { 'faults[0].duration': '1m' } });
+    // The point the ranking reads (compare.at: 5m), not the first one.
+    expect(p.point).toEqual({ index: 1, values: { 'faults[0].duration': '5m' } });
     expect(p.failureColumns).toContain('rejected_rate_limit');
     expect(p.extraColumns).toEqual(['dependency_use']);
   });

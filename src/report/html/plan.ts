@@ -4,7 +4,7 @@
  * never drawn empty. The specs stay pure functions of a ChartContext; the data travel once,
  * in the page's JSON block, under the names in DATASETS.
  */
-import type { Results } from './results.js';
+import { atFeatured, featuredPoint, type Results } from './results.js';
 import { prepareSeries, isCountColumn, seriesRows, type PreparedSeries } from './series.js';
 import { DATASETS, timeScale, variantColors, type Chart, type ChartContext } from '../charts/common.js';
 import { loadChart } from '../charts/load.js';
@@ -46,7 +46,10 @@ export function planReport(r: Results): ReportPlan {
   else {
     if (series.factor > 1) notes.push(`Time series: ${series.factor} consecutive ${formatDuration(r.bucketS)} buckets are averaged into each plotted point (${formatDuration(series.widthS)}).`);
     if (r.seeds.length > 1) notes.push(`Time series show the mean across ${r.seeds.length} seeds in each bucket.`);
-    if (series.point) notes.push(`Time series show the first sweep point (${Object.entries(series.point.values).map(([k, v]) => `${k} = ${v}`).join(', ')}); timeseries.csv holds every point.`);
+    if (series.point) {
+      const which = r.ranking?.at && r.ranking.points.length === 1 ? 'the sweep point the ranking reads' : 'the first sweep point';
+      notes.push(`Time series, fault windows and attempts per action show ${which} (${Object.entries(series.point.values).map(([k, v]) => `${k} = ${v}`).join(', ')}); timeseries.csv holds every point.`);
+    }
     if (has('load_multiple')) charts.push(loadChart(ctx));
     if (has('first_tries', 'retries')) charts.push(attemptsChart(ctx));
     if (has('goodput_per_s') || has('success_ratio')) charts.push(goodputChart(ctx));
@@ -89,8 +92,9 @@ export function planReport(r: Results): ReportPlan {
 
 /** Fault windows per variant, in the chart time unit: summary.json's if recorded, else the scenario file's. */
 function faultRows(r: Results, divisor: number): Array<{ variant: string; kind: string; start: number; end: number }> {
+  const featured = featuredPoint(r);
   return r.variants.flatMap((v) => {
-    const windows = v.points[0]?.faults ?? v.scenarioFaults ?? [];
+    const windows = atFeatured(v, featured)?.faults ?? v.scenarioFaults ?? [];
     return windows.map((f) => ({
       variant: v.name,
       kind: f.kind,
@@ -102,8 +106,9 @@ function faultRows(r: Results, divisor: number): Array<{ variant: string; kind: 
 
 function amplificationRows(r: Results): Row[] {
   const rows: Row[] = [];
+  const featured = featuredPoint(r);
   for (const v of r.variants) {
-    const m = v.points[0]?.measures;
+    const m = atFeatured(v, featured)?.measures;
     if (!m) continue;
     for (const stat of ['mean', 'p99', 'max'] as const) {
       const value = m.attemptsPerAction[stat];

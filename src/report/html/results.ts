@@ -395,3 +395,19 @@ export function loadResults(dir: string): Results {
     scenarioRaw,
   };
 }
+
+/**
+ * The sweep point the single-point charts draw (time series, fault shading, attempts per
+ * action): the one the ranking reads when `compare.at` names one, so the charts show the
+ * story the verdict is about; otherwise the first point.
+ */
+export function featuredPoint(r: Results): PointResult | undefined {
+  const ranked = r.ranking?.at && r.ranking.points.length === 1 ? r.ranking.points[0].point : undefined;
+  const first = r.variants[0]?.points[0];
+  return (ranked === undefined ? undefined : r.variants[0]?.points.find((p) => p.index === ranked)) ?? first;
+}
+
+/** A variant's result at the featured point (falls back to its first point). */
+export function atFeatured(v: VariantResult, featured: PointResult | undefined): PointResult | undefined {
+  return (featured ? v.points.find((p) => p.index === featured.index) : undefined) ?? v.points[0];
+}

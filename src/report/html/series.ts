@@ -10,7 +10,7 @@
  * later are still drawn: every `fail_*` / `reject*_*` column as a failure cause, and any
  * other unknown column in the generic "other series" chart.
  */
-import type { Results } from './results.js';
+import { featuredPoint, type Results } from './results.js';
 
 export const MAX_POINTS = 600;
 
@@ -39,7 +39,7 @@ export interface PreparedSeries {
   /** CSV buckets merged into one plotted point, and that point's width in seconds. */
   factor: number;
   widthS: number;
-  /** The sweep point whose series are drawn (the first), or null without a sweep. */
+  /** The sweep point whose series are drawn (see featuredPoint), or null without a sweep. */
   point: { index: number; values: Record<string, string | number> } | null;
   variants: VariantSeries[];
 }
@@ -57,7 +57,7 @@ export function prepareSeries(r: Results, maxPoints = MAX_POINTS): PreparedSerie
   const extraColumns = numeric.filter((c) => !FAILURE_FAMILY.test(c) && !DRAWN.includes(c) && !NOT_DRAWN.has(c));
   const columns = [...DRAWN.filter((c) => numeric.includes(c)), ...failureColumns, ...extraColumns];
 
-  const first = r.variants[0]?.points[0];
+  const first = featuredPoint(r);
   const swept = r.sweep !== null || r.variants.some((v) => v.points.length > 1);
   const pointCol = tab.num.point;
   const wantPoint = first?.index ?? 0;

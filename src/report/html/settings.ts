@@ -5,7 +5,7 @@
  */
 import { stringify } from 'yaml';
 import { formatDuration } from '../../scenario/units.js';
-import type { FaultWindow, Results } from './results.js';
+import { atFeatured, featuredPoint, type FaultWindow, type Results } from './results.js';
 
 export interface Setting { label: string; value: string }
 
@@ -36,8 +36,9 @@ export function keySettings(r: Results): Setting[] {
   }
   if (r.sweep) out.push({ label: 'sweep', value: r.sweep.parameters.join(' × ') });
 
-  // Faults: the first variant's, plus any variant whose windows differ.
-  const windows = r.variants.map((v) => v.points[0]?.faults ?? v.scenarioFaults);
+  // Faults at the point the charts draw: the first variant's, plus any variant whose windows differ.
+  const featured = featuredPoint(r);
+  const windows = r.variants.map((v) => atFeatured(v, featured)?.faults ?? v.scenarioFaults);
   const text = (ws: FaultWindow[] | null | undefined) => (ws && ws.length > 0 ? ws.map((f) => faultText(f, r.horizonS)).join('; ') : 'none');
   if (windows.some((w) => w !== null && w !== undefined)) {
     out.push({ label: 'faults', value: text(windows[0]) });
