@@ -1,4 +1,4 @@
-/** Entry for running the CLI from sources with tsx (`npm start -- run …`), no build needed. */
+/** Entry for running the CLI from sources with tsx (`npm run dev -- run …`), no build needed. */
 import { runCli } from './main.js';
 
 await runCli();

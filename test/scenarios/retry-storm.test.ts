@@ -1,52 +1,60 @@
-// The flagship scenario (story 000 whole): four retry layers turn a 12-minute outage into
-// a storm that outlasts the horizon; the story's client ceiling, its server defences, or
-// both bring the service back within minutes.
+// The flagship, story 000: as deployed, a 12-minute dependency outage becomes a storm the
+// service does not come back from: waves of retries, a load around the story's 9x, almost
+// all of it retries, most of the server's work wasted on callers that have given up. Short
+// outages pass; past a few minutes the service does not recover: a cliff, not a slope.
 import { describe, it, expect } from 'vitest';
-import { loadScenarioFile } from '../../src/scenario/load.js';
-import { runOne } from '../../src/experiment/run-one.js';
+import { flagship, run, OUTAGE, SEEDS, MINUTE } from './retry-storm-fixture.js';
 
-const loaded = loadScenarioFile('scenarios/retry-storm.yaml');
-const TWELVE_MINUTES = loaded.points.findIndex((p) => p.values['faults[0].duration'] === '12m');
-const run = (name: string) => runOne(loaded.variants.find((v) => v.name === name)!.points[TWELVE_MINUTES], name, TWELVE_MINUTES, 1).summary;
-
-describe('scenarios/retry-storm.yaml at a 12-minute outage', () => {
-  it('expands 4 variants x 2 outage durations x 2 seeds', () => {
-    expect(loaded.variants.map((v) => v.name)).toEqual(['as-is', 'client-ceiling', 'reserve-and-spread', 'both']);
-    expect(loaded.points.map((p) => p.values['faults[0].duration'])).toEqual(['3m', '12m']);
-    expect(loaded.base.seeds).toBe(2);
+describe('scenarios/retry-storm.yaml', () => {
+  it('compares the as-is world with each of the story\'s defences and all of them, over outages of 1 to 30 minutes', () => {
+    expect(flagship.variants.map((v) => v.name)).toEqual([
+      'as-is', 'spread-retry-after', 'admission-reserve', 'client-ceiling', 'spread-sync-flush', 'remote-switch', 'one-layer', 'all-defences',
+    ]);
+    expect(flagship.points.map((p) => p.values[OUTAGE])).toEqual(['1m', '2m', '4m', '6m', '8m', '12m', '20m', '30m']);
+    expect(flagship.base.seeds).toBe(3);
+    expect(flagship.base.compare).toEqual({ baseline: 'as-is', at: { [OUTAGE]: '12m' } });
   });
 
-  it('runOne(as-is): 90 calls per action, the story\'s 9x load and 85% retries exceeded, no recovery', () => {
-    const s = run('as-is');
-    expect(s.attemptsPerAction.max).toBe(90);
-    expect(s.peakLoadMultiple).toBeGreaterThan(9);
-    expect(s.peakRetryShare).toBeGreaterThan(0.85);
-    expect(s.recovered).toBe(false);
-    expect(s.recoveryTimeS).toBeNull();
-    // Users see the outage from 20m to the 2h horizon, not 12 minutes.
-    expect(s.perceivedOutageS).toBeGreaterThan(90 * 60);
-    expect(s.wastedWorkShare).toBeGreaterThan(0.5);
+  describe.each(SEEDS)('as-is after the story\'s 12-minute outage, seed %i', (seed) => {
+    const s = run('as-is', '12m', seed);
+
+    it('never recovers before the 4 h horizon: the outage outlasts itself by far more than 10x', () => {
+      expect(s.recovered).toBe(false);
+      expect(s.recoveryTimeS).toBeNull();
+      // Users see the service down from the outage's start to the horizon: 3 h 40 min.
+      expect(s.perceivedOutageS).toBeGreaterThanOrEqual(10 * 12 * MINUTE);
+      expect(s.successRatio!).toBeLessThan(0.6);
+    });
+
+    it('falls again with each wave of the sync queue\'s synchronised retries', () => {
+      expect(s.retryWaves).toBeGreaterThanOrEqual(3);
+    });
+
+    it('peaks near the story\'s 9x with at least 80% retries at the peak, and 90 calls for one action', () => {
+      expect(s.peakLoadMultiple).toBeGreaterThanOrEqual(6);
+      expect(s.peakLoadMultiple).toBeLessThan(13);
+      expect(s.retryShareAtPeak!).toBeGreaterThanOrEqual(0.8);
+      expect(s.attemptsPerAction.max).toBe(90); // queue 5 x app 3 x HTTP 3 x proxy 2
+    });
+
+    it('spends most of the server\'s work on requests whose caller has stopped waiting', () => {
+      expect(s.wastedWorkShare).toBeGreaterThan(0.5);
+      expect(s.originalSuccessAfterFault!).toBeLessThan(0.5);
+    });
   });
 
-  it('runOne(client-ceiling): the story\'s client alone recovers within two minutes', () => {
-    const s = run('client-ceiling');
-    expect(s.recovered).toBe(true);
-    expect(s.recoveryTimeS!).toBeLessThanOrEqual(120);
-    expect(s.attemptsPerAction.max).toBe(4);
-  });
+  describe('the as-is recovery-time curve: a cliff', () => {
+    it.each(['1m', '2m', '4m'])('after a %s outage the service is back within 5 minutes', (outage) => {
+      const s = run('as-is', outage);
+      expect(s.recovered).toBe(true);
+      expect(s.recoveryTimeS!).toBeLessThanOrEqual(5 * MINUTE);
+      expect(s.retryWaves).toBe(0);
+    });
 
-  it('runOne(reserve-and-spread): the story\'s server defences recover even with the as-is clients', () => {
-    const s = run('reserve-and-spread');
-    expect(s.recovered).toBe(true);
-    expect(s.recoveryTimeS!).toBeLessThanOrEqual(5 * 60);
-    // The server sees most retries for what they are.
-    expect(s.detectedRetryShare).toBeGreaterThan(0.8 * s.retryShare);
-  });
-
-  it('runOne(both): client ceiling and server defences keep the peak load under 2x and recover at once', () => {
-    const s = run('both');
-    expect(s.recovered).toBe(true);
-    expect(s.recoveryTimeS!).toBeLessThanOrEqual(60);
-    expect(s.peakLoadMultiple).toBeLessThan(2);
+    it.each(['8m', '20m', '30m'])('after a %s outage it does not come back before the horizon', (outage) => {
+      const s = run('as-is', outage);
+      expect(s.recovered).toBe(false);
+      expect(s.retryWaves).toBeGreaterThanOrEqual(2);
+    });
   });
 });
