@@ -309,7 +309,7 @@ export const MEASURE_DOCS: Record<string, string> = {
   relapses:
     'Re-collapses: times, after the last fault ended, that users saw the service up (success ratio at or above the perceived-outage threshold) for at least `relapseUp` and then down again. 0 both for a service that came back and stayed and for one that never came back.',
   retryWaves:
-    'Waves of returning retries after the last fault ended: times the offered load, averaged over a minute, rose to 1.5 times its lowest point since the previous wave and above the healthy load limit. The load still high when the fault ends is the first wave and is not counted.',
+    'Waves of returning retries after the last fault ended: times the offered load, averaged over a minute, rose to 1.5 times its lowest point since the previous wave and above the healthy load limit. A storm still above the limit as the fault ends is the first wave and is not counted.',
   originalSuccessAfterFault:
     'Of the original requests (first tries) sent during the `hold` after the last fault ended, the share answered with success: do new users get served while the returning wave arrives? null without faults.',
   peakLoadMultiple: 'Highest per-bucket offered load: attempts reaching the server per second divided by the baseline rate.',

@@ -97,13 +97,16 @@ export function recovery(
   return { recovered: false, recoveryTimeS: null, healthyFromS: null, lastFaultEndS: lastEnd };
 }
 
+/** What users saw in a bucket: the service up, down, or nothing (idle: no action started or ended). */
+export const UP = 0, DOWN = 1, IDLE = 2;
+
 /**
- * 1 where users saw the service as down: the bucket's success ratio is below the threshold,
- * or users started actions but none ended (they are waiting and nothing completes). A
- * bucket with no arrivals and no endings is idle, not down. Perceived outage and relapses
- * both read this, so they always agree on what "down" was.
+ * UP, DOWN or IDLE per bucket. Down: the bucket's success ratio is below the threshold, or
+ * users started actions but none ended (they are waiting and nothing completes). A bucket
+ * with no arrivals and no endings is idle, neither up nor down. Perceived outage and
+ * relapses both read this, so they always agree on what "down" was.
  */
-export function perceivedDownBuckets(record: RunRecord, settings: MeasureSettings): Uint8Array {
+export function perceivedStates(record: RunRecord, settings: MeasureSettings): Uint8Array {
   // The baseline rate plays no part here; 1 avoids computing it.
   const d = derivedSeries(record.series, {
     baselineRate: 1,
@@ -113,44 +116,46 @@ export function perceivedDownBuckets(record: RunRecord, settings: MeasureSetting
   const out = new Uint8Array(record.series.n);
   for (let i = 0; i < out.length; i++) {
     const sr = d.successRatio[i];
-    out[i] = (Number.isNaN(sr) ? record.series.actionsStarted[i] > 0 : sr < settings.perceivedOutageThreshold) ? 1 : 0;
+    if (Number.isNaN(sr)) out[i] = record.series.actionsStarted[i] > 0 ? DOWN : IDLE;
+    else out[i] = sr < settings.perceivedOutageThreshold ? DOWN : UP;
   }
   return out;
 }
 
-/** Seconds during which users saw the service as down (see perceivedDownBuckets). */
+/** Seconds during which users saw the service as down (see perceivedStates). */
 export function perceivedOutageS(record: RunRecord, settings: MeasureSettings): number {
-  const down = perceivedDownBuckets(record, settings);
+  const states = perceivedStates(record, settings);
   const width = bucketWidths(record.series, record.horizonS);
   let total = 0;
-  for (let i = 0; i < down.length; i++) if (down[i]) total += width[i];
+  for (let i = 0; i < states.length; i++) if (states[i] === DOWN) total += width[i];
   return total;
 }
 
 /**
  * Re-collapses: how many times, after the last fault ended, users saw the service up for at
  * least `relapseUpS` and then down again. The story's "the service falls again with every
- * wave of synchronised retries" as a count: 0 for a service that came back and stayed, and
- * also 0 for one that never came back at all (it never rose to fall again). Requiring a
- * sustained up-stretch keeps a single lucky bucket inside a storm from counting as a wave.
+ * wave" read from the users' side: 0 for a service that came back and stayed, and also 0 for
+ * one that never came back at all (it never rose to fall again). Requiring a sustained
+ * up-stretch keeps a single lucky bucket inside a storm from counting as a recovery; idle
+ * buckets are neutral, so a lull with no users in it is not mistaken for the service being up.
  */
 export function relapses(record: RunRecord, settings: MeasureSettings): number {
   if (record.faults.length === 0) return 0;
   let lastEnd = -Infinity;
   for (const f of record.faults) lastEnd = Math.max(lastEnd, f.endS);
   const s = record.series;
-  const down = perceivedDownBuckets(record, settings);
+  const states = perceivedStates(record, settings);
+  const width = bucketWidths(s, record.horizonS);
   let count = 0;
-  let upSinceS = -1; // start of the current up-stretch; -1 while down
+  let upS = 0; // time seen up since the service last looked down
   for (let i = 0; i < s.n; i++) {
-    const start = bucketStartS(s, i);
-    if (start < lastEnd) continue;
-    if (!down[i]) {
-      if (upSinceS < 0) upSinceS = start;
+    if (bucketStartS(s, i) < lastEnd || states[i] === IDLE) continue;
+    if (states[i] === UP) {
+      upS += width[i];
       continue;
     }
-    if (upSinceS >= 0 && start - upSinceS >= settings.relapseUpS) count++;
-    upSinceS = -1;
+    if (upS >= settings.relapseUpS) count++;
+    upS = 0;
   }
   return count;
 }

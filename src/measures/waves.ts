@@ -21,8 +21,9 @@ export const WAVE_RISE = 1.5;
 /**
  * The number of waves after the last fault ended: times the load, averaged over
  * WAVE_WINDOW_S, rose to WAVE_RISE times the trough before it and above the healthy load
- * limit. The load already high when the fault ends is the first wave, not a re-collapse:
- * counting starts once that one has ebbed. 0 without faults.
+ * limit. When the load was already above the limit as the fault ended, that storm is the
+ * first wave, not a re-collapse: counting starts once it has ebbed. When it was not (the
+ * clients stayed quiet during the fault), the first surge after it counts. 0 without faults.
  */
 export function retryWaves(record: RunRecord, settings: MeasureSettings, base: Baseline = baseline(record, settings)): number {
   if (record.faults.length === 0) return 0;
@@ -35,9 +36,11 @@ export function retryWaves(record: RunRecord, settings: MeasureSettings, base: B
   const span = Math.max(1, Math.round(WAVE_WINDOW_S / s.bucketS));
 
   let count = 0;
-  let inWave = true; // the load at the fault's end belongs to the first wave
+  let started = false;
+  let inWave = false;
   let peak = -Infinity;
   let trough = Infinity;
+  let atEnd = NaN; // the averaged load of the last bucket that began before the fault ended
   let sum = 0, weight = 0;
   const load = d.offeredLoadMultiple, width = d.widthS;
   for (let i = 0; i < s.n; i++) {
@@ -45,8 +48,15 @@ export function retryWaves(record: RunRecord, settings: MeasureSettings, base: B
     if (Number.isFinite(load[i])) { sum += load[i] * width[i]; weight += width[i]; }
     const j = i - span;
     if (j >= 0 && Number.isFinite(load[j])) { sum -= load[j] * width[j]; weight -= width[j]; }
-    if (bucketStartS(s, i) < lastEnd || weight <= 0) continue;
+    if (weight <= 0) continue;
     const x = sum / weight;
+    if (bucketStartS(s, i) < lastEnd) { atEnd = x; continue; }
+    if (!started) {
+      started = true;
+      inWave = atEnd > limit; // a storm still going as the fault ends is the first wave
+      if (inWave) peak = atEnd;
+      else trough = Number.isNaN(atEnd) ? x : Math.min(atEnd, x);
+    }
     if (inWave) {
       peak = Math.max(peak, x);
       if (x * WAVE_RISE <= peak) { inWave = false; trough = x; }

@@ -301,6 +301,16 @@ describe('relapses', () => {
     expect(relapses(calm, S)).toBe(0);
   });
 
+  it('does not take a lull with no users in it for the service being up', () => {
+    const r = stormRecord(1000, 1500); // down from the fault on, never back
+    set(r, 40, 47, { started: 0, ok: 0, failed: 0 }); // 70 s in which nobody arrives or finishes
+    expect(relapses(r, S)).toBe(0);
+    set(r, 47, 50, STEADY); // 30 s up after the lull: still under relapseUp
+    expect(relapses(r, S)).toBe(0);
+    set(r, 50, 53, STEADY); // 60 s up in all (the lull not counted), then down again
+    expect(relapses(r, S)).toBe(1);
+  });
+
   it('ignores ups and downs while the fault lasts', () => {
     const r = stormRecord(30);
     set(r, 21, 28, STEADY); // up for 70 s inside the fault
@@ -335,6 +345,14 @@ describe('retryWaves', () => {
     for (let i = 30; i < calm.series.n; i++) calm.series.attempts[i] = i % 2 ? 80 : 118; // ±20% noise around 1x
     expect(retryWaves(calm, S)).toBe(0);
     expect(retryWaves(makeRecord(1000, []), S)).toBe(0);
+  });
+
+  it('counts the first surge when the clients were quiet as the fault ended', () => {
+    const r = stormRecord(20, 3000); // steady throughout: the fault [200, 300) saw 1x
+    at(r, 33, 40, 5); // 30 s after the fault, a 5x wave: wave 1
+    expect(retryWaves(r, S)).toBe(1);
+    at(r, 60, 70, 5); // another after it ebbed: wave 2
+    expect(retryWaves(r, S)).toBe(2);
   });
 
   it('averages over a minute, so one spiky bucket is not a wave', () => {
