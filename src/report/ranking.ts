@@ -5,8 +5,10 @@
  *
  * Order, per ranked point: every seed recovered first (recoveredFraction, descending), then
  * recovery time (ascending; not recovered last), then perceived outage (ascending), then
- * success ratio (descending; none last). Values are compared as summary.json writes them
- * (6 significant digits), so two variants that read the same are tied: they share a rank
+ * success ratio (descending; none last; to the whole percent, as the last word between
+ * variants otherwise equal, such as several that never recovered, is noise finer than
+ * that). The other values are compared as summary.json writes them (6 significant
+ * digits), so two variants that read the same are tied: they share a rank
  * ("1, 2, 2, 4") and keep the scenario's order. A variant without runs at a point (an
  * interrupted experiment) is left out of that point.
  *
@@ -95,9 +97,12 @@ export function compareEntries(a: RankablePoint, b: RankablePoint): number {
     order(a.recoveredFraction, b.recoveredFraction, -1) ||
     order(a.measures.recoveryTimeS, b.measures.recoveryTimeS, 1) ||
     order(a.measures.perceivedOutageS, b.measures.perceivedOutageS, 1) ||
-    order(a.measures.successRatio, b.measures.successRatio, -1)
+    order(successKey(a.measures.successRatio), successKey(b.measures.successRatio), -1)
   );
 }
+
+/** The success ratio to the whole percent: finer differences do not order variants. */
+const successKey = (x: number | null): number | null => (x === null ? null : Math.round(x * 100) / 100);
 
 /** Ascending (1) or descending (-1) on the values as written (6 digits); null after any number either way. */
 function order(x: number | null, y: number | null, dir: 1 | -1): number {

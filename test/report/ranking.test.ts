@@ -46,6 +46,16 @@ describe('rankVariants: order', () => {
     expect(order(r)).toEqual(['1 d', '2 c', '3 b', '4 a']);
   });
 
+  it('compares success ratios to the whole percent: noise must not rank a defence below doing nothing', () => {
+    const never = { recoveredFraction: 0, recoveryTimeS: null, perceivedOutageS: 13200 };
+    const r = rankVariants([
+      v('as-is', pt({ ...never, successRatio: 0.47806 })),
+      v('spread', pt({ ...never, successRatio: 0.47753 })),
+      v('worse', pt({ ...never, successRatio: 0.465 })),
+    ], { parameters: [] });
+    expect(order(r)).toEqual(['1 as-is', '1 spread', '3 worse']);
+  });
+
   it('orders "not recovered" variants with equal fractions by perceived outage', () => {
     const r = rankVariants([
       v('x', pt({ recoveredFraction: 0, recoveryTimeS: null, perceivedOutageS: 5000 })),

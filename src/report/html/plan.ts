@@ -47,7 +47,7 @@ export function planReport(r: Results): ReportPlan {
     if (series.factor > 1) notes.push(`Time series: ${series.factor} consecutive ${formatDuration(r.bucketS)} buckets are averaged into each plotted point (${formatDuration(series.widthS)}).`);
     if (r.seeds.length > 1) notes.push(`Time series show the mean across ${r.seeds.length} seeds in each bucket.`);
     if (series.point) {
-      const which = r.ranking?.at && r.ranking.points.length === 1 ? 'the sweep point the ranking reads' : 'the first sweep point';
+      const which = r.ranking?.at && r.ranking.points.length === 1 && r.ranking.points[0].point === series.point.index ? 'the sweep point the ranking reads' : 'the first sweep point';
       notes.push(`Time series, fault windows and attempts per action show ${which} (${Object.entries(series.point.values).map(([k, v]) => `${k} = ${v}`).join(', ')}); timeseries.csv holds every point.`);
     }
     if (has('load_multiple')) charts.push(loadChart(ctx));

@@ -403,8 +403,9 @@ export function loadResults(dir: string): Results {
  */
 export function featuredPoint(r: Results): PointResult | undefined {
   const ranked = r.ranking?.at && r.ranking.points.length === 1 ? r.ranking.points[0].point : undefined;
-  const first = r.variants[0]?.points[0];
-  return (ranked === undefined ? undefined : r.variants[0]?.points.find((p) => p.index === ranked)) ?? first;
+  // Any variant that ran the point will do (the first may have none after an interrupt).
+  const at = ranked === undefined ? undefined : r.variants.map((v) => v.points.find((p) => p.index === ranked)).find((p) => p !== undefined);
+  return at ?? r.variants[0]?.points[0];
 }
 
 /** A variant's result at the featured point (falls back to its first point). */
