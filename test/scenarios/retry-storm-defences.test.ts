@@ -58,7 +58,8 @@ describe('scenarios/retry-storm.yaml: the defences', () => {
     it('spreading Retry-After or the sync flush alone does not stop the storm, and ranks with the baseline', () => {
       for (const name of ['spread-retry-after', 'spread-sync-flush']) {
         expect(entry(name).recoveryTimeS, name).toBeNull();
-        expect(entry(name).rank, name).toBeGreaterThan(entry('remote-switch').rank);
+        // No measurable difference from doing nothing: it shares the baseline's rank.
+        expect(entry(name).rank, name).toBe(entry('as-is').rank);
         expect(Math.abs(entry(name).outageSavedS!), name).toBeLessThan(5 * MINUTE);
       }
     });
