@@ -50,13 +50,18 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
   const outDir = resolve(args.out ?? join('reports', loaded.base.name));
   const workers = args.workers ?? availableParallelism();
 
+  // Ctrl-C and SIGTERM (kill, a pod or a CI job being stopped) both keep what finished: the
+  // runs in progress are abandoned and the finished ones written, marked partial.
   const abort = new AbortController();
-  const onSigint = () => {
-    if (abort.signal.aborted) process.exit(EXIT.interrupted); // a second Ctrl-C means now
+  let stoppedBy: 'SIGINT' | 'SIGTERM' | null = null;
+  const onSignal = (signal: 'SIGINT' | 'SIGTERM') => {
+    if (abort.signal.aborted) process.exit(signal === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted); // a second signal means now
+    stoppedBy = signal;
     abort.abort();
-    io.err('\nstopping: keeping finished runs and writing them (Ctrl-C again to quit at once)');
+    io.err(`\nstopping (${signal}): keeping finished runs and writing them (${signal === 'SIGINT' ? 'Ctrl-C' : 'the signal'} again to quit at once)`);
   };
-  process.on('SIGINT', onSigint);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   const bar = progress(io.progressStream, args.quiet ?? false);
   const started = performance.now();
   let x: ExperimentResult;
@@ -71,11 +76,13 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
     });
   } finally {
     bar.end();
-    process.off('SIGINT', onSigint);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
   const files = writeOutputs(x, outDir);
   const wall = (performance.now() - started) / 1000;
-  return report(x, files, io, args.quiet ?? false, `${formatDuration(loaded.base.horizon)} simulated each, ${workers} worker(s), ${wall.toFixed(1)}s`);
+  const code = report(x, files, io, args.quiet ?? false, `${formatDuration(loaded.base.horizon)} simulated each, ${workers} worker(s), ${wall.toFixed(1)}s`);
+  return code === EXIT.interrupted && stoppedBy === 'SIGTERM' ? EXIT.terminated : code;
 }
 
 /** Prints the outcome of an experiment and decides the exit code. */

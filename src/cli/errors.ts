@@ -8,8 +8,10 @@ export const EXIT = {
   expectationFailed: 1,
   /** Bad input: scenario file, flags. */
   badInput: 2,
-  /** Interrupted (Ctrl-C); finished results were written and marked partial. */
+  /** Interrupted (Ctrl-C, SIGINT); finished results were written and marked partial. */
   interrupted: 130,
+  /** Stopped by SIGTERM (kill, a pod or CI job being stopped); finished results were written and marked partial. */
+  terminated: 143,
   /** A bug in retrystorm. */
   internal: 70,
 } as const;

@@ -91,7 +91,7 @@ interface Interrupted {
  * line appears (without a terminal it is printed every 5 s and says how many runs are done),
  * so the test does not depend on how fast this machine happens to be right now.
  */
-function runAndInterrupt(out: string, workers: number): Promise<Interrupted> {
+function runAndInterrupt(out: string, workers: number, signal: 'SIGINT' | 'SIGTERM' = 'SIGINT'): Promise<Interrupted> {
   return new Promise((done, fail) => {
     const p = spawn(process.execPath, [join(ROOT, 'bin/retrystorm.js'), 'run', 'interrupt.yaml', '--seeds', '30', '--workers', String(workers), '--out', out], {
       cwd: dir,
@@ -109,8 +109,8 @@ function runAndInterrupt(out: string, workers: number): Promise<Interrupted> {
       stderr += d;
       if (!sentAt && /^progress: [1-9]\d*\/180 runs/m.test(stderr)) {
         sentAt = performance.now();
-        p.kill('SIGINT');
-        // Not stopping within 15 s means Ctrl-C was not honoured: end it and let the test say so.
+        p.kill(signal);
+        // Not stopping within 15 s means the signal was not honoured: end it and let the test say so.
         stopTimer = setTimeout(() => p.kill('SIGKILL'), 15_000);
       }
     });
@@ -132,7 +132,7 @@ describe('retrystorm run --workers 1, then Ctrl-C', () => {
     expect(r.code, r.stderr).toBe(130);
     // It stops promptly (it would take about a minute to finish every run).
     expect(r.stopMs).toBeLessThan(10_000);
-    expect(r.stderr).toMatch(/stopping: keeping finished runs/);
+    expect(r.stderr).toMatch(/stopping \(SIGINT\): keeping finished runs/);
     const partialLine = /^PARTIAL: (\d+) of 180 runs finished/m.exec(r.stderr);
     expect(partialLine, r.stderr).not.toBeNull();
 
@@ -151,6 +151,24 @@ describe('retrystorm run --workers 1, then Ctrl-C', () => {
     const csvRows = readFileSync(join(dir, out, 'timeseries.csv'), 'utf8').trim().split('\n').length - 1;
     expect(csvRows).toBe(summary.runsFinished * (20 * 6)); // 20m of 10s buckets per run
     expect(existsSync(join(dir, out, 'summary.json.tmp'))).toBe(false);
+  });
+});
+
+describe('retrystorm run, then SIGTERM (a pod or CI job being stopped)', () => {
+  it('exits 143 and writes the finished runs, marked partial, like Ctrl-C', async () => {
+    const out = 'term';
+    const r = await runAndInterrupt(out, 2, 'SIGTERM');
+    expect(r.signal, `killed by the signal instead of handling it; stderr: ${r.stderr}`).toBeNull();
+    expect(r.code, r.stderr).toBe(143);
+    expect(r.stopMs).toBeLessThan(10_000);
+    expect(r.stderr).toMatch(/stopping \(SIGTERM\): keeping finished runs/);
+    const partialLine = /^PARTIAL: (\d+) of 180 runs finished/m.exec(r.stderr);
+    expect(partialLine, r.stderr).not.toBeNull();
+    const summary = JSON.parse(readFileSync(join(dir, out, 'summary.json'), 'utf8'));
+    expect(summary.partial).toBe(true);
+    expect(summary.runsFinished).toBe(Number(partialLine![1]));
+    expect(summary.runsFinished).toBeGreaterThanOrEqual(1);
+    expect(summary.runsFinished).toBeLessThan(180);
   });
 });
 
