@@ -123,25 +123,33 @@ function runAndInterrupt(out: string, workers: number, signal: 'SIGINT' | 'SIGTE
   });
 }
 
+/**
+ * The process handled `signal` rather than dying of it, exited with `code` promptly (finishing
+ * every run would take about a minute), said so, and wrote the finished runs marked partial.
+ * Returns summary.json for further checks.
+ */
+function expectStoppedAndPartial(r: Interrupted, out: string, signal: 'SIGINT' | 'SIGTERM', code: number) {
+  expect(r.signal, `killed by ${signal} instead of handling it (or still running 15 s after it); stderr: ${r.stderr}`).toBeNull();
+  expect(r.code, r.stderr).toBe(code);
+  expect(r.stopMs).toBeLessThan(10_000);
+  expect(r.stderr).toMatch(new RegExp(`stopping \\(${signal}\\): keeping finished runs`));
+  const partialLine = /^PARTIAL: (\d+) of 180 runs finished/m.exec(r.stderr);
+  expect(partialLine, r.stderr).not.toBeNull();
+  const summary = JSON.parse(readFileSync(join(dir, out, 'summary.json'), 'utf8'));
+  expect(summary.partial).toBe(true);
+  expect(summary.runsPlanned).toBe(180);
+  expect(summary.runsFinished).toBeGreaterThanOrEqual(1);
+  expect(summary.runsFinished).toBeLessThan(180);
+  expect(summary.runsFinished).toBe(Number(partialLine![1]));
+  return summary;
+}
+
 describe('retrystorm run --workers 1, then Ctrl-C', () => {
   const workers = 1;
   it('exits 130 and writes the finished runs, marked partial', async () => {
     const out = `w${workers}`;
     const r = await runAndInterrupt(out, workers);
-    expect(r.signal, `still running 15 s after SIGINT; stderr: ${r.stderr}`).toBeNull();
-    expect(r.code, r.stderr).toBe(130);
-    // It stops promptly (it would take about a minute to finish every run).
-    expect(r.stopMs).toBeLessThan(10_000);
-    expect(r.stderr).toMatch(/stopping \(SIGINT\): keeping finished runs/);
-    const partialLine = /^PARTIAL: (\d+) of 180 runs finished/m.exec(r.stderr);
-    expect(partialLine, r.stderr).not.toBeNull();
-
-    const summary = JSON.parse(readFileSync(join(dir, out, 'summary.json'), 'utf8'));
-    expect(summary.partial).toBe(true);
-    expect(summary.runsPlanned).toBe(180);
-    expect(summary.runsFinished).toBeGreaterThanOrEqual(1);
-    expect(summary.runsFinished).toBeLessThan(180);
-    expect(summary.runsFinished).toBe(Number(partialLine![1]));
+    const summary = expectStoppedAndPartial(r, out, 'SIGINT', 130);
     expect(summary.failedRuns).toEqual([]); // an interrupted run is not a failed run
 
     // The other files hold the same finished runs, and no half-written file is left behind.
@@ -158,17 +166,7 @@ describe('retrystorm run, then SIGTERM (a pod or CI job being stopped)', () => {
   it('exits 143 and writes the finished runs, marked partial, like Ctrl-C', async () => {
     const out = 'term';
     const r = await runAndInterrupt(out, 2, 'SIGTERM');
-    expect(r.signal, `killed by the signal instead of handling it; stderr: ${r.stderr}`).toBeNull();
-    expect(r.code, r.stderr).toBe(143);
-    expect(r.stopMs).toBeLessThan(10_000);
-    expect(r.stderr).toMatch(/stopping \(SIGTERM\): keeping finished runs/);
-    const partialLine = /^PARTIAL: (\d+) of 180 runs finished/m.exec(r.stderr);
-    expect(partialLine, r.stderr).not.toBeNull();
-    const summary = JSON.parse(readFileSync(join(dir, out, 'summary.json'), 'utf8'));
-    expect(summary.partial).toBe(true);
-    expect(summary.runsFinished).toBe(Number(partialLine![1]));
-    expect(summary.runsFinished).toBeGreaterThanOrEqual(1);
-    expect(summary.runsFinished).toBeLessThan(180);
+    expectStoppedAndPartial(r, out, 'SIGTERM', 143);
   });
 });
 

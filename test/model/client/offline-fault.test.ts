@@ -5,10 +5,10 @@
  */
 import { describe, it, expect } from 'vitest';
 import { loadScenario } from '../../../src/scenario/load.js';
-import { ScenarioError } from '../../../src/scenario/problems.js';
 import { simulate } from '../../../src/model/simulate.js';
 import type { RunRecord } from '../../../src/model/series.js';
 import { run, sum } from './harness.js';
+import { scenarioProblems } from '../../helpers/scenario-problems.js';
 
 /**
  * Devices start 10 sync actions/s from 10 s to 4 m, one try each, on a healthy server
@@ -102,15 +102,7 @@ describe('offline: { fault: N } follows the fault', () => {
   });
 });
 
-function problems(yaml: string): string[] {
-  try {
-    loadScenario(yaml, 's.yaml');
-  } catch (e) {
-    if (e instanceof ScenarioError) return e.problems.map((p) => `${p.path}: ${p.message}`);
-    throw e;
-  }
-  return [];
-}
+const problems = (yaml: string) => scenarioProblems(yaml);
 
 describe('offline: validation', () => {
   it('accepts either form alone', () => {

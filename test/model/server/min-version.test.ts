@@ -5,12 +5,12 @@
  */
 import { describe, it, expect } from 'vitest';
 import { loadScenario } from '../../../src/scenario/load.js';
-import { ScenarioError } from '../../../src/scenario/problems.js';
 import { simulate } from '../../../src/model/simulate.js';
 import { runOne } from '../../../src/experiment/run-one.js';
 import { FAILURE_CAUSES, type FailureCause, type RunRecord } from '../../../src/model/series.js';
 import { OUTCOME_UNSUPPORTED_VERSION, statusOf, retryableFlagOf, wire } from '../../../src/model/outcomes.js';
 import { compareVersions } from '../../../src/model/version.js';
+import { scenarioProblems } from '../../helpers/scenario-problems.js';
 
 /**
  * Three populations of 20 actions/s for 2 minutes, each on its own route so their actions
@@ -150,15 +150,7 @@ describe('min-version: what the simulation does', () => {
   });
 });
 
-function problems(yaml: string): string[] {
-  try {
-    loadScenario(yaml, 's.yaml');
-  } catch (e) {
-    if (e instanceof ScenarioError) return e.problems.map((p) => `${p.path}: ${p.message}`);
-    throw e;
-  }
-  return [];
-}
+const problems = (yaml: string) => scenarioProblems(yaml);
 
 describe('min-version: validation', () => {
   it('refuses versions that are not dotted whole numbers, and unquoted numbers', () => {
