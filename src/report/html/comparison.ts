@@ -63,11 +63,15 @@ export function recoveryText(m: Measures): string {
 }
 
 export function recoveredText(m: Measures): string {
-  const f = m.recoveredFraction ?? (m.recovered === null ? null : m.recovered ? 1 : 0);
-  if (f === null) return '—';
-  const runs = m.runs ?? 1;
-  if (runs <= 1) return f >= 1 ? 'yes' : 'no';
-  return `${Math.round(f * runs)} of ${runs} seeds`;
+  return seedsRecoveredText(m.recoveredFraction ?? (m.recovered === null ? null : m.recovered ? 1 : 0), m.runs);
+}
+
+/** "yes"/"no" for one run, "2 of 3 seeds" for several, "—" when unknown. The table and the ranking share it. */
+export function seedsRecoveredText(fraction: number | null, runs: number | null): string {
+  if (fraction === null) return '—';
+  const n = runs ?? 1;
+  if (n <= 1) return fraction >= 1 ? 'yes' : 'no';
+  return `${Math.round(fraction * n)} of ${n} seeds`;
 }
 
 export function cellsOf(m: Measures): Cell[] {

@@ -5,7 +5,7 @@
  */
 import { formatDuration } from '../../scenario/units.js';
 import { MEASURE_DOCS } from '../../measures/measures.js';
-import { fmt } from './comparison.js';
+import { fmt, seedsRecoveredText } from './comparison.js';
 import type { RankingResult, RankingRow } from './results.js';
 
 export interface RankingCell {
@@ -44,16 +44,9 @@ export function savedText(e: RankingRow, baseline: string): string {
   return e.outageSavedRatio === null ? d : `${d} (${signed(e.outageSavedRatio, (x) => `${(x * 100).toFixed(0)}%`)})`;
 }
 
-export function recoveredOf(e: RankingRow): string {
-  if (e.recoveredFraction === null) return '—';
-  const runs = e.runs ?? 1;
-  if (runs <= 1) return e.recoveredFraction >= 1 ? 'yes' : 'no';
-  return `${Math.round(e.recoveredFraction * runs)} of ${runs} seeds`;
-}
-
 export function rankingCells(r: RankingResult, e: RankingRow): RankingCell[] {
   const text: Record<string, [string, number | string | null]> = {
-    recoveredFraction: [recoveredOf(e), e.recoveredFraction],
+    recoveredFraction: [seedsRecoveredText(e.recoveredFraction, e.runs), e.recoveredFraction],
     recoveryTimeS: [e.recoveryTimeS === null ? 'not recovered' : fmt.duration(e.recoveryTimeS), e.recoveryTimeS],
     perceivedOutageS: [fmt.duration(e.perceivedOutageS), e.perceivedOutageS],
     outageSavedS: [savedText(e, r.baseline), e.outageSavedS],
