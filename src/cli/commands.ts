@@ -72,6 +72,11 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
       workers,
       shard,
       signal: abort.signal,
+      // Printed once the signal handlers are installed: from this line on, Ctrl-C keeps the
+      // finished runs (scripts and the tests wait for it before sending a signal).
+      onStart: (planned) => {
+        if (!args.quiet) io.err(`running ${planned} run(s) on ${Math.min(workers, Math.max(planned, 1))} worker(s); Ctrl-C keeps finished runs`);
+      },
       onRun: (done, total, r) => bar.run(done, total, r.summary.attempts),
     });
   } finally {

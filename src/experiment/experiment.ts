@@ -16,6 +16,8 @@ export interface ExperimentOptions extends ExpandOptions {
   shard?: Shard;
   /** Aborting stops the experiment, keeping finished runs. */
   signal?: AbortSignal;
+  /** Called once the runs are planned and the pool is about to start, with how many runs this process will do. */
+  onStart?: (planned: number) => void;
   /** Called after each finished run. */
   onRun?: (done: number, total: number, result: RunResult) => void;
 }
@@ -49,6 +51,7 @@ export async function runExperiment(loaded: LoadedScenario, opts: ExperimentOpti
   const signal = opts.signal ?? new AbortController().signal;
   const scenarios = new Map(loaded.variants.map((v) => [v.name, v.points]));
   let done = 0;
+  opts.onStart?.(mine.length);
   await runTasks(
     mine.map((r) => ({ ...r, scenario: scenarios.get(r.variant)![r.point] })),
     opts.workers ?? 1,

@@ -82,14 +82,12 @@ interface Interrupted {
   signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
-  /** ms from SIGINT to exit. */
-  stopMs: number;
 }
 
 /**
- * Starts a run and sends SIGINT once a run has certainly finished: when the first progress
+ * Starts a run and sends the signal once a run has certainly finished: when the first progress
  * line appears (without a terminal it is printed every 5 s and says how many runs are done),
- * so the test does not depend on how fast this machine happens to be right now.
+ * so the test waits for what the CLI says, never for a time that depends on this machine.
  */
 function runAndInterrupt(out: string, workers: number, signal: 'SIGINT' | 'SIGTERM' = 'SIGINT'): Promise<Interrupted> {
   return new Promise((done, fail) => {
@@ -98,40 +96,41 @@ function runAndInterrupt(out: string, workers: number, signal: 'SIGINT' | 'SIGTE
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '', stderr = '';
-    let sentAt = 0;
+    let sent = false;
     let stopTimer: NodeJS.Timeout | undefined;
+    // Hang guards only, generous multiples of the quiet times (a progress line after 5 s, a
+    // stop within a second or two), so a machine at load 10 does not fail the test.
     const giveUp = setTimeout(() => {
       p.kill('SIGKILL');
-      fail(new Error(`no progress line within 40 s; stderr: ${stderr}`));
-    }, 40_000);
+      fail(new Error(`no progress line within 200 s; stderr: ${stderr}`));
+    }, 200_000);
     p.stdout.on('data', (d) => (stdout += d));
     p.stderr.on('data', (d) => {
       stderr += d;
-      if (!sentAt && /^progress: [1-9]\d*\/180 runs/m.test(stderr)) {
-        sentAt = performance.now();
+      if (!sent && /^progress: [1-9]\d*\/180 runs/m.test(stderr)) {
+        sent = true;
         p.kill(signal);
-        // Not stopping within 15 s means the signal was not honoured: end it and let the test say so.
-        stopTimer = setTimeout(() => p.kill('SIGKILL'), 15_000);
+        // Not stopping within 60 s means the signal was not honoured: end it and let the test say so.
+        stopTimer = setTimeout(() => p.kill('SIGKILL'), 60_000);
       }
     });
     p.on('error', fail);
     p.on('close', (code, signal) => {
       clearTimeout(giveUp);
       clearTimeout(stopTimer);
-      done({ code, signal, stdout, stderr, stopMs: performance.now() - sentAt });
+      done({ code, signal, stdout, stderr });
     });
   });
 }
 
 /**
- * The process handled `signal` rather than dying of it, exited with `code` promptly (finishing
- * every run would take about a minute), said so, and wrote the finished runs marked partial.
- * Returns summary.json for further checks.
+ * The process handled `signal` rather than dying of it, exited with `code` before finishing
+ * every run (that would take about a minute; fewer than all 180 are kept), said so, and wrote
+ * the finished runs marked partial. Returns summary.json for further checks.
  */
 function expectStoppedAndPartial(r: Interrupted, out: string, signal: 'SIGINT' | 'SIGTERM', code: number) {
   expect(r.signal, `killed by ${signal} instead of handling it (or still running 15 s after it); stderr: ${r.stderr}`).toBeNull();
   expect(r.code, r.stderr).toBe(code);
-  expect(r.stopMs).toBeLessThan(10_000);
   expect(r.stderr).toMatch(new RegExp(`stopping \\(${signal}\\): keeping finished runs`));
   const partialLine = /^PARTIAL: (\d+) of 180 runs finished/m.exec(r.stderr);
   expect(partialLine, r.stderr).not.toBeNull();
@@ -179,21 +178,16 @@ describe.each([1, 2])('runExperiment with workers %i, aborted after the first fi
   it('stops, keeps the finished runs, reports no failure, and is partial', async () => {
     const loaded = loadScenario(QUICK, 'quick.yaml');
     const abort = new AbortController();
-    let firstAt = 0;
     const x = await runExperiment(loaded, {
       workers,
       signal: abort.signal,
       onRun: (done) => {
-        if (done === 1) {
-          firstAt = performance.now();
-          setTimeout(() => abort.abort(), 0);
-        }
+        if (done === 1) setTimeout(() => abort.abort(), 0);
       },
     });
     const finished = x.results.filter(Boolean).length;
     expect(finished).toBeGreaterThanOrEqual(1);
     expect(finished).toBeLessThan(x.runs.length / 2); // 60 runs; stopping takes a run or two per worker
-    expect(performance.now() - firstAt).toBeLessThan(5_000);
     expect(x.partial).toBe(true);
     expect(x.failures).toEqual([]);
     // What finished is stored at its own index and aggregated.
@@ -205,17 +199,26 @@ describe.each([1, 2])('runExperiment with workers %i, aborted after the first fi
 describe('retrystorm run, one long run, Ctrl-C', () => {
   it('stops the run itself (it runs on a worker thread), exits 130 and writes a partial result', async () => {
     const out = mkdtempSync(join(tmpdir(), 'rs-one-'));
-    const p = spawn(process.execPath, [join(ROOT, 'bin/retrystorm.js'), 'run', join(ROOT, 'scenarios/reference-storm.yaml'), '--seeds', '1', '--out', out, '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(process.execPath, [join(ROOT, 'bin/retrystorm.js'), 'run', join(ROOT, 'scenarios/reference-storm.yaml'), '--seeds', '1', '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
-    p.stderr.on('data', (d) => (stderr += d));
-    const started = Date.now();
-    setTimeout(() => p.kill('SIGINT'), 2000);
-    const code = await new Promise<number | null>((done) => p.on('close', done));
-    expect(code).toBe(130);
-    // The whole experiment (two 1-hour storms) takes far longer than this.
-    expect(Date.now() - started).toBeLessThan(15_000);
-    expect(stderr).toMatch(/PARTIAL: \d of 2 runs finished/);
+    let sent = false;
+    // The CLI says when its signal handlers are in place; a signal sent before that would kill it.
+    p.stderr.on('data', (d) => {
+      stderr += d;
+      if (!sent && /^running 2 run\(s\)/m.test(stderr)) {
+        sent = true;
+        p.kill('SIGINT');
+      }
+    });
+    const guard = setTimeout(() => p.kill('SIGKILL'), 240_000); // a hang guard, not a timing check
+    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((done) => p.on('close', (c, s) => done([c, s])));
+    clearTimeout(guard);
+    expect(signal, stderr).toBeNull();
+    expect(code, stderr).toBe(130);
+    // The signal came before either 1-hour storm could finish: stopping means stopping the
+    // runs themselves, not waiting for them.
+    expect(stderr).toMatch(/PARTIAL: 0 of 2 runs finished/);
     expect(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')).partial).toBe(true);
     rmSync(out, { recursive: true, force: true });
-  }, 60_000);
+  }, 300_000);
 });
