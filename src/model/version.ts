@@ -2,12 +2,9 @@
  * Client versions as a server compares them (story 000: "record the client version in
  * every request and define a minimum supported version"). Versions are dotted whole
  * numbers ("4.2.0", "10.1"): compared as strings, "10.0.0" would sort before "9.0.0", so
- * they are compared number by number. Pre-release tags ("4.3.0-beta") are not accepted:
- * their order has rules of its own (semver §11) that nothing here needs.
+ * they are compared number by number. What a version may look like is the format's rule
+ * (VERSION_PATTERN in src/scenario/schema-primitives.ts).
  */
-
-/** What a version looks like: whole numbers separated by dots. */
-export const VERSION_PATTERN = /^\d+(\.\d+)*$/;
 
 /**
  * Negative when a < b, 0 when equal, positive when a > b. A missing part counts as 0, so

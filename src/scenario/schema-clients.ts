@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { durationSchema, durationOrNone, positiveInt, versionSchema } from './schema-primitives.js';
 import { LIMITS } from './limits.js';
 import { arrivalsSchema } from './schema-arrivals.js';
-import { PRESET_NAMES } from '../model/client/preset-names.js';
+import { PRESET_NAMES } from './preset-names.js';
 
 const fraction = (what: string) => z.number().min(0).max(1).meta({ description: what });
 const scope = z

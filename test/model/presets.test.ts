@@ -7,8 +7,9 @@
  */
 import { describe, it, expect } from 'vitest';
 import { PRESETS } from '../../src/model/client/presets.js';
-import { PRESET_NAMES } from '../../src/model/client/preset-names.js';
-import { resolveLayer, LAYER_DEFAULTS } from '../../src/model/client/layer-spec.js';
+import { PRESET_NAMES } from '../../src/scenario/preset-names.js';
+import { LAYER_DEFAULTS } from '../../src/model/client/layer-spec.js';
+import { resolveLayer } from '../../src/model/client/resolve-layer.js';
 
 describe('presets: one per name, each with its provenance', () => {
   it('has exactly one preset per preset name', () => {

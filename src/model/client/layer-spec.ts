@@ -1,11 +1,10 @@
 /**
- * A retry layer as the simulator uses it: every field resolved from, in order, the
- * built-in defaults below, the layer's preset (a real library's documented defaults), and
- * what the scenario wrote. The defaults describe a layer that does not retry: a layer only
- * multiplies attempts when something says it should.
+ * A retry layer as the simulator uses it, and the built-in defaults every field starts
+ * from (resolve-layer.ts lays a preset and the scenario's fields over them). The defaults
+ * describe a layer that does not retry: a layer only multiplies attempts when something
+ * says it should.
  */
-import type { LayerInput, BudgetSpec, BreakerSpec } from '../../scenario/schema.js';
-import { PRESETS } from './presets.js';
+import type { BudgetSpec, BreakerSpec } from '../../scenario/schema.js';
 
 export type Jitter = 'none' | 'full' | 'equal' | 'decorrelated' | 'decorrelated-v2' | 'proportional';
 export type RetryOnItem = 'timeout' | 'reset' | '5xx' | '4xx' | number;
@@ -62,30 +61,4 @@ export interface Preset {
   /** What the preset cannot express, or simplifies. */
   notes?: string;
   layer: PresetLayer;
-}
-
-type Partialish = PresetLayer | LayerInput;
-
-export function resolveLayer(name: string, input: LayerInput): LayerSpec {
-  const preset: PresetLayer = input.preset ? PRESETS[input.preset].layer : {};
-  const pick = <K extends keyof Partialish>(k: K) => (input[k as keyof LayerInput] ?? preset[k as keyof PresetLayer]) as never;
-  return {
-    name,
-    maxAttempts: pick('maxAttempts') ?? LAYER_DEFAULTS.maxAttempts,
-    timeout: pick('timeout') ?? LAYER_DEFAULTS.timeout,
-    deadline: pick('deadline') ?? LAYER_DEFAULTS.deadline,
-    backoff: { ...LAYER_DEFAULTS.backoff, ...defined(preset.backoff), ...defined(input.backoff) },
-    retryOn: pick('retryOn') ?? LAYER_DEFAULTS.retryOn,
-    retryable: pick('retryable') ?? LAYER_DEFAULTS.retryable,
-    retryAfter: { ...LAYER_DEFAULTS.retryAfter, ...defined(preset.retryAfter), ...defined(input.retryAfter) },
-    budget: pick('budget'),
-    breaker: pick('breaker'),
-    deadLetter: pick('deadLetter') ?? LAYER_DEFAULTS.deadLetter,
-  };
-}
-
-/** Drops undefined fields so that spreading does not erase a default with "not said". */
-function defined<T extends object>(o: T | undefined): Partial<T> {
-  if (!o) return {};
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -16,7 +16,7 @@
  * docs/presets.md has a table per preset.
  */
 import type { Preset } from './layer-spec.js';
-import type { PresetName } from './preset-names.js';
+import type { PresetName } from '../../scenario/preset-names.js';
 
 export const PRESETS: Record<PresetName, Preset> = {
   got: {

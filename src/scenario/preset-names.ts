@@ -1,7 +1,7 @@
 /**
- * The names of the library presets a retry layer can start from. Kept apart from the
- * preset values (presets.ts) so that the scenario schema can list them without importing
- * the values, and so that a new preset is added here first, in one place.
+ * The names of the library presets a retry layer can start from: the format's vocabulary,
+ * so the schema can list them without reaching up into the model, where the preset values
+ * live (src/model/client/presets.ts). A new preset is added here first, in one place.
  */
 export const PRESET_NAMES = [
   'got',
