@@ -6,13 +6,15 @@ import { resolve, join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { loadScenarioFile } from '../scenario/load.js';
 import { ScenarioError } from '../scenario/problems.js';
-import { scenarioJsonSchema } from '../scenario/schema.js';
+import { editorSchema } from './docs.js';
 import { runExperiment, type ExperimentResult } from '../experiment/experiment.js';
 import { parseShard, inShard } from '../experiment/expand.js';
 import { mergeDirs } from '../experiment/merge.js';
 import { writeOutputs } from '../report/write.js';
 import { rankingText, summaryTable } from '../report/table.js';
-import { experimentRanking } from '../report/ranking.js';
+import type { Results } from '../results/results.js';
+import { resolveMeasureReferences } from '../experiment/expectations.js';
+import { MEASURES } from '../measures/registry.js';
 import { formatDuration } from '../scenario/units.js';
 import { progress } from './progress.js';
 import { EXIT, UsageError } from './errors.js';
@@ -77,32 +79,32 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
       onStart: (planned) => {
         if (!args.quiet) io.err(`running ${planned} run(s) on ${Math.min(workers, Math.max(planned, 1))} worker(s); Ctrl-C keeps finished runs`);
       },
-      onRun: (done, total, r) => bar.run(done, total, r.summary.attempts),
+      onRun: (done, total, r) => bar.run(done, total, r.summary.measures.attempts ?? 0),
     });
   } finally {
     bar.end();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
-  const files = writeOutputs(x, outDir);
+  const { files, bundle } = writeOutputs(x, outDir);
   const wall = (performance.now() - started) / 1000;
-  const code = report(x, files, io, args.quiet ?? false, `${formatDuration(loaded.base.horizon)} simulated each, ${workers} worker(s), ${wall.toFixed(1)}s`);
+  const code = report(x, bundle.results, files, io, args.quiet ?? false, `${formatDuration(loaded.base.horizon)} simulated each, ${workers} worker(s), ${wall.toFixed(1)}s`);
   return code === EXIT.interrupted && stoppedBy === 'SIGTERM' ? EXIT.terminated : code;
 }
 
 /** Prints the outcome of an experiment and decides the exit code. */
-function report(x: ExperimentResult, files: string[], io: Io, quiet: boolean, detail: string): number {
+function report(x: ExperimentResult, results: Results, files: string[], io: Io, quiet: boolean, detail: string): number {
   const base = x.loaded.base;
   const seeds = new Set(x.runs.map((r) => r.seed)).size;
   const points = x.loaded.points.length;
   io.out(`${base.name}: ${x.loaded.variants.length} variant(s)${points > 1 ? ` x ${points} sweep points` : ''} x ${seeds} seed(s)${x.shard ? `, shard ${x.shard.index}/${x.shard.count}` : ''}${quiet ? '' : `; ${detail}`}`);
   if (base.question) io.out(base.question.trim());
   io.out('');
-  io.out(summaryTable(x.variants));
+  io.out(summaryTable(results));
   io.out('');
-  const ranking = experimentRanking(x);
-  if (ranking && ranking.points.length > 0) {
-    io.out(rankingText(ranking));
+  const ranking = rankingText(results);
+  if (ranking) {
+    io.out(ranking);
     io.out('');
   }
   for (const e of x.expectations) io.out(`${e.passed ? 'PASS' : 'FAIL'}  ${e.name} (${e.actual})`);
@@ -127,8 +129,8 @@ function report(x: ExperimentResult, files: string[], io: Io, quiet: boolean, de
 export async function mergeCommand(dirs: string[], out: string | undefined, io: Io): Promise<number> {
   const x = mergeDirs(dirs);
   const outDir = resolve(out ?? join('reports', x.loaded.base.name));
-  const files = writeOutputs(x, outDir);
-  return report(x, files, io, true, '');
+  const { files, bundle } = writeOutputs(x, outDir);
+  return report(x, bundle.results, files, io, true, '');
 }
 
 export async function validateCommand(files: string[], io: Io): Promise<number> {
@@ -136,6 +138,7 @@ export async function validateCommand(files: string[], io: Io): Promise<number> 
   for (const f of files) {
     try {
       const loaded = loadScenarioFile(f);
+      resolveMeasureReferences(loaded, MEASURES); // what its expectations and objectives name
       const points = loaded.points.length > 1 ? `, ${loaded.points.length} sweep points` : '';
       io.out(`${f}: ok (${loaded.variants.length} variant(s): ${loaded.variants.map((v) => v.name).join(', ')}${points})`);
     } catch (e) {
@@ -149,7 +152,7 @@ export async function validateCommand(files: string[], io: Io): Promise<number> 
 }
 
 export async function schemaCommand(io: Io): Promise<number> {
-  io.out(JSON.stringify(scenarioJsonSchema(), null, 2));
+  io.out(JSON.stringify(editorSchema(), null, 2));
   return EXIT.ok;
 }
 

@@ -6,6 +6,7 @@ import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { ScenarioError } from '../scenario/problems.js';
 import { MergeError } from '../experiment/merge.js';
+import { ResultsError } from '../results/summary-json.js';
 import { runCommand, validateCommand, schemaCommand, mergeCommand, type Io } from './commands.js';
 import { reportCommand } from './report-command.js';
 import { EXIT, UsageError } from './errors.js';
@@ -93,6 +94,9 @@ export async function runCli(argv = hideBin(process.argv)): Promise<void> {
     if (e instanceof ScenarioError) {
       io.err(e.message);
       io.err(`${e.problems.length} problem(s); nothing was run`);
+      process.exitCode = EXIT.badInput;
+    } else if (e instanceof ResultsError) {
+      io.err(`retrystorm: cannot read the results: ${e.message}`);
       process.exitCode = EXIT.badInput;
     } else if (e instanceof UsageError || e instanceof MergeError) {
       io.err(`retrystorm: ${e.message}\nrun "retrystorm --help" for usage`);

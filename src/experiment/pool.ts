@@ -10,6 +10,7 @@ import { Piscina } from 'piscina';
 import type { RunTask } from './worker.js';
 import { runOne, type RunResult } from './run-one.js';
 import { RunInterrupted } from '../model/simulate.js';
+import { MEASURES, type MeasureRegistry } from '../measures/registry.js';
 
 export interface PoolCallbacks {
   onResult: (task: RunTask, result: RunResult) => void;
@@ -32,9 +33,11 @@ function workerFile(): { filename: string; execArgv: string[] } {
  * 1 up, runs go to worker threads even when there is one: a run on the main thread could
  * not be interrupted, since a signal handler only runs between runs.
  */
-export async function runTasks(tasks: RunTask[], workers: number, signal: AbortSignal, cb: PoolCallbacks): Promise<void> {
+export async function runTasks(tasks: RunTask[], workers: number, signal: AbortSignal, cb: PoolCallbacks, registry: MeasureRegistry = MEASURES): Promise<void> {
   if (tasks.length === 0) return;
-  if (workers <= 0) return runSequentially(tasks, signal, cb);
+  if (workers <= 0) return runSequentially(tasks, signal, cb, registry);
+  // Measures are code: a worker thread computes the built-in ones, never a caller's own.
+  if (registry !== MEASURES) throw new Error('measures beyond the built-in registry are computed on the calling thread: use workers 0');
   const { filename, execArgv } = workerFile();
   // Every queued task listens on the one signal; that is by design, not a leak.
   setMaxListeners(tasks.length + 10, signal);
@@ -61,14 +64,14 @@ export async function runTasks(tasks: RunTask[], workers: number, signal: AbortS
   }
 }
 
-async function runSequentially(tasks: RunTask[], signal: AbortSignal, cb: PoolCallbacks): Promise<void> {
+async function runSequentially(tasks: RunTask[], signal: AbortSignal, cb: PoolCallbacks, registry: MeasureRegistry): Promise<void> {
   const stop = () => signal.aborted;
   for (const task of tasks) {
     await new Promise((r) => setImmediate(r)); // lets a SIGINT handler run (and abort) between runs
     if (signal.aborted) return;
     let result: RunResult;
     try {
-      result = runOne(task.scenario, task.variant, task.point, task.seed, stop);
+      result = runOne(task.scenario, task.variant, task.point, task.seed, stop, registry);
     } catch (e) {
       if (e instanceof RunInterrupted) return;
       cb.onError(task, e as Error);

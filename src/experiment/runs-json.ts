@@ -9,7 +9,7 @@ import type { RunSpec, Shard } from './expand.js';
 import type { RunResult } from './run-one.js';
 
 export interface SavedRuns {
-  format: 'retrystorm-runs/1';
+  format: 'retrystorm-runs/2';
   runs: RunSpec[];
   shard?: Shard;
   interrupted: boolean;
@@ -19,7 +19,7 @@ export interface SavedRuns {
 
 export function runsJson(x: ExperimentResult): string {
   const saved: SavedRuns = {
-    format: 'retrystorm-runs/1',
+    format: 'retrystorm-runs/2',
     runs: x.runs,
     ...(x.shard ? { shard: x.shard } : {}),
     interrupted: x.partial,
@@ -35,8 +35,8 @@ export function runsJson(x: ExperimentResult): string {
 
 export function parseRuns(text: string, where: string): SavedRuns {
   const saved = JSON.parse(text) as SavedRuns;
-  if (saved?.format !== 'retrystorm-runs/1' || !Array.isArray(saved.runs) || !Array.isArray(saved.results)) {
-    throw new Error(`${where} is not a retrystorm runs.json (format retrystorm-runs/1)`);
+  if (saved?.format !== 'retrystorm-runs/2' || !Array.isArray(saved.runs) || !Array.isArray(saved.results)) {
+    throw new Error(`${where} is not a retrystorm runs.json (format retrystorm-runs/2)`);
   }
   return saved;
 }

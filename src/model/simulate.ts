@@ -13,6 +13,7 @@ import { wire } from './outcomes.js';
 import { Clients } from './client/clients.js';
 import { faultWindows, scheduleFaults } from './faults.js';
 import type { RunRecord } from './series.js';
+import { subjectOf } from '../scenario/subject.js';
 
 export interface SimulateOptions {
   /** Polled now and then; returning true stops the run early (the record then covers [0, now)). */
@@ -30,7 +31,15 @@ export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}):
   const attempts = new Attempts();
   const populations = Object.entries(s.clients);
   const ids = identities(populations);
-  const rec = new Recorder(horizon, bucketWidth(s), ids.pops.map((p) => p.route), ids.routes.length, Object.keys(s.server.dependencies ?? {}).length);
+  const subject = subjectOf(s);
+  const rec = new Recorder({
+    horizonS: horizon,
+    bucketS: bucketWidth(s),
+    routeOfPopulation: ids.pops.map((p) => p.route),
+    routes: ids.routes.length,
+    dependencies: Object.keys(s.server.dependencies ?? {}).length,
+    subject,
+  });
   const contract = wire(s.server.overload);
   const clients = new Clients(engine, actions, attempts, rec, populations, seed, contract, s.faults);
   const server = new Frontend(engine, attempts, actions, rec, s, ids, seed, clients.answer, contract);
@@ -49,7 +58,10 @@ export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}):
     series,
     faults: faultWindows(s),
     attemptsPerAction: rec.attemptsPerAction,
+    attemptsPerActionByPopulation: rec.attemptsPerActionByPopulation,
     routes: ids.routes,
+    populations: populations.map(([name, p], i) => ({ name, route: ids.pops[i].route, legitimate: p.role === 'user', subject: subject[i] })),
+    fine: rec.fine,
     quotas: server.dependencies.filter((d) => d.report().limit > 0).map((d) => d.report()),
     totals: {
       actionsStarted: sum(series.actionsStarted),

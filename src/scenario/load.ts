@@ -37,6 +37,12 @@ export interface LoadedScenario {
   variants: ScenarioVariant[];
   /** Sweep points (one point with no values without a sweep). */
   points: SweepPoint[];
+  /**
+   * Where a path of the scenario was written (the key itself when `key` is given), for checks
+   * made above the loader (e.g. which measures an expectation names) to report positioned
+   * problems like the loader's own.
+   */
+  locate(path: ReadonlyArray<PropertyKey>, key?: string): { line: number; col: number };
 }
 
 type Path = ReadonlyArray<PropertyKey>;
@@ -179,14 +185,14 @@ export function loadScenario(source: string, file = '<scenario>'): LoadedScenari
   }
 
   if (base) {
-    for (const p of compareProblems(base.compare, entries.map(([n]) => n), params, points)) {
+    for (const p of compareProblems(base, entries.map(([n]) => n), params, points)) {
       const { line, col } = locate(p.path, p.key);
       report({ file, line, col, path: formatPath(p.key === undefined ? p.path : [...p.path, p.key]), message: p.message });
     }
   }
 
   if (problems.length > 0 || !base) throw new ScenarioError(sortProblems(problems));
-  return { file, source, base, variants, points };
+  return { file, source, base, variants, points, locate };
 }
 
 

@@ -170,6 +170,13 @@ export const behaviourSchema = z
 export const populationSchema = z
   .strictObject({
     description: z.string().optional().meta({ description: 'Who these clients are.' }),
+    role: z
+      .enum(['user', 'attacker'], { error: () => 'expected role: user or attacker' })
+      .default('user')
+      .meta({
+        description:
+          'user: legitimate traffic, whose success is the verdict. attacker: traffic the service is right to refuse (bots, scrapers, abuse): refusing it is the service working, so its failures are left out of success, perceived outage and recovery (they still load the server).',
+      }),
     clients: positiveInt(LIMITS.clients, 'clients per population').default(1000).meta({ description: 'Number of distinct clients (each user action belongs to one, drawn uniformly).' }),
     arrivals: arrivalsSchema,
     retry: layerSchema.optional().meta({ description: 'A single retry layer (shorthand for layers: {app: …}).' }),

@@ -39,9 +39,11 @@ export const measuresSchema = z.strictObject({
   bucket: durationSchema('Width of a time bucket in the series ("auto": about 1,000 buckets over the horizon, at least 1s).').optional(),
   warmup: durationSchema('Start-up time left out of the pre-fault baseline.').prefault('60s'),
   hold: durationSchema('How long the service must stay healthy to count as recovered.').prefault('2m'),
+  healthWindow: durationSchema('Width of the window health is judged over (default: the bucket width); recovery time slides it a second at a time, so it is resolved to the second whatever the buckets.').optional(),
   successRatioDrop: z.number().min(0).max(1).default(0.02).meta({ description: 'Healthy: success ratio at least the pre-fault ratio minus this.' }),
   loadExcess: z.number().min(0).default(0.2).meta({ description: 'Healthy: offered load at most the pre-fault load times (1 + this).' }),
-  perceivedOutageThreshold: z.number().min(0).max(1).default(0.9).meta({ description: 'Users perceive an outage while the success ratio is below this.' }),
+  perceivedOutageThreshold: z.number().min(0).max(1).default(0.9).meta({ description: 'Users perceive an outage while the success ratio is below this; below it before the first fault, a variant is marked unhealthy before the fault.' }),
+  saturation: z.number().min(0).max(1).default(0.98).meta({ description: 'Busy slots over available slots, before the first fault, at or above which the server counts as saturated: the variant is marked unhealthy before the fault.' }),
   relapseUp: durationSchema('How long users must see the service up again, after the faults, before a fall counts as a relapse.').prefault('1m'),
   baseline: rateSchema('Declared 1x user-action rate (default: measured before the first fault).').optional(),
 });
@@ -77,29 +79,44 @@ export const sweepSchema = z
 
 // ── Expectations ─────────────────────────────────────────────────────────────
 
-const atMostDuration = z.strictObject({ atMost: durationSchema('Upper bound.') });
-const fractionAtLeast = z.strictObject({ atLeast: z.number().min(0).max(1) });
-const numberAtMost = z.strictObject({ atMost: z.number().min(0) });
+const boundValue = z.union([z.number(), z.string()], { error: () => 'expected a number, or a duration such as "10m" for a measure in seconds' });
+
+export const boundSchema = z
+  .strictObject({
+    atMost: boundValue.optional().meta({ description: 'Upper bound (in the measure\'s unit: a duration such as "10m" for seconds, a share between 0 and 1).' }),
+    atLeast: boundValue.optional().meta({ description: 'Lower bound.' }),
+  })
+  .refine((b) => b.atMost !== undefined || b.atLeast !== undefined, 'give atMost or atLeast');
 
 export const expectationSchema = z
-  .strictObject({
+  .object({
     variant: name.meta({ description: 'The variant this expectation is about.' }),
-    route: z.string().optional().meta({ description: 'Check successRatio on this route\'s user actions only (e.g. login).' }),
+    population: name.optional().meta({ description: 'Check this population\'s users only (per-population measures; see docs/measures.md).' }),
+    route: z.string().optional().meta({ description: 'Check the legitimate users of this route only (e.g. login; per-population measures).' }),
     at: z.record(z.string(), sweepValue).optional().meta({ description: 'Only at the sweep points with these values (default: every point).' }),
-    recoveryTime: atMostDuration.optional().meta({ description: 'Mean recovery time across seeds at most this (fails when a seed did not recover).' }),
-    recovered: fractionAtLeast.optional().meta({ description: 'Fraction of seeds that recovered at least this.' }),
-    perceivedOutage: atMostDuration.optional().meta({ description: 'Mean perceived outage at most this.' }),
-    peakLoadMultiple: numberAtMost.optional().meta({ description: 'Mean peak offered load multiple at most this.' }),
-    peakRetryShare: z.strictObject({ atMost: z.number().min(0).max(1) }).optional().meta({ description: 'Mean peak retry share at most this.' }),
-    successRatio: fractionAtLeast.optional().meta({ description: 'Mean success ratio of user actions at least this.' }),
-    attemptsPerAction: numberAtMost.optional().meta({ description: 'Mean attempts per user action at most this.' }),
   })
-  .meta({ description: 'A check on the results; `retrystorm run` exits with code 1 when one fails.' });
+  .catchall(boundSchema)
+  .meta({
+    description:
+      'A check on the results; `retrystorm run` exits with code 1 when one fails. Any measure of docs/measures.md is a key, with atMost and/or atLeast: e.g. { variant: spread, recoveryTimeS: { atMost: 10m }, recovered: { atLeast: 0.95 } }. Values are compared with the mean across seeds (recovered: the fraction of seeds).',
+  });
 
 // ── Comparison ───────────────────────────────────────────────────────────────
 
 export const compareSchema = z
   .strictObject({
+    for: z
+      .strictObject({
+        populations: z.array(name).min(1).optional().meta({ description: 'Only these client populations\' users.' }),
+        routes: z.array(z.string()).min(1).optional().meta({ description: 'Only the users of populations calling these routes.' }),
+      })
+      .optional()
+      .meta({ description: 'Whose users the verdict is about (default: every population whose role is user). Success, perceived outage and recovery are measured for them; load is the server\'s, whoever sends it.' }),
+    objectives: z
+      .array(z.string())
+      .min(1)
+      .optional()
+      .meta({ description: 'The measures the ranking orders by, most important first, each in its better direction (default: recovered, recoveryTimeS, perceivedOutageS, then the costs peakLoadMultiple, excessAttempts, wastedWorkShare, attemptsPerAction). Variants unhealthy before the first fault always rank last.' }),
     baseline: name.optional().meta({ description: 'The variant the others are measured against (default: the first variant).' }),
     at: z
       .record(z.string(), sweepValue)
@@ -145,9 +162,14 @@ export type Expectation = z.output<typeof expectationSchema>;
 export type CompareSpec = z.output<typeof compareSchema>;
 export type SweepSpec = z.output<typeof sweepSchema>;
 
-/** The JSON Schema for editors (`# yaml-language-server: $schema=...`). Input side: defaulted keys are optional. */
-export function scenarioJsonSchema(): object {
-  return z.toJSONSchema(scenarioSchema, {
+/**
+ * The JSON Schema for editors (`# yaml-language-server: $schema=...`). Input side: defaulted
+ * keys are optional. The format does not know the measures an expectation may name (they are
+ * the measures layer's); given their keys, the schema lists them, so editors complete them
+ * and flag a misspelt one.
+ */
+export function scenarioJsonSchema(opts: { measureKeys?: readonly string[] } = {}): object {
+  const schema = z.toJSONSchema(scenarioSchema, {
     io: 'input',
     unrepresentable: 'any',
     // Durations and rates accept a bare number only to explain that it needs a unit;
@@ -160,7 +182,13 @@ export function scenarioJsonSchema(): object {
       jsonSchema.type = 'string';
       jsonSchema.pattern = unit === 'duration' ? DURATION_PATTERN : RATE_PATTERN;
     },
-  });
+  }) as unknown as { properties: { expectations: { items: { properties: Record<string, unknown>; additionalProperties?: unknown } } } };
+  const expectation = schema.properties.expectations.items;
+  if (opts.measureKeys && expectation.additionalProperties && typeof expectation.additionalProperties === 'object') {
+    for (const key of opts.measureKeys) expectation.properties[key] = expectation.additionalProperties;
+    expectation.additionalProperties = false;
+  }
+  return schema;
 }
 
 const DURATION_PATTERN = '^\\s*(\\d+(\\.\\d+)?(ms|s|m|h|d))+\\s*$';

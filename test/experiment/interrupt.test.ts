@@ -39,7 +39,7 @@ variants:
     overlay: { server: { queue: 50 } }
 expectations:
   - variant: short-queue
-    recoveryTime: { atMost: 2m }
+    recoveryTimeS: { atMost: 2m }
 `;
 
 // 2 variants x 30 seeds of ~0.05 s each, for the in-process tests.

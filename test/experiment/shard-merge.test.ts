@@ -14,9 +14,8 @@ import { expandRuns, inShard, parseShard, type RunSpec } from '../../src/experim
 import { assemble, runExperiment } from '../../src/experiment/experiment.js';
 import type { RunResult } from '../../src/experiment/run-one.js';
 import { loadScenario } from '../../src/scenario/load.js';
-import { summaryJson } from '../../src/report/summary-json.js';
+import { summaryText, seriesText } from '../helpers/outputs.js';
 import { runsJson } from '../../src/experiment/runs-json.js';
-import { timeseriesCsv } from '../../src/report/timeseries-csv.js';
 import { writeOutputs } from '../../src/report/write.js';
 import { MergeError, mergeDirs } from '../../src/experiment/merge.js';
 
@@ -111,9 +110,9 @@ describe('runExperiment with shards, folded by assemble', () => {
       for (const index of mine) results[index] = part.results[index];
     }
     const merged = assemble(loaded, whole.runs, results, [], false);
-    expect(summaryJson(merged)).toBe(summaryJson(whole));
+    expect(summaryText(merged)).toBe(summaryText(whole));
     expect(runsJson(merged)).toBe(runsJson(whole));
-    expect(timeseriesCsv(merged.results)).toBe(timeseriesCsv(whole.results));
+    expect(seriesText(merged)).toBe(seriesText(whole));
     expect(whole.expectations.length).toBeGreaterThan(0);
     expect(expandRuns(loaded)).toEqual(whole.runs);
   });
@@ -145,7 +144,7 @@ interface Result {
 const cli = (...args: string[]): Promise<Result> => runCliProcess(dir, args);
 
 const read = (...path: string[]) => readFileSync(join(dir, ...path), 'utf8');
-const OUTPUTS = ['summary.json', 'timeseries.csv', 'runs.json'] as const;
+const OUTPUTS = ['summary.json', 'timeseries.csv', 'populations.csv', 'runs.json', 'report.html', 'summary.md'] as const;
 
 /** A refusal: exit 2, a one-line reason (then the usage hint), no stack trace, nothing written. */
 function expectRefused(r: Result, reason: RegExp, out: string): void {
@@ -179,7 +178,7 @@ describe('retrystorm run --shard i/n, then merge', () => {
     const u = JSON.parse(read('U', 'summary.json'));
     expect(a.shard).toEqual({ index: 1, count: 2 });
     expect(b.shard).toEqual({ index: 2, count: 2 });
-    expect(u.shard).toBeUndefined();
+    expect(u.shard).toBeNull();
     expect([a.runsPlanned, b.runsPlanned, u.runsPlanned]).toEqual([12, 12, 12]);
     expect([a.runsFinished, b.runsFinished, u.runsFinished]).toEqual([6, 6, 12]);
     expect([a.partial, b.partial, u.partial]).toEqual([false, false, false]);
@@ -207,9 +206,9 @@ describe('mergeDirs', () => {
 
   it('gives the same bytes whatever the order of the folders', () => {
     const x = mergeDirs(at('B', 'A'));
-    expect(summaryJson(x) === read('U', 'summary.json')).toBe(true);
+    expect(summaryText(x) === read('U', 'summary.json')).toBe(true);
     expect(runsJson(x) === read('U', 'runs.json')).toBe(true);
-    expect(timeseriesCsv(x.results) === read('U', 'timeseries.csv')).toBe(true);
+    expect(seriesText(x) === read('U', 'timeseries.csv')).toBe(true);
   });
 
   it('refuses a set of shards with one missing or one given twice (it would pass for an interruption)', () => {

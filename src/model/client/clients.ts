@@ -96,7 +96,7 @@ export class Clients {
     const offline = off !== undefined && now >= off.from && now < off.to;
     if (offline) flags |= ACTION_QUEUED_OFFLINE;
     const act = this.actions.create(i, client, now, flags);
-    this.rec.actionStarted(now);
+    this.rec.actionStarted(now, i);
     if (b.giveUpAfter !== undefined) this.engine.after(b.giveUpAfter, this.kGiveUp, act, this.actions.gen[act]);
     if (offline) {
       p.offlineQueued![client]++;
@@ -123,7 +123,7 @@ export class Clients {
   }
 
   private succeed(act: number): void {
-    this.rec.actionEnded(this.engine.now, true, this.actions.attempts[act], this.actions.population[act]);
+    this.rec.actionEnded(this.engine.now, this.actions.population[act], true, this.actions.attempts[act]);
     this.actions.release(act);
   }
 
@@ -136,7 +136,7 @@ export class Clients {
       this.engine.after(p.behaviourRng() * r.after, this.kRefresh, act, actions.gen[act]);
       return;
     }
-    this.rec.actionEnded(this.engine.now, false, actions.attempts[act], actions.population[act]);
+    this.rec.actionEnded(this.engine.now, actions.population[act], false, actions.attempts[act]);
     actions.release(act);
   }
 
@@ -150,7 +150,7 @@ export class Clients {
     const actions = this.actions;
     if (actions.gen[act] !== gen) return;
     this.abandonBelow(act, -1);
-    this.rec.actionAbandoned(this.engine.now, actions.attempts[act], actions.population[act]);
+    this.rec.actionAbandoned(this.engine.now, actions.population[act], actions.attempts[act]);
     actions.release(act);
   }
 
@@ -188,7 +188,7 @@ export class Clients {
         return;
       }
       actions.layerTries[slot]++;
-      this.rec.refusedLocally(now);
+      this.rec.refusedLocally(now, actions.population[act]);
       if (layer.budget && actions.layerTaken[slot] > 0) {
         layer.budget.cancel(layer.budgetScopeIsClient ? client : 0, now, actions.layerTaken[slot]);
         actions.layerTaken[slot] = -1;
@@ -207,7 +207,7 @@ export class Clients {
       const flags = ((actions.flags[act] & ACTION_INVALID) !== 0 ? ATTEMPT_INVALID : 0) | (p.behaviour.attemptHeader ? ATTEMPT_HEADER : 0);
       const a = this.attempts.create(act, now, flags, n);
       actions.inflight[act] = a;
-      this.rec.attempt(now, n > 1, n > 1 && (flags & ATTEMPT_INVALID) !== 0);
+      this.rec.attempt(now, actions.population[act], n > 1, n > 1 && (flags & ATTEMPT_INVALID) !== 0);
       if (timeout < Infinity) this.engine.afterInLane(layer.timeoutLane, timeout, this.kAttemptTimeout, a, this.attempts.gen[a]);
       this.send(a);
     } else {
@@ -220,23 +220,25 @@ export class Clients {
   readonly answer = (a: number, outcome: number, retryAfter: number): void => {
     const at = this.attempts;
     const now = this.engine.now;
-    this.rec.answer(now, at.sentT[a], outcome, at.number[a] === 1);
     const act = at.action[a];
+    const pop = this.actions.population[act];
+    this.rec.answer(now, pop, at.sentT[a], outcome, at.number[a] === 1);
     at.release(a);
     this.actions.inflight[act] = -1;
-    const p = this.pops[this.actions.population[act]];
+    const p = this.pops[pop];
     this.tryEnded(act, p, p.layers.length - 1, outcome, retryAfter);
   };
 
   private attemptTimeout(a: number, gen: number): void {
     const at = this.attempts;
     if (!at.isAwaited(a, gen)) return; // answered already: a stale timeout
-    this.rec.timedOut(this.engine.now, OUTCOME_TIMEOUT);
     const act = at.action[a];
+    const pop = this.actions.population[act];
+    this.rec.timedOut(this.engine.now, pop, OUTCOME_TIMEOUT);
     // The client is done with it; the server, still holding (a, gen), will find it gone.
     at.release(a);
     this.actions.inflight[act] = -1;
-    const p = this.pops[this.actions.population[act]];
+    const p = this.pops[pop];
     this.tryEnded(act, p, p.layers.length - 1, OUTCOME_TIMEOUT, NaN);
   }
 
@@ -244,8 +246,9 @@ export class Clients {
     const l = aux & LAYER_MASK;
     if (this.actions.layerToken[act * MAX_LAYERS + l] !== aux >>> LAYER_SHIFT) return;
     this.abandonBelow(act, l);
-    this.rec.timedOut(this.engine.now, OUTCOME_TIMEOUT);
-    this.tryEnded(act, this.pops[this.actions.population[act]], l, OUTCOME_TIMEOUT, NaN);
+    const pop = this.actions.population[act];
+    this.rec.timedOut(this.engine.now, pop, OUTCOME_TIMEOUT);
+    this.tryEnded(act, this.pops[pop], l, OUTCOME_TIMEOUT, NaN);
   }
 
   /**
@@ -301,7 +304,7 @@ export class Clients {
       const seen = ++actions.failuresSeen[act];
       const limit = p.behaviour.giveUpAfterFailures;
       if (limit !== undefined && seen >= limit) {
-        this.rec.actionAbandoned(now, actions.attempts[act], actions.population[act]);
+        this.rec.actionAbandoned(now, actions.population[act], actions.attempts[act]);
         actions.release(act);
         return;
       }
@@ -356,7 +359,7 @@ export class Clients {
 
   /** Layer l gives up on its call: one failure for the layer above (or the user). */
   private callFailed(act: number, p: PopulationState, l: number, outcome: number, retryAfter: number): void {
-    if (p.layers[l].spec.deadLetter) this.rec.deadLettered(this.engine.now);
+    if (p.layers[l].spec.deadLetter) this.rec.deadLettered(this.engine.now, this.actions.population[act]);
     if (l === 0) return this.fail(act, p);
     this.tryEnded(act, p, l - 1, outcome, retryAfter);
   }
