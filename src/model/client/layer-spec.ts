@@ -1,73 +1,56 @@
 /**
  * A retry layer as the simulator uses it: every field resolved from, in order, the
- * built-in defaults below, the layer's preset (a real library's documented defaults), and
- * what the scenario wrote. The defaults describe a layer that does not retry: a layer only
- * multiplies attempts when something says it should.
+ * built-in defaults below, the layer's preset (a real library's documented defaults, at the
+ * release line the scenario named or the current one), and what the scenario wrote. The
+ * defaults describe a layer that does not retry: a layer only multiplies attempts when
+ * something says it should.
+ *
+ * This is the one place where layer defaults are applied, late, instead of in the schema:
+ * a default there would hide whether the scenario or the preset said something.
  */
-import type { LayerInput, BudgetSpec, BreakerSpec } from '../../scenario/schema.js';
+import type { LayerInput } from '../../scenario/schema.js';
 import { PRESETS } from './presets.js';
+import { parsePresetRef } from './preset-names.js';
+import type { LayerSpec, PresetLayer } from './layer-types.js';
 
-export type Jitter = 'none' | 'full' | 'equal' | 'decorrelated' | 'decorrelated-v2' | 'proportional';
-export type RetryOnItem = 'timeout' | 'reset' | '5xx' | '4xx' | number;
-
-export interface BackoffSpec {
-  kind: 'none' | 'constant' | 'linear' | 'exponential' | 'visibility';
-  base: number;
-  multiplier: number;
-  max: number;
-  jitter: Jitter;
-  jitterFactor: number;
-}
-
-export interface LayerSpec {
-  name: string;
-  maxAttempts: number;
-  /** Per-try timeout (s); Infinity = none. */
-  timeout: number;
-  /** Overall deadline of a call to this layer (s); Infinity = none. */
-  deadline: number;
-  backoff: BackoffSpec;
-  retryOn: RetryOnItem[];
-  retryable: 'honour' | 'ignore';
-  retryAfter: { mode: 'ignore' | 'honour' | 'cap' | 'give-up'; cap: number; max: number };
-  budget?: BudgetSpec;
-  breaker?: BreakerSpec;
-  deadLetter: boolean;
-}
+export type { Jitter, RetryOnItem, BackoffSpec, RetryAfterSpec, LayerSpec, PresetLayer, Preset, PresetRelease } from './layer-types.js';
 
 /** What a layer is when nothing is said: one try, no timeout, retries (if enabled) on timeouts, resets, 5xx and 429. */
 export const LAYER_DEFAULTS: Omit<LayerSpec, 'name'> = {
   maxAttempts: 1,
   timeout: Infinity,
   deadline: Infinity,
-  backoff: { kind: 'exponential', base: 0.1, multiplier: 2, max: 10, jitter: 'full', jitterFactor: 0.2 },
+  backoff: { kind: 'exponential', base: 0.1, multiplier: 2, max: 10, jitter: 'full', jitterFactor: 0.2, jitterMin: 0.8, jitterMax: 1.2 },
   retryOn: ['timeout', 'reset', '5xx', 429],
   retryable: 'honour',
-  retryAfter: { mode: 'ignore', cap: Infinity, max: Infinity },
+  retryAfter: { mode: 'ignore', cap: Infinity, max: Infinity, bound: Infinity },
   deadLetter: false,
 };
 
-/** A layer as written in a preset: any field, durations in seconds. */
-export type PresetLayer = Partial<Omit<LayerSpec, 'name' | 'backoff' | 'retryAfter'>> & {
-  backoff?: Partial<BackoffSpec>;
-  retryAfter?: Partial<LayerSpec['retryAfter']>;
-};
-
-export interface Preset {
-  /** Library and the version whose defaults these are. */
-  library: string;
-  version: string;
-  /** Where the values come from (documentation or source file at that version). */
-  source: string;
-  /** What the preset cannot express, or simplifies. */
-  notes?: string;
-  layer: PresetLayer;
+/**
+ * The layer a preset reference (`name` or `name@version`) stands for: the preset's common
+ * fields with its release line's differences laid over them. The scenario schema has already
+ * checked the reference; a bad one here is a programming error.
+ */
+export function presetLayer(ref: string): PresetLayer {
+  const r = parsePresetRef(ref);
+  if ('error' in r) throw new Error(r.error);
+  const preset = PRESETS[r.name];
+  const release = preset.releases?.[r.line];
+  if (!release) return preset.layer;
+  const over = release.layer;
+  return {
+    ...preset.layer,
+    ...over,
+    backoff: { ...preset.layer.backoff, ...over.backoff },
+    retryAfter: { ...preset.layer.retryAfter, ...over.retryAfter },
+  };
 }
 
 type Partialish = PresetLayer | LayerInput;
 
 export function resolveLayer(name: string, input: LayerInput): LayerSpec {
-  const preset: PresetLayer = input.preset ? PRESETS[input.preset].layer : {};
+  const preset: PresetLayer = input.preset ? presetLayer(input.preset) : {};
   const pick = <K extends keyof Partialish>(k: K) => (input[k as keyof LayerInput] ?? preset[k as keyof PresetLayer]) as never;
   return {
     name,

@@ -1,0 +1,86 @@
+/**
+ * The shape of a resolved retry layer and of a library preset. Types only, in a module of
+ * their own so that the preset values (presets.ts) and the resolution (layer-spec.ts) both
+ * depend on them without depending on each other.
+ */
+import type { BudgetSpec, BreakerSpec } from '../../scenario/schema.js';
+
+export type Jitter = 'none' | 'full' | 'equal' | 'decorrelated' | 'decorrelated-v2' | 'proportional' | 'scaled';
+export type RetryOnItem = 'timeout' | 'reset' | '5xx' | '4xx' | number;
+
+export interface BackoffSpec {
+  kind: 'none' | 'constant' | 'linear' | 'exponential' | 'visibility';
+  base: number;
+  multiplier: number;
+  max: number;
+  jitter: Jitter;
+  /** For proportional jitter: cap × (1 ± jitterFactor). */
+  jitterFactor: number;
+  /** For scaled jitter: cap × uniform(jitterMin, jitterMax). */
+  jitterMin: number;
+  jitterMax: number;
+}
+
+/**
+ * What a layer does with a Retry-After (or gRPC pushback) on a failed try; durations in s.
+ *  ignore   the backoff alone decides
+ *  honour   max(backoff, Retry-After)
+ *  cap      max(backoff, min(Retry-After, cap))
+ *  give-up  max(backoff, Retry-After), no retry when Retry-After > max
+ *  exact    Retry-After itself, at most cap; no retry when Retry-After > max
+ *  bounded  max(backoff, min(Retry-After, backoff + bound))
+ */
+export interface RetryAfterSpec {
+  mode: 'ignore' | 'honour' | 'cap' | 'give-up' | 'exact' | 'bounded';
+  cap: number;
+  max: number;
+  bound: number;
+}
+
+export interface LayerSpec {
+  name: string;
+  maxAttempts: number;
+  /** Per-try timeout (s); Infinity = none. */
+  timeout: number;
+  /** Overall deadline of a call to this layer (s); Infinity = none. */
+  deadline: number;
+  backoff: BackoffSpec;
+  retryOn: RetryOnItem[];
+  retryable: 'honour' | 'ignore';
+  retryAfter: RetryAfterSpec;
+  budget?: BudgetSpec;
+  breaker?: BreakerSpec;
+  deadLetter: boolean;
+}
+
+/** A layer as written in a preset: any field, durations in seconds. */
+export type PresetLayer = Partial<Omit<LayerSpec, 'name' | 'backoff' | 'retryAfter'>> & {
+  backoff?: Partial<BackoffSpec>;
+  retryAfter?: Partial<RetryAfterSpec>;
+};
+
+/** The values of one release line of a library (preset-names.ts lists the lines). */
+export interface PresetRelease {
+  /** The versions this line covers, as people name them ("3.341.0 to 3.1025.x", with the dependency versions that matter). */
+  versions: string;
+  /** Where this line's values were read. */
+  source: string;
+  /** What changed at the start of this line, and what the line cannot express. */
+  notes: string;
+  /** What differs from the preset's common layer; budget and breaker, when given, replace it whole. */
+  layer: PresetLayer;
+}
+
+export interface Preset {
+  /** Library and the version whose defaults these are (for a versioned preset: the current release). */
+  library: string;
+  version: string;
+  /** Where the values come from (documentation or source file at that version). */
+  source: string;
+  /** What the preset cannot express, or simplifies. */
+  notes?: string;
+  /** What every release line shares. */
+  layer: PresetLayer;
+  /** For presets whose behaviour changed by version: one entry per line of PRESET_RELEASES, oldest first. */
+  releases?: PresetRelease[];
+}
