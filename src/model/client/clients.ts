@@ -163,6 +163,7 @@ export class Clients {
     actions.layerStart[slot] = this.engine.now;
     actions.layerJitter[slot] = initialBackoffState(p.layers[l].spec.backoff);
     actions.layerTaken[slot] = -1;
+    actions.layerRetryCap[slot] = Infinity; // until the budget sees the first try (a gate may refuse it first)
     actions.layerState[slot] = IDLE;
     this.tryLayer(act, p, l);
   }
