@@ -5,6 +5,7 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { ScenarioError } from '../scenario/problems.js';
+import { MergeError } from '../experiment/merge.js';
 import { runCommand, validateCommand, schemaCommand, mergeCommand, type Io } from './commands.js';
 import { reportCommand } from './report-command.js';
 import { EXIT, UsageError } from './errors.js';
@@ -93,7 +94,7 @@ export async function runCli(argv = hideBin(process.argv)): Promise<void> {
       io.err(e.message);
       io.err(`${e.problems.length} problem(s); nothing was run`);
       process.exitCode = EXIT.badInput;
-    } else if (e instanceof UsageError) {
+    } else if (e instanceof UsageError || e instanceof MergeError) {
       io.err(`retrystorm: ${e.message}\nrun "retrystorm --help" for usage`);
       process.exitCode = EXIT.badInput;
     } else {

@@ -6,8 +6,6 @@
  * Memory grows with the number of buckets, never with the number of events: every
  * quantity is aggregated into its time bucket as it happens.
  */
-import type { QuotaReport } from './server/dependencies.js';
-
 /**
  * Why a try failed, as the client saw it. Index into `BucketSeries.failures`; the outcome
  * code of a failure is 1 + its index here (0 = ok). See model/outcomes.ts for what each
@@ -116,4 +114,19 @@ export interface RunRecord {
     /** Peak number of fingerprints the server's retry detection held (0 without detection). */
     fingerprintPeakEntries: number;
   };
+}
+
+/** What a dependency's quota went through in one run (filled by model/server/dependencies.ts). */
+export interface QuotaReport {
+  name: string;
+  limit: number;
+  windowS: number;
+  /** Highest share of the quota used in any window. */
+  peakWindowUse: number;
+  /** Calls the provider refused (429) and calls our guard refused before it. */
+  providerRefused: number;
+  guardRefused: number;
+  /** Calls answered by local validation instead of the provider. */
+  failedOver: number;
+  alerts: Array<{ threshold: number; firstS: number | null }>;
 }

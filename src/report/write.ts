@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { ExperimentResult } from '../experiment/experiment.js';
 import { summaryJson } from './summary-json.js';
 import { timeseriesCsv } from './timeseries-csv.js';
-import { runsJson } from './runs-json.js';
+import { runsJson } from '../experiment/runs-json.js';
 import { writeReport } from './html/write-report.js';
 
 export function writeOutputs(x: ExperimentResult, dir: string): string[] {

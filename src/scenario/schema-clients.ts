@@ -13,7 +13,7 @@ import { durationSchema, durationOrNone, positiveInt, versionSchema } from './sc
 import { LIMITS } from './limits.js';
 import { closest } from './problems.js';
 import { arrivalsSchema } from './schema-arrivals.js';
-import { PRESET_NAMES, PRESET_REF_PATTERN, parsePresetRef } from '../model/client/preset-names.js';
+import { PRESET_NAMES, PRESET_REF_PATTERN, parsePresetRef } from './preset-names.js';
 
 const fraction = (what: string) => z.number().min(0).max(1).meta({ description: what });
 const scope = z

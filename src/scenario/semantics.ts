@@ -8,8 +8,8 @@ import type { Scenario, Distribution, Arrivals, Behaviour } from './schema.js';
 import { LIMITS } from './limits.js';
 import { formatDuration } from './units.js';
 import { validateDistribution } from '../engine/distributions.js';
-import { toDistributionSpec } from '../model/distribution-spec.js';
-import { meanRate } from '../model/arrivals.js';
+import { toDistributionSpec } from './distribution-spec.js';
+import { meanRate } from './arrival-profile.js';
 
 export interface SemanticProblem {
   path: PropertyKey[];

@@ -14,7 +14,7 @@ import { runExperiment, assemble, type ExperimentResult } from '../../src/experi
 import { runTasks } from '../../src/experiment/pool.js';
 import type { RunResult } from '../../src/experiment/run-one.js';
 import { summaryJson } from '../../src/report/summary-json.js';
-import { runsJson } from '../../src/report/runs-json.js';
+import { runsJson } from '../../src/experiment/runs-json.js';
 import { timeseriesCsv } from '../../src/report/timeseries-csv.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');

@@ -10,7 +10,7 @@ import { runExperiment, type ExperimentResult } from '../../src/experiment/exper
 import { loadScenario, type LoadedScenario } from '../../src/scenario/load.js';
 import type { Scenario } from '../../src/scenario/schema.js';
 import { summaryJson } from '../../src/report/summary-json.js';
-import { runsJson } from '../../src/report/runs-json.js';
+import { runsJson } from '../../src/experiment/runs-json.js';
 
 // 2 variants x 2 sweep points x 2 seeds = 8 quick runs.
 const SCENARIO = `

@@ -15,11 +15,10 @@ import { assemble, runExperiment } from '../../src/experiment/experiment.js';
 import type { RunResult } from '../../src/experiment/run-one.js';
 import { loadScenario } from '../../src/scenario/load.js';
 import { summaryJson } from '../../src/report/summary-json.js';
-import { runsJson } from '../../src/report/runs-json.js';
+import { runsJson } from '../../src/experiment/runs-json.js';
 import { timeseriesCsv } from '../../src/report/timeseries-csv.js';
 import { writeOutputs } from '../../src/report/write.js';
-import { mergeDirs } from '../../src/experiment/merge.js';
-import { UsageError } from '../../src/cli/errors.js';
+import { MergeError, mergeDirs } from '../../src/experiment/merge.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -216,7 +215,7 @@ describe('mergeDirs', () => {
   it('refuses a set of shards with one missing or one given twice (it would pass for an interruption)', () => {
     expect(() => mergeDirs(at('A'))).toThrow(/^shard 2\/2 missing: give the folders of every shard$/);
     expect(() => mergeDirs(at('A', 'A'))).toThrow(/are both shard 1\/2$/);
-    expect(() => mergeDirs(at('A'))).toThrow(UsageError);
+    expect(() => mergeDirs(at('A'))).toThrow(MergeError);
   });
 
   it.each([
@@ -224,19 +223,19 @@ describe('mergeDirs', () => {
     ['a different --seed', 'seed7', /seed7 planned other runs than .*A \(different --seed or --seeds\?\)/],
     ['a different scenario', 'other', /other ran a different scenario file than .*A/],
     ['a folder without results', 'nowhere', /nowhere\/scenario\.yaml: missing; merge takes folders written by "retrystorm run --shard i\/n --out DIR"/],
-  ])('refuses %s with a one-line UsageError', (_what, folder, message) => {
+  ])('refuses %s with a one-line MergeError', (_what, folder, message) => {
     let error: unknown;
     try {
       mergeDirs(at('A', folder));
     } catch (e) {
       error = e;
     }
-    expect(error).toBeInstanceOf(UsageError);
+    expect(error).toBeInstanceOf(MergeError);
     expect((error as Error).message).toMatch(message);
     expect((error as Error).message).not.toContain('\n');
   });
 
   it('refuses no folder at all', () => {
-    expect(() => mergeDirs([])).toThrow(UsageError);
+    expect(() => mergeDirs([])).toThrow(MergeError);
   });
 });

@@ -7,8 +7,9 @@
  */
 import { describe, it, expect } from 'vitest';
 import { PRESETS } from '../../src/model/client/presets.js';
-import { PRESET_NAMES, PRESET_RELEASES, parsePresetRef, describeReleaseLines } from '../../src/model/client/preset-names.js';
-import { resolveLayer, LAYER_DEFAULTS } from '../../src/model/client/layer-spec.js';
+import { PRESET_NAMES, PRESET_RELEASES, parsePresetRef, describeReleaseLines } from '../../src/scenario/preset-names.js';
+import { LAYER_DEFAULTS } from '../../src/model/client/layer-spec.js';
+import { resolveLayer } from '../../src/model/client/resolve-layer.js';
 import { loadScenario } from '../../src/scenario/load.js';
 import { ScenarioError } from '../../src/scenario/problems.js';
 

@@ -1,4 +1,4 @@
-import { resolveLayer } from '../../src/model/client/layer-spec.js';
+import { resolveLayer } from '../../src/model/client/resolve-layer.js';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';

@@ -15,7 +15,7 @@
  * Stateful jitters keep their state in the caller's `state` slot (one per action and layer).
  */
 import type { Rng } from '../../engine/rng.js';
-import type { BackoffSpec } from './layer-types.js';
+import type { BackoffSpec } from './layer-spec.js';
 
 /** The state a stateful jitter starts from, for a new call of the layer. */
 export function initialBackoffState(b: BackoffSpec): number {

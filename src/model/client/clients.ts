@@ -338,7 +338,7 @@ export class Clients {
         ? Math.max(0, spec.timeout - (now - actions.layerTryStart[slot])) // redelivered when the visibility timeout expires
         : backoffDelay(spec.backoff, tries, p.backoffRng, actions.layerJitter, slot);
     if (retryAfter === retryAfter) {
-      // The answer carried a Retry-After (or a gRPC pushback): src/model/client/layer-types.ts, RetryAfterSpec.
+      // The answer carried a Retry-After (or a gRPC pushback): src/model/client/layer-spec.ts, RetryAfterSpec.
       const ra = spec.retryAfter;
       const mode = ra.mode;
       if (mode === 'honour') delay = Math.max(delay, retryAfter);

@@ -19,8 +19,8 @@
  *    line that version falls in.
  * docs/presets.md has a table per preset and the table of changes by version.
  */
-import type { Preset } from './layer-types.js';
-import type { PresetName } from './preset-names.js';
+import type { Preset } from './layer-spec.js';
+import type { PresetName } from '../../scenario/preset-names.js';
 
 /** The simulator's largest maxAttempts (LIMITS.maxAttempts): "no fixed count", for libraries limited only by a budget. */
 const NO_FIXED_COUNT = 1000;

@@ -10,26 +10,14 @@
 import type { z } from 'zod';
 import type { dependencySchema } from '../../scenario/schema-server.js';
 import type { Recorder } from '../recorder.js';
+import type { QuotaReport } from '../series.js';
 import { OUTCOME_OK, OUTCOME_DEPENDENCY, OUTCOME_RATE_LIMITED } from '../outcomes.js';
 import type { Rng } from '../../engine/rng.js';
 import { sampler } from '../../engine/distributions.js';
-import { toDistributionSpec } from '../distribution-spec.js';
+import { toDistributionSpec } from '../../scenario/distribution-spec.js';
 
 type DependencySpec = z.output<typeof dependencySchema>;
 
-export interface QuotaReport {
-  name: string;
-  limit: number;
-  windowS: number;
-  /** Highest share of the quota used in any window. */
-  peakWindowUse: number;
-  /** Calls the provider refused (429) and calls our guard refused before it. */
-  providerRefused: number;
-  guardRefused: number;
-  /** Calls answered by local validation instead of the provider. */
-  failedOver: number;
-  alerts: Array<{ threshold: number; firstS: number | null }>;
-}
 
 export class Dependency {
   private windowIndex = -1;

@@ -12,7 +12,7 @@ import type { Recorder } from '../recorder.js';
 import type { Actions, Attempts } from '../records.js';
 import { ATTEMPT_INVALID } from '../records.js';
 import { OUTCOME_INVALID, OUTCOME_OK, OUTCOME_RATE_LIMITED, statusOf, type Wire } from '../outcomes.js';
-import { toDistributionSpec } from '../distribution-spec.js';
+import { toDistributionSpec } from '../../scenario/distribution-spec.js';
 import { Instance, type RouteHandler } from './instance.js';
 import { Dependency } from './dependencies.js';
 import { RequestView, type Identities } from './request.js';

@@ -5,7 +5,7 @@
 import { describe, it, expect } from 'vitest';
 import { GrpcThrottle, AwsRetryQuota, EnvoyRetryLimit, FinagleBudget, makeBudget, type OutcomeClasses } from '../../../src/model/client/budgets.js';
 import { matchesRetryOn } from '../../../src/model/client/population.js';
-import type { RetryOnItem } from '../../../src/model/client/layer-types.js';
+import type { RetryOnItem } from '../../../src/model/client/layer-spec.js';
 import {
   OUTCOME_COUNT, OUTCOME_OK, OUTCOME_DEPENDENCY, OUTCOME_RESET, OUTCOME_TIMEOUT, OUTCOME_INVALID, OUTCOME_RATE_LIMITED,
   OUTCOME_REFUSED_LOCALLY, OUTCOME_QUEUE_FULL, DEFAULT_WIRE, wire,

@@ -4,9 +4,9 @@
  * merged experiment is computed from exactly the numbers an unsharded one would use (JSON
  * keeps doubles exactly). Wall-clock times are left out: the file is deterministic too.
  */
-import type { ExperimentResult, RunFailure } from '../experiment/experiment.js';
-import type { RunSpec, Shard } from '../experiment/expand.js';
-import type { RunResult } from '../experiment/run-one.js';
+import type { ExperimentResult, RunFailure } from './experiment.js';
+import type { RunSpec, Shard } from './expand.js';
+import type { RunResult } from './run-one.js';
 
 export interface SavedRuns {
   format: 'retrystorm-runs/1';

@@ -1,16 +1,17 @@
 /**
  * The names of the library presets a retry layer can start from, and the release lines of
- * the libraries whose retry behaviour changed from one version to the next. Kept apart from
- * the preset values (presets.ts) so that the scenario schema can check `preset: name` and
- * `preset: name@version` without importing the values, and so that a new preset (or a new
- * release line) is added here first, in one place.
+ * the libraries whose retry behaviour changed from one version to the next: the format's
+ * vocabulary, so the schema can check `preset: name` and `preset: name@version` without
+ * reaching up into the model, where the preset values live (src/model/client/presets.ts).
+ * A new preset (or a new release line) is added here first, in one place.
  *
  * A release line is a range of versions [from, until) with the same retry behaviour; the
  * boundaries are the first releases that behave differently. The last line is the current
  * release, which `preset: name` (no version) means. presets.ts gives one set of values per
  * line, in the same order.
  */
-import { VERSION_PATTERN, compareVersions } from '../version.js';
+import { VERSION_PATTERN } from './schema-primitives.js';
+import { compareVersions } from './version-order.js';
 
 export const PRESET_NAMES = [
   'got',

@@ -3,7 +3,7 @@
  * file format needs a distinct kind for lognormal-by-parameters (a discriminated union
  * cannot have two "lognormal" options); the engine does not care how it was written.
  */
-import type { Distribution } from '../scenario/schema.js';
+import type { Distribution } from './schema.js';
 import type { DistributionSpec } from '../engine/distributions.js';
 
 export function toDistributionSpec(d: Distribution): DistributionSpec {
