@@ -274,7 +274,7 @@ describe('loadScenario: valid files', () => {
     expect(app.retry!.timeout).toBeUndefined();
     const layer = resolveLayer('app', app.retry!);
     expect(layer.timeout).toBe(Infinity);
-    expect(layer.backoff).toEqual({ kind: 'exponential', base: 0.1, multiplier: 2, max: 10, jitter: 'full', jitterFactor: 0.2 });
+    expect(layer.backoff).toEqual({ kind: 'exponential', base: 0.1, multiplier: 2, max: 10, jitter: 'full', jitterFactor: 0.2, jitterMin: 0.8, jitterMax: 1.2 });
     expect(layer.retryOn).toEqual(['timeout', 'reset', '5xx', 429]);
     expect(s.server).toEqual({
       instances: 1, loadBalancer: 'round-robin', slots: 10, queue: 'unbounded', discipline: 'fifo', dropAbandoned: false,

@@ -163,6 +163,7 @@ export class Clients {
     actions.layerStart[slot] = this.engine.now;
     actions.layerJitter[slot] = initialBackoffState(p.layers[l].spec.backoff);
     actions.layerTaken[slot] = -1;
+    actions.layerRetryCap[slot] = Infinity; // until the budget sees the first try (a gate may refuse it first)
     actions.layerState[slot] = IDLE;
     this.tryLayer(act, p, l);
   }
@@ -200,7 +201,11 @@ export class Clients {
     const token = actions.nextToken(act);
     actions.layerToken[slot] = token;
     actions.layerState[slot] = TRYING;
-    if (layer.budget) layer.budget.started(layer.budgetScopeIsClient ? client : 0, now, actions.layerTries[slot] > 1);
+    if (layer.budget) {
+      const retry = actions.layerTries[slot] > 1;
+      const cap = layer.budget.started(layer.budgetScopeIsClient ? client : 0, now, retry);
+      if (!retry) actions.layerRetryCap[slot] = cap;
+    }
     const timeout = layer.spec.timeout < remaining ? layer.spec.timeout : remaining;
     if (l === p.layers.length - 1) {
       const n = ++actions.attempts[act];
@@ -267,7 +272,8 @@ export class Clients {
       const state = actions.layerState[slot];
       if (state === TRYING) {
         for (let g = 0; g < layer.gates.length; g++) layer.gates[g].ended(layer.gateScopeIsClient[g] ? client : 0, now, true);
-        layer.budget?.ended(layer.budgetScopeIsClient ? client : 0, now, false, actions.layerTaken[slot]);
+        // Cut short from above: for the budget, a try that ended without an answer.
+        layer.budget?.ended(layer.budgetScopeIsClient ? client : 0, now, OUTCOME_TIMEOUT, actions.layerTaken[slot]);
       } else if (state === WAITING && actions.layerTaken[slot] > 0) {
         layer.budget?.cancel(layer.budgetScopeIsClient ? client : 0, now, actions.layerTaken[slot]);
       }
@@ -294,7 +300,7 @@ export class Clients {
     if (wasTrying) {
       const failed = COUNTS_AS_FAILURE[outcome];
       for (let g = 0; g < layer.gates.length; g++) layer.gates[g].ended(layer.gateScopeIsClient[g] ? client : 0, now, failed);
-      if (layer.budget) layer.budget.ended(layer.budgetScopeIsClient ? client : 0, now, outcome === OUTCOME_OK, actions.layerTaken[slot]);
+      if (layer.budget) layer.budget.ended(layer.budgetScopeIsClient ? client : 0, now, outcome, actions.layerTaken[slot]);
     }
     if (outcome === OUTCOME_OK) {
       if (l === 0) return this.succeed(act);
@@ -328,20 +334,30 @@ export class Clients {
     const switched = sw !== undefined && now >= sw.at;
     const maxAttempts = switched && sw.maxAttempts !== undefined && sw.maxAttempts < spec.maxAttempts ? sw.maxAttempts : spec.maxAttempts;
     if (tries >= maxAttempts) return -1;
+    // A budget may cap the retries of one call when it starts (Finagle's per-request cap).
+    if (layer.budget !== undefined && tries > actions.layerRetryCap[slot]) return -1;
     let delay =
       spec.backoff.kind === 'visibility'
         ? Math.max(0, spec.timeout - (now - actions.layerTryStart[slot])) // redelivered when the visibility timeout expires
         : backoffDelay(spec.backoff, tries, p.backoffRng, actions.layerJitter, slot);
     if (retryAfter === retryAfter) {
+      // The answer carried a Retry-After (or a gRPC pushback): src/model/client/layer-spec.ts, RetryAfterSpec.
       const ra = spec.retryAfter;
-      if (ra.mode === 'give-up' && retryAfter > ra.max) return -1;
-      if (ra.mode === 'honour' || ra.mode === 'give-up') delay = Math.max(delay, retryAfter);
-      else if (ra.mode === 'cap') delay = Math.max(delay, Math.min(retryAfter, ra.cap));
+      const mode = ra.mode;
+      if (mode === 'honour') delay = Math.max(delay, retryAfter);
+      else if (mode === 'exact') {
+        if (retryAfter > ra.max) return -1;
+        delay = Math.min(retryAfter, ra.cap);
+      } else if (mode === 'bounded') delay = Math.max(delay, Math.min(retryAfter, delay + ra.bound));
+      else if (mode === 'give-up') {
+        if (retryAfter > ra.max) return -1;
+        delay = Math.max(delay, retryAfter);
+      } else if (mode === 'cap') delay = Math.max(delay, Math.min(retryAfter, ra.cap));
     }
     if (switched && sw.minWait !== undefined && delay < sw.minWait) delay = sw.minWait;
     if (now + delay >= actions.layerStart[slot] + spec.deadline) return -1;
     if (layer.budget) {
-      const taken = layer.budget.acquire(layer.budgetScopeIsClient ? actions.client[act] : 0, now, outcome === OUTCOME_TIMEOUT);
+      const taken = layer.budget.acquire(layer.budgetScopeIsClient ? actions.client[act] : 0, now, outcome);
       if (taken < 0) return -1;
       actions.layerTaken[slot] = taken;
     }
