@@ -6,7 +6,7 @@ import { resolve, join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { loadScenarioFile } from '../scenario/load.js';
 import { ScenarioError } from '../scenario/problems.js';
-import { scenarioJsonSchema } from '../scenario/schema.js';
+import { scenarioJsonSchema } from '../scenario/json-schema.js';
 import { runExperiment, type ExperimentResult } from '../experiment/experiment.js';
 import { parseShard, inShard } from '../experiment/expand.js';
 import { mergeDirs } from '../experiment/merge.js';

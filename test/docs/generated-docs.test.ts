@@ -3,7 +3,7 @@
 import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { scenarioFormatMarkdown } from '../../src/scenario/format-docs.js';
-import { scenarioJsonSchema } from '../../src/scenario/schema.js';
+import { scenarioJsonSchema } from '../../src/scenario/json-schema.js';
 
 describe('generated docs', () => {
   it('scenarioFormatMarkdown() matches docs/scenario-format.md (run `npm run docs` if not)', () => {
