@@ -16,6 +16,12 @@ export interface CrossRefProblem {
   /** A key inside the mapping at `path` the problem is about (positioned at the key itself). */
   key?: string;
   message: string;
+  /**
+   * A setting about a route nobody calls does nothing: a typo in the base, but in a variant
+   * that removes or reroutes a population it is only a setting left idle. The loader
+   * reports these for a variant only where its overlay wrote them.
+   */
+  idle?: boolean;
 }
 
 /** The routes the populations of a scenario call, in order of first use. */
@@ -43,11 +49,11 @@ export function crossRefProblems(s: Scenario): CrossRefProblem[] {
   const deps = Object.keys(s.server.dependencies ?? {});
   const checkRoutes = (names: readonly string[] | undefined, path: PathSegment[]) => {
     (names ?? []).forEach((r, i) => {
-      if (!routes.includes(r)) out.push({ path: [...path, i], message: routeMessage(r, routes) });
+      if (!routes.includes(r)) out.push({ path: [...path, i], message: routeMessage(r, routes), idle: true });
     });
   };
   const checkRouteKeys = (rec: Record<string, unknown> | undefined, path: PathSegment[]) => {
-    for (const r of Object.keys(rec ?? {})) if (!routes.includes(r)) out.push({ path, key: r, message: routeMessage(r, routes) });
+    for (const r of Object.keys(rec ?? {})) if (!routes.includes(r)) out.push({ path, key: r, message: routeMessage(r, routes), idle: true });
   };
 
   checkRouteKeys(s.server.routes, ['server', 'routes']);

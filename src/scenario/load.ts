@@ -16,7 +16,7 @@ import { crossRefProblems } from './cross-refs.js';
 import { compareProblems } from './compare-check.js';
 import { expectationProblems } from './expectation-check.js';
 import { deepMerge } from './merge.js';
-import { defineKey, hasPath, valueAt } from './raw-path.js';
+import { defineKey, hasPath, pathsToKey, valueAt } from './raw-path.js';
 import { readScenarioText, tooLargeText } from './read-source.js';
 import { tooDeep } from './nesting.js';
 import { LIMITS, formatCount } from './limits.js';
@@ -92,6 +92,13 @@ export function loadScenario(source: string, file = '<scenario>'): LoadedScenari
   }
 
   const locate = (path: Path, key?: string) => position(doc, lineCounter, path, key);
+  const reserved = pathsToKey(raw, '__proto__');
+  if (reserved.length > 0) {
+    throw new ScenarioError(sortProblems(reserved.map((p) => {
+      const { line, col } = locate(p.slice(0, -1), '__proto__');
+      return { file, line, col, path: formatPath(p), message: '"__proto__" cannot be a key or a name: JavaScript reserves it; choose another name' };
+    })));
+  }
   const problems: Problem[] = [];
   const seen = new Set<string>();
   const report = (p: Problem) => {
@@ -166,7 +173,7 @@ export function loadScenario(source: string, file = '<scenario>'): LoadedScenari
         const { line, col } = locate(at);
         report({ file, line, col, path: formatPath(at), message: `${message} (at ${swept.parameter} = ${point.values[swept.parameter]}${entries.length > 1 ? `, variant "${name}"` : ''})` });
       };
-      const scenario = validate(applied.raw, pointSink);
+      const scenario = validate(applied.raw, pointSink, entries.length > 1 || declared ? overlay : undefined);
       if (scenario && base) {
         // A variant is a whole scenario of its own: it does not carry the list of variants,
         // and its experiment blocks are the base's.
@@ -208,8 +215,8 @@ export function loadScenario(source: string, file = '<scenario>'): LoadedScenari
 
 type Sink = (path: Path, message: string, key?: string) => void;
 
-/** Schema and semantic validation of one raw scenario object; problems go to the sink. */
-function validate(raw: unknown, sink: Sink): Scenario | undefined {
+/** Schema and semantic validation of one raw scenario object (a variant's, with its overlay); problems go to the sink. */
+function validate(raw: unknown, sink: Sink, overlay?: Record<string, unknown>): Scenario | undefined {
   const parsed = scenarioSchema.safeParse(raw, { error: ownWords });
   if (!parsed.success) {
     for (const issue of parsed.error.issues) reportIssue(issue, raw, sink, scenarioSchema);
@@ -217,7 +224,8 @@ function validate(raw: unknown, sink: Sink): Scenario | undefined {
   }
   const semantic = semanticProblems(parsed.data);
   for (const p of semantic) sink(p.path, p.message);
-  const refs = crossRefProblems(parsed.data);
+  // In a variant, a route setting left idle counts only where the overlay wrote it.
+  const refs = crossRefProblems(parsed.data).filter((p) => !p.idle || !overlay || hasPath(overlay, p.key === undefined ? p.path : [...p.path, p.key]));
   for (const p of refs) sink(p.path, p.message, p.key);
   return semantic.length || refs.length ? undefined : parsed.data;
 }

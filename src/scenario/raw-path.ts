@@ -52,3 +52,24 @@ export function setPath(raw: unknown, path: ReadonlyArray<PathSegment>, value: u
   defineKey(copy, String(head), setPath(valueAt(obj, [head]), rest, value));
   return copy;
 }
+
+/**
+ * Paths to every key named `name` in the raw data. zod drops a record key "__proto__"
+ * silently (a tier or an `at` written so would vanish), so the loader refuses such keys.
+ */
+export function pathsToKey(raw: unknown, name: string): PathSegment[][] {
+  const out: PathSegment[][] = [];
+  const seen = new Set<object>();
+  const stack: Array<[unknown, PathSegment[]]> = [[raw, []]];
+  while (stack.length > 0) {
+    const [cur, path] = stack.pop()!;
+    if (cur === null || typeof cur !== 'object' || seen.has(cur)) continue;
+    seen.add(cur);
+    if (Array.isArray(cur)) cur.forEach((v, i) => stack.push([v, [...path, i]]));
+    else for (const [k, v] of Object.entries(cur)) {
+      if (k === name) out.push([...path, k]);
+      stack.push([v, [...path, k]]);
+    }
+  }
+  return out;
+}
