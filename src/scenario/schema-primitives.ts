@@ -41,12 +41,15 @@ const ROUTE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_/-]*$/;
 /** A name of a population, variant, layer or dependency: it becomes a file and column name. */
 export const name = z
   .string({ error: 'expected a name: letters, digits, "-" and "_"' })
-  .regex(NAME_PATTERN, 'use letters, digits, "-" and "_", starting with a letter or digit (it becomes a file and column name)');
+  .regex(NAME_PATTERN, 'use letters, digits, "-" and "_", starting with a letter or digit (it becomes a file and column name)')
+  // Shown by editors (yaml-language-server) instead of the regular expression.
+  .meta({ patternErrorMessage: 'A name uses letters, digits, "-" and "_", starting with a letter or digit.' });
 
 /** A route's name ("login", "api/v2"). */
 export const routeName = z
   .string({ error: 'expected a route name: letters, digits, "-", "_" and "/"' })
-  .regex(ROUTE_PATTERN, 'use letters, digits, "-", "_" and "/", starting with a letter or digit');
+  .regex(ROUTE_PATTERN, 'use letters, digits, "-", "_" and "/", starting with a letter or digit')
+  .meta({ patternErrorMessage: 'A route uses letters, digits, "-", "_" and "/", starting with a letter or digit.' });
 
 export const positiveInt = (max: number, what: string) =>
   z
@@ -66,4 +69,4 @@ export const versionSchema = (what: string) =>
   z
     .string({ error: 'expected a version in quotes, such as "4.2.0"' })
     .regex(VERSION_PATTERN, 'expected a version of dotted whole numbers, such as "4.2.0"')
-    .meta({ description: what });
+    .meta({ description: what, patternErrorMessage: 'A version is dotted whole numbers in quotes, such as "4.2.0".' });

@@ -74,6 +74,12 @@ describe('the file itself', () => {
     expect(problems).toEqual([{ file: 's.yaml', line, col, path: '', message: expect.stringMatching(/^nested more than 64 levels deep \(the limit\); a scenario nests about 10/) }]);
   });
 
+  it('refuses an alias inside its own anchor (an endless value) at the alias, found by the fuzz test', () => {
+    expect(problemsOf(BASE + 'description: &loop { a: [1, *loop] }\n').map(formatProblem)).toEqual([
+      's.yaml:10:29  the alias *loop is inside its own anchor &loop, so the value would contain itself forever; copy the values instead',
+    ]);
+  });
+
   it('accepts the nesting of the deepest shipped scenario', () => {
     expect(() => loadScenarioFile('scenarios/retry-storm.yaml')).not.toThrow();
   });
@@ -203,5 +209,23 @@ describe('cross-references', () => {
 describe('names', () => {
   it('accepts capitals in names, as the JSON Schema does', () => {
     expect(scenarioProblems(BASE.replace('  app:', '  MobileApp:'))).toEqual([]);
+  });
+});
+
+describe('messages in the tool\'s own words', () => {
+  const retry = (layer: string) => BASE.replace('    retry: { maxAttempts: 3, timeout: 1s }', `    retry: ${layer}`);
+  it.each([
+    ['a misspelt preset, with a suggestion', retry('{ preset: gott }'), 'clients.app.retry.preset: unknown preset "gott" (did you mean "got"?): expected one of got, axios-retry, urllib3, go-retryablehttp, okhttp, grpc, aws-sdk-js-v3, envoy, finagle, resilience4j, polly, sqs, rabbitmq-quorum, celery'],
+    ['a number where a word belongs', retry('{ backoff: { jitter: 5 } }'), 'clients.app.retry.backoff.jitter: expected one of none, full, equal, decorrelated, decorrelated-v2, proportional (got the number 5)'],
+    ['a list where a mapping belongs', BASE.replace('  slots: 10', '  slots: 10\n  codel: [1, 2]'), 'server.codel: expected a mapping (key: value lines or { key: value }) (got a list of 2 item(s))'],
+    ['a mapping where a list belongs', retry('{ retryOn: { a: 1 } }'), 'clients.app.retry.retryOn: expected a list (got a mapping)'],
+    ['text where a number belongs', BASE + 'measures: { loadExcess: lots }\n', 'measures.loadExcess: expected a number (got the text "lots")'],
+    ['a number too small', BASE + 'measures: { loadExcess: -1 }\n', 'measures.loadExcess: must be at least 0 (got the number -1)'],
+    ['a fraction too large', BASE + 'measures: { successRatioDrop: 2 }\n', 'measures.successRatioDrop: must be at most 1 (got the number 2)'],
+    ['a union no option fits', retry('{ timeout: [1s] }'), 'clients.app.retry.timeout: expected "none" or a duration such as "250ms", "12m" or "1h30m" (got a list of 1 item(s))'],
+    ['the option that came closest in a union of mappings', retry('{ breaker: { window: { calls: many } } }'), 'clients.app.retry.breaker.window.calls: expected a whole number (calls in the window)'],
+    ['a capital unit', BASE.replace('rate: 50/s', 'rate: 50/S'), 'clients.app.arrivals.rate: units are written in lowercase: write "50/s" (got "50/S")'],
+  ])('%s', (_what, source, line) => {
+    expect(scenarioProblems(source)).toEqual([line]);
   });
 });
