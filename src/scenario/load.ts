@@ -81,6 +81,18 @@ export function loadScenario(source: string, file = '<scenario>'): LoadedScenari
     if (left > 0) problems[problems.length - 1].message += ` (and ${left} more YAML error(s) after it, most likely caused by the one${kept.length > 1 ? 's' : ''} above)`;
     throw new ScenarioError(problems);
   }
+  // An alias inside its own anchor (&a { b: *a }) would make an endless structure.
+  const loops: Problem[] = [];
+  visit(doc, {
+    Alias(_key, node, path) {
+      const target = node.resolve(doc);
+      if (target && path.includes(target as never) && node.range) {
+        const { line, col } = lineCounter.linePos(node.range[0]);
+        loops.push({ file, line, col, path: '', message: `the alias *${node.source} is inside its own anchor &${node.source}, so the value would contain itself forever; copy the values instead` });
+      }
+    },
+  });
+  if (loops.length > 0) throw new ScenarioError(sortProblems(loops));
   let raw: unknown;
   try {
     raw = doc.toJS({ maxAliasCount: 100 });
