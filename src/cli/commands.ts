@@ -4,11 +4,16 @@
  */
 import { resolve, join } from 'node:path';
 import { availableParallelism } from 'node:os';
-import { loadScenarioFile } from '../scenario/load.js';
+import { loadScenario, loadScenarioFile, type LoadedScenario } from '../scenario/load.js';
 import { ScenarioError } from '../scenario/problems.js';
 import { editorSchema } from './docs.js';
+import { scenarioSchema } from '../scenario/schema.js';
+import { STDIN, STDIN_NAME, readScenarioStdin } from '../scenario/read-source.js';
+import { shapeProblems, bucketsHeld, heldProblems } from '../scenario/experiment-size.js';
+import { formatCount } from '../scenario/limits.js';
 import { runExperiment, type ExperimentResult } from '../experiment/experiment.js';
 import { parseShard, inShard } from '../experiment/expand.js';
+import { estimate, ATTEMPTS_PER_S } from '../experiment/estimate.js';
 import { mergeDirs } from '../experiment/merge.js';
 import { writeOutputs } from '../report/write.js';
 import { rankingText, summaryTable } from '../report/table.js';
@@ -32,8 +37,53 @@ export interface RunArgs {
   seeds?: number;
   out?: string;
   workers?: number;
+  /** Allow more workers than cores. */
+  forceWorkers?: boolean;
   shard?: string;
   quiet?: boolean;
+}
+
+/** A scenario file, or standard input for "-". */
+async function loadInput(file: string): Promise<LoadedScenario> {
+  return file === STDIN ? loadScenario(await readScenarioStdin(), STDIN_NAME) : loadScenarioFile(file);
+}
+
+/** --seed follows the rule of the file's `seed` (a whole number from 0 to 2^31), said in the flag's terms. */
+function checkSeedFlag(seed: number | undefined): void {
+  if (seed === undefined) return;
+  const r = scenarioSchema.shape.seed.safeParse(seed);
+  if (!r.success || !Number.isSafeInteger(seed)) {
+    throw new UsageError(`--seed must be a whole number from 0 to ${2 ** 31}, like a scenario's seed (got ${Number.isNaN(seed) ? 'something that is not a number' : seed})`);
+  }
+}
+
+/** The limits a file's experiment must keep, applied to what the flags ask for instead. */
+function checkSizeFlags(loaded: LoadedScenario, seeds: number | undefined): void {
+  if (seeds === undefined) return;
+  const shape = shapeProblems(loaded.variants.length, [loaded.points.length], seeds, '--seeds');
+  const held = shape.length ? [] : heldProblems(bucketsHeld(loaded.variants.map((v) => v.points), seeds), loaded.variants.length * loaded.points.length * seeds, false, '--seeds');
+  const problems = [...shape, ...held];
+  if (problems.length) throw new UsageError(problems.map((p) => p.message).join('\n'));
+}
+
+/** Workers: the cores there are, at most, unless forced (200 workers on 2 cores only thrash). */
+function chooseWorkers(asked: number | undefined, force: boolean, io: Io, quiet: boolean): number {
+  const cores = availableParallelism();
+  if (asked === undefined) return cores;
+  if (asked <= cores || force) return asked;
+  if (!quiet) io.err(`note: --workers ${asked} is more than the ${cores} core(s) here: using ${cores} (--force-workers to use ${asked} anyway)`);
+  return cores;
+}
+
+/** The cost of an experiment, printed before it starts when it is large enough to matter. */
+function estimateLine(loaded: LoadedScenario, seed: number | undefined, seeds: number | undefined, shard: ReturnType<typeof parseShard> | undefined, workers: number): string | undefined {
+  const e = estimate(loaded, { seed, seeds, ...(typeof shard === 'object' ? { shard } : {}) });
+  const wallS = e.cpuS / Math.max(1, Math.min(workers, e.runs));
+  if (wallS < 60 && e.resultBytes < 256 * 2 ** 20) return undefined;
+  const mb = e.resultBytes / 2 ** 20;
+  const memory = mb >= 1024 ? `${(mb / 1024).toFixed(1)} GB` : `${Math.round(mb)} MB`;
+  return `estimate: ${formatCount(e.runs)} run(s), about ${e.actions.toExponential(1).replace('e+', 'e')} user actions: at least ${formatDuration(Math.round(wallS))} on ${workers} worker(s) ` +
+    `(at ${(ATTEMPTS_PER_S / 1e6).toFixed(1)}M attempts/s per worker, more when clients retry); results about ${memory} in memory (${formatCount(e.buckets)} buckets)`;
 }
 
 export async function runCommand(args: RunArgs, io: Io): Promise<number> {
@@ -42,15 +92,18 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
       throw new UsageError(`${flag} must be a whole number ≥ ${min} (got ${Number.isNaN(x) ? 'something that is not a number' : x})`);
     }
   };
-  whole(args.seed, 0, '--seed');
+  checkSeedFlag(args.seed);
   whole(args.seeds, 1, '--seeds');
   whole(args.workers, 1, '--workers');
   const shard = args.shard === undefined ? undefined : parseShard(args.shard);
   if (typeof shard === 'string') throw new UsageError(shard);
 
-  const loaded = loadScenarioFile(args.scenario);
+  const loaded = await loadInput(args.scenario);
+  checkSizeFlags(loaded, args.seeds);
   const outDir = resolve(args.out ?? join('reports', loaded.base.name));
-  const workers = args.workers ?? availableParallelism();
+  const workers = chooseWorkers(args.workers, args.forceWorkers ?? false, io, args.quiet ?? false);
+  const cost = estimateLine(loaded, args.seed, args.seeds, shard, workers);
+  if (cost && !args.quiet) io.err(cost);
 
   // Ctrl-C and SIGTERM (kill, a pod or a CI job being stopped) both keep what finished: the
   // runs in progress are abandoned and the finished ones written, marked partial.
@@ -134,13 +187,15 @@ export async function mergeCommand(dirs: string[], out: string | undefined, io: 
 }
 
 export async function validateCommand(files: string[], io: Io): Promise<number> {
+  if (files.length === 0) throw new UsageError('name the scenario file(s) to check (- reads standard input)');
+  if (files.filter((f) => f === STDIN).length > 1) throw new UsageError('"-" (standard input) can be read once: name it once');
   let bad = 0;
   for (const f of files) {
     try {
-      const loaded = loadScenarioFile(f);
+      const loaded = await loadInput(f);
       resolveMeasureReferences(loaded, MEASURES); // what its expectations and objectives name
       const points = loaded.points.length > 1 ? `, ${loaded.points.length} sweep points` : '';
-      io.out(`${f}: ok (${loaded.variants.length} variant(s): ${loaded.variants.map((v) => v.name).join(', ')}${points})`);
+      io.out(`${f === STDIN ? STDIN_NAME : f}: ok (${loaded.variants.length} variant(s): ${loaded.variants.map((v) => v.name).join(', ')}${points})`);
     } catch (e) {
       if (!(e instanceof ScenarioError)) throw e;
       bad++;

@@ -5,7 +5,7 @@
  * and the measures both known; `npm run docs` writes them and a test fails when they are stale.
  */
 import { scenarioFormatMarkdown } from '../scenario/format-docs.js';
-import { scenarioJsonSchema } from '../scenario/schema.js';
+import { scenarioJsonSchema } from '../scenario/json-schema.js';
 import { MEASURES } from '../measures/registry.js';
 import { POPULATION_COLUMN_INFO, RUN_COLUMN_INFO } from '../measures/columns.js';
 

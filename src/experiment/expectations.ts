@@ -3,16 +3,16 @@
  * of seeds"), on any measure of the registry, checked against the aggregated results, so that
  * a pull request that makes a policy worse fails its check and says which expectation broke.
  *
- * The scenario's schema knows an expectation's shape; what its keys mean is the measures'
- * business, so they are resolved here: an unknown measure, a bound in the wrong unit or a
- * measure that is not kept per population is a positioned scenario problem, found by
- * `validate` and before any run.
+ * The scenario's schema knows an expectation's shape, and the loader checks what it names of
+ * the scenario (variant, population, route, sweep point); what its measure keys mean is the
+ * measures' business, so they are resolved here: an unknown measure, a bound in the wrong
+ * unit or a measure that is not kept per population is a positioned scenario problem, found
+ * by `validate` and before any run.
  */
 import type { LoadedScenario } from '../scenario/load.js';
 import { ScenarioError, closest, formatPath, type Problem } from '../scenario/problems.js';
 import { parseDuration } from '../scenario/units.js';
 import { sameValue } from '../scenario/sweep.js';
-import { routeOf } from '../scenario/subject.js';
 import type { MeasureDescriptor } from '../measures/measure.js';
 import type { MeasureRegistry } from '../measures/registry.js';
 import { formatValue } from '../measures/format.js';
@@ -87,29 +87,13 @@ export function resolveMeasureReferences(loaded: LoadedScenario, registry: Measu
     const { line, col } = loaded.locate(path, key);
     problems.push({ file: loaded.file, line, col, path: formatPath(key === undefined ? path : [...path, key]), message });
   };
-  const populations = Object.keys(loaded.base.clients);
-  const routes = [...new Set(Object.values(loaded.base.clients).map(routeOf))];
   const perPopulation = registry.perPopulation.map((m) => m.key);
   const out: ResolvedExpectation[] = [];
 
   (loaded.base.expectations ?? []).forEach((e, i) => {
     const here: PropertyKey[] = ['expectations', i];
-    const scope: ExpectationScope = {};
-    if (e.population !== undefined && e.route !== undefined) report(here, 'give population or route, not both');
-    if (e.population !== undefined) {
-      if (populations.includes(e.population)) scope.population = e.population;
-      else {
-        const guess = closest(e.population, populations);
-        report([...here, 'population'], `no population named "${e.population}"${guess ? ` (did you mean "${guess}"?)` : ` (populations: ${populations.join(', ')})`}`);
-      }
-    }
-    if (e.route !== undefined) {
-      if (routes.includes(e.route)) scope.route = e.route;
-      else {
-        const guess = closest(e.route, routes);
-        report([...here, 'route'], `no population calls a route named "${e.route}"${guess ? ` (did you mean "${guess}"?)` : ` (routes: ${routes.join(', ')})`}`);
-      }
-    }
+    // The loader has checked the population or route exists (src/scenario/expectation-check.ts).
+    const scope: ExpectationScope = e.population !== undefined ? { population: e.population } : e.route !== undefined ? { route: e.route } : {};
     const bounds: ResolvedBound[] = [];
     for (const [key, raw] of Object.entries(e)) {
       if (KNOWN_KEYS.has(key)) continue;
@@ -158,7 +142,7 @@ const within = (x: number, b: ResolvedBound) =>
 
 function matches(at: ResolvedExpectation['at'], p: PointAggregate): boolean {
   if (!at) return true;
-  return Object.entries(at).every(([k, v]) => p.values[k] !== undefined && sameValue(p.values[k], v));
+  return Object.entries(at).every(([k, v]) => Object.hasOwn(p.values, k) && sameValue(p.values[k], v));
 }
 
 function scopeText(s: ExpectationScope): string {

@@ -111,7 +111,7 @@ export function rankVariants(variants: readonly VariantAggregate[], registry: Me
   const objectives = objectivesOf(opts.compare, registry);
   const baseline = opts.compare?.baseline ?? variants[0].name;
   const at = opts.compare?.at;
-  const picked = (p: PointAggregate) => !at || Object.entries(at).every(([k, v]) => p.values[k] !== undefined && sameValue(p.values[k], v));
+  const picked = (p: PointAggregate) => !at || Object.entries(at).every(([k, v]) => Object.hasOwn(p.values, k) && sameValue(p.values[k], v));
   const longest = longestRecovered(variants, opts.parameters);
 
   // Healthy before the fault comes first: a variant unhealthy in any seed is not healthy.

@@ -9,7 +9,7 @@
  * in each field's description.
  */
 import { z } from 'zod';
-import { durationSchema, durationOrNone, positiveInt, versionSchema } from './schema-primitives.js';
+import { durationSchema, durationOrNone, positiveInt, versionSchema, name, routeName } from './schema-primitives.js';
 import { LIMITS } from './limits.js';
 import { closest } from './problems.js';
 import { arrivalsSchema } from './schema-arrivals.js';
@@ -200,6 +200,7 @@ export const behaviourSchema = z
           ctx.addIssue({ code: 'custom', message: `give from and to (a fixed window), or fault (the index of the fault whose window the devices are offline for)${fixed ? `: "${o.from === undefined ? 'from' : 'to'}" is missing` : ''}` });
         }
       })
+      .meta({ 'x-exactly-one-of': [['from', 'to'], ['fault']] })
       .optional()
       .meta({ description: 'Devices lose their network: actions started while offline queue on the device (no attempt is sent) and are flushed on reconnect. The window is either fixed (from, to) or that of one of the scenario\'s faults (fault).' }),
   })
@@ -218,13 +219,14 @@ export const populationSchema = z
     clients: positiveInt(LIMITS.clients, 'clients per population').default(1000).meta({ description: 'Number of distinct clients (each user action belongs to one, drawn uniformly).' }),
     arrivals: arrivalsSchema,
     retry: layerSchema.optional().meta({ description: 'A single retry layer (shorthand for layers: {app: …}).' }),
-    layers: z.record(z.string().regex(/^[a-z0-9][a-z0-9_-]*$/i), layerSchema).optional().meta({
+    layers: z.record(name, layerSchema).refine((r) => Object.keys(r).length <= LIMITS.layers, `at most ${LIMITS.layers} retry layers per population (a simulator limit: a call's state is kept per layer)`).optional().meta({
+      maxProperties: LIMITS.layers,
       description: 'Retry layers by name, outermost first (e.g. queue, app, http, proxy); each retries calls to the layer below, the innermost calls the server.',
     }),
     behaviour: behaviourSchema.optional(),
     identity: z
       .strictObject({
-        route: z.string().regex(/^[a-z0-9][a-z0-9_/-]*$/i).optional().meta({ description: 'The route these clients call (default "default"); rate limits and detection key on it.' }),
+        route: routeName.optional().meta({ description: 'The route these clients call (default "default"); rate limits and detection key on it.' }),
         tier: z.string().optional().meta({ description: 'API-key tier (e.g. free, premium), for tiered rate limits.' }),
         clientsPerIp: positiveInt(1_000_000, 'clients per IP').optional().meta({ description: 'Clients sharing one IP address (NAT, a partner\'s egress), for per-IP limits (default 1).' }),
         idempotencyKeys: z.boolean().optional().meta({ description: 'Requests carry an idempotency key: retry detection then never confuses two actions (default false).' }),
@@ -234,7 +236,8 @@ export const populationSchema = z
       .optional()
       .meta({ description: 'What the server can see of these clients.' }),
   })
-  .refine((p) => !(p.retry && p.layers), { message: 'give either retry (one layer) or layers, not both', path: ['retry'] });
+  .refine((p) => !(p.retry && p.layers), { message: 'give either retry (one layer) or layers, not both', path: ['retry'] })
+  .meta({ 'x-at-most-one-of': ['retry', 'layers'] });
 
 export type LayerInput = z.output<typeof layerSchema>;
 export type Population = z.output<typeof populationSchema>;

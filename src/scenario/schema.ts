@@ -14,7 +14,7 @@ import { populationSchema } from './schema-clients.js';
 import { serverSchema } from './schema-server.js';
 import { distributionSchema } from './schema-distributions.js';
 import { arrivalsSchema } from './schema-arrivals.js';
-import { LIMITS } from './limits.js';
+import { LIMITS, formatCount } from './limits.js';
 
 // ── Faults ───────────────────────────────────────────────────────────────────
 
@@ -50,12 +50,23 @@ export const measuresSchema = z.strictObject({
 
 // ── Variants ─────────────────────────────────────────────────────────────────
 
+/**
+ * Keys that describe the experiment rather than the world: an overlay cannot set them,
+ * because the experiment is one (its seeds, sweep, checks and ranking apply to every
+ * variant) and a value set in an overlay would be silently ignored.
+ */
+export const EXPERIMENT_KEYS = ['$schema', 'name', 'question', 'description', 'seed', 'seeds', 'sweep', 'expectations', 'compare', 'variants'] as const;
+
+const overlayKey = z.string().refine((k) => !(EXPERIMENT_KEYS as readonly string[]).includes(k), {
+  error: 'it belongs to the whole experiment, not to one variant: set it at the top level (an overlay changes the world: clients, server, faults, horizon, measures)',
+});
+
 export const variantSchema = z.strictObject({
   description: z.string().optional().meta({ description: 'What this policy changes, shown next to its results.' }),
   overlay: z
-    .record(z.string(), z.unknown())
+    .record(overlayKey, z.unknown())
     .default({})
-    .meta({ description: 'Merged into the base scenario (objects merge key by key; lists and values replace).' }),
+    .meta({ description: 'Merged into the base scenario: mappings merge key by key; lists and values replace; a key set to null is removed (so a default or a preset applies again). It changes the world (clients, server, faults, horizon, measures), not the experiment (name, seeds, sweep, expectations, compare).', 'x-overlay': true }),
 });
 
 // ── Sweeps ──────────────────────────────────────────────────────────────────
@@ -65,17 +76,27 @@ const sweepValue = z.union([z.string(), z.number()]);
 export const sweepSchema = z
   .strictObject({
     parameter: z.string().meta({ description: 'Path of the value to vary, e.g. faults[0].duration or clients.app.arrivals.rate; "load" multiplies every arrival rate.' }),
-    values: z.array(sweepValue).min(1).optional().meta({ description: 'The values, written as in the scenario ("5m", "800/s", 0.9).' }),
+    values: z
+      .array(sweepValue)
+      .min(1, 'give at least one value')
+      .max(LIMITS.sweepPoints, `at most ${formatCount(LIMITS.sweepPoints)} values in one sweep (a simulator limit, to keep validation and the runs within time): use fewer values, or a range with fewer steps`)
+      .optional()
+      .meta({ description: 'The values, written as in the scenario ("5m", "800/s", 0.9).' }),
     range: z
       .strictObject({
         from: sweepValue,
         to: sweepValue,
-        steps: z.number().int().min(2).max(LIMITS.sweepPoints),
+        steps: z
+          .number({ error: 'expected a whole number of steps, at least 2' })
+          .int('expected a whole number of steps, at least 2')
+          .min(2, 'a range needs at least 2 steps (its two ends)')
+          .max(LIMITS.sweepPoints, `at most ${formatCount(LIMITS.sweepPoints)} steps in one sweep (a simulator limit, to keep validation and the runs within time): use fewer steps`),
       })
       .optional()
       .meta({ description: 'Evenly spaced values from `from` to `to` (same unit), `steps` of them.' }),
   })
-  .refine((s) => (s.values === undefined) !== (s.range === undefined), 'give either values or range');
+  .refine((s) => (s.values === undefined) !== (s.range === undefined), 'give either values (a list) or range (from, to, steps), not both and not neither')
+  .meta({ 'x-exactly-one-of': [['values'], ['range']] });
 
 // ── Expectations ─────────────────────────────────────────────────────────────
 
@@ -140,7 +161,7 @@ export const scenarioSchema = z
     clients: z
       .record(name, populationSchema)
       .refine((r) => Object.keys(r).length > 0, 'declare at least one client population')
-      .meta({ description: 'Client populations by name.' }),
+      .meta({ description: 'Client populations by name.', minProperties: 1 }),
     server: serverSchema.meta({ description: 'The server under test.' }),
     faults: z.array(faultSchema).default([]).meta({ description: 'What goes wrong, and when (offsets from the start of the run).' }),
     sweep: z.array(sweepSchema).max(2, 'sweep one or two parameters').optional().meta({ description: 'Parameters to vary; every variant runs at every point (two parameters: every combination).' }),
@@ -161,35 +182,3 @@ export type MeasuresSpec = z.output<typeof measuresSchema>;
 export type Expectation = z.output<typeof expectationSchema>;
 export type CompareSpec = z.output<typeof compareSchema>;
 export type SweepSpec = z.output<typeof sweepSchema>;
-
-/**
- * The JSON Schema for editors (`# yaml-language-server: $schema=...`). Input side: defaulted
- * keys are optional. The format does not know the measures an expectation may name (they are
- * the measures layer's); given their keys, the schema lists them, so editors complete them
- * and flag a misspelt one.
- */
-export function scenarioJsonSchema(opts: { measureKeys?: readonly string[] } = {}): object {
-  const schema = z.toJSONSchema(scenarioSchema, {
-    io: 'input',
-    unrepresentable: 'any',
-    // Durations and rates accept a bare number only to explain that it needs a unit;
-    // editors should offer (and check) the string forms.
-    override: ({ jsonSchema }) => {
-      const unit = jsonSchema['x-unit'];
-      if (unit !== 'duration' && unit !== 'rate') return;
-      delete jsonSchema['x-unit'];
-      delete jsonSchema.anyOf;
-      jsonSchema.type = 'string';
-      jsonSchema.pattern = unit === 'duration' ? DURATION_PATTERN : RATE_PATTERN;
-    },
-  }) as unknown as { properties: { expectations: { items: { properties: Record<string, unknown>; additionalProperties?: unknown } } } };
-  const expectation = schema.properties.expectations.items;
-  if (opts.measureKeys && expectation.additionalProperties && typeof expectation.additionalProperties === 'object') {
-    for (const key of opts.measureKeys) expectation.properties[key] = expectation.additionalProperties;
-    expectation.additionalProperties = false;
-  }
-  return schema;
-}
-
-const DURATION_PATTERN = '^\\s*(\\d+(\\.\\d+)?(ms|s|m|h|d))+\\s*$';
-const RATE_PATTERN = '^\\s*\\d+(\\.\\d+)?(e\\d+)?\\s*/\\s*(s|sec|second|m|min|minute|h|hour|d|day)\\s*$';

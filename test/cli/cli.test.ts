@@ -135,8 +135,9 @@ describe('schema', () => {
 
 describe('usage errors', () => {
   it.each([
-    [['frobnicate'], /^retrystorm: Unknown argument: frobnicate$/],
-    [['validate', 'scenarios/reference-storm.yaml', '--bogus'], /^retrystorm: Unknown argument: bogus$/],
+    [['frobnicate'], /^retrystorm: unknown command "frobnicate" \(commands: run, merge, report, validate, schema\)$/],
+    [['validate', 'scenarios/reference-storm.yaml', '--bogus'], /^retrystorm: unknown option --bogus$/],
+    [['run', 'scenarios/reference-storm.yaml', '--seedz', '3', '--seed-count=2'], /^retrystorm: unknown option --seedz \(did you mean --seed\?\); unknown option --seed-count \(options: --seed, --seeds, --out, /],
     [[], /^retrystorm: name a command: run, merge, report, validate or schema$/],
     [['run'], /^retrystorm: Not enough non-option arguments/],
     [['run', 'scenarios/reference-storm.yaml', '--seed', '-1'], /^retrystorm: --seed must be a whole number/],

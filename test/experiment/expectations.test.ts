@@ -75,8 +75,8 @@ describe('resolveMeasureReferences', () => {
     expect(p.scope).toEqual({ population: 'app' });
     expect(r.scope).toEqual({ route: 'login' });
     expect(problems('  - { variant: v, population: app, recoveryTimeS: { atMost: 1m } }')[0]).toMatch(/recoveryTimeS is not measured per population \(those are: perceivedOutageS, attemptsPerAction, successRatio, /);
-    expect(problems('  - { variant: v, population: ap, successRatio: { atLeast: 1 } }')[0]).toMatch(/no population named "ap" \(did you mean "app"\?\)/);
-    expect(problems('  - { variant: v, route: logn, successRatio: { atLeast: 1 } }')[0]).toMatch(/no population calls a route named "logn" \(did you mean "login"\?\)/);
+    expect(problems('  - { variant: v, population: ap, successRatio: { atLeast: 1 } }')[0]).toMatch(/variant "v" has no population named "ap" \(did you mean "app"\?\)/);
+    expect(problems('  - { variant: v, route: logn, successRatio: { atLeast: 1 } }')[0]).toMatch(/no population of variant "v" calls route "logn" \(did you mean "login"\?\)/);
   });
 
   it('asks for at least one measure', () => {

@@ -240,7 +240,7 @@ describe('loadScenario: variants', () => {
   });
 
   it('reports a problem of the base once, not again for each variant', () => {
-    expectProblems(scenario({ 11: '  slots: 0' }, ['variants:', '  a:', '    overlay: { seed: 2 }', '  b:', '    overlay: { seed: 3 }']), [
+    expectProblems(scenario({ 11: '  slots: 0' }, ['variants:', '  a:', '    overlay: { horizon: 11m }', '  b:', '    overlay: { horizon: 12m }']), [
       { line: 11, col: 10, path: 'server.slots', message: /^must be at least 1 \(concurrency slots\)$/ },
     ]);
   });

@@ -59,8 +59,10 @@ export class Dependency {
     const reservedShare = Object.values(reserves).reduce((a, b) => a + b, 0);
     this.unreserved = this.pool * Math.max(0, 1 - reservedShare);
     this.usedBy = new Float64Array(routes.length);
-    this.bulkhead = Float64Array.from(routes, (r) => (g.bulkheads?.[r] !== undefined ? g.bulkheads[r] * limit : Infinity));
-    this.reserved = Uint8Array.from(routes, (r) => (reserves[r] !== undefined ? 1 : 0));
+    // Own keys only: a route named "constructor" has no bulkhead just because objects inherit one.
+    const bulkheads = g.bulkheads ?? {};
+    this.bulkhead = Float64Array.from(routes, (r) => (Object.hasOwn(bulkheads, r) ? bulkheads[r] * limit : Infinity));
+    this.reserved = Uint8Array.from(routes, (r) => (Object.hasOwn(reserves, r) ? 1 : 0));
     this.failover = Uint8Array.from(routes, (r) => (spec.failover?.routes.includes(r) ? 1 : 0));
     if (spec.latency) this.latency = sampler(toDistributionSpec(spec.latency), rng);
     this.alerts = (spec.alertAt ?? []).map((threshold) => ({ threshold, firstS: null }));

@@ -55,7 +55,8 @@ export class Frontend {
       ([name, d], i) => new Dependency(name, i, d, ids.routes, rec, stream(seed, `server/dependencies/${name}`)),
     );
     const routes: RouteHandler[] = ids.routes.map((r) => {
-      const rs = spec.routes?.[r];
+      // Own keys only: a route named "constructor" or "toString" must not find an inherited member.
+      const rs = spec.routes && Object.hasOwn(spec.routes, r) ? spec.routes[r] : undefined;
       return {
         serviceTime: rs?.serviceTime ? sampler(toDistributionSpec(rs.serviceTime), stream(seed, `server/routes/${r}/service`)) : defaultService,
         calls: (rs?.calls ?? []).map((name) => this.dependencies.find((d) => d.name === name)!),
