@@ -8,12 +8,13 @@ import { loadScenarioFile } from '../scenario/load.js';
 import { ScenarioError } from '../scenario/problems.js';
 import { scenarioJsonSchema } from '../scenario/schema.js';
 import { runExperiment, type ExperimentResult } from '../experiment/experiment.js';
-import { parseShard, inShard } from '../experiment/expand.js';
+import { inShard, type RunSpec } from '../experiment/expand.js';
+import { shardFromArg } from './shard-arg.js';
 import { mergeDirs } from '../experiment/merge.js';
 import { writeOutputs } from '../report/write.js';
 import { rankingText, summaryTable } from '../report/table.js';
 import { experimentRanking } from '../report/ranking.js';
-import { formatDuration } from '../scenario/units.js';
+import { formatDuration, parseDuration } from '../scenario/units.js';
 import { progress } from './progress.js';
 import { EXIT, UsageError } from './errors.js';
 
@@ -32,6 +33,8 @@ export interface RunArgs {
   workers?: number;
   shard?: string;
   quiet?: boolean;
+  /** A duration with its unit ("5s", "1m"): time between two progress updates (default 5s in a log, 0.2s on a terminal). */
+  progressEvery?: string;
 }
 
 export async function runCommand(args: RunArgs, io: Io): Promise<number> {
@@ -43,7 +46,11 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
   whole(args.seed, 0, '--seed');
   whole(args.seeds, 1, '--seeds');
   whole(args.workers, 1, '--workers');
-  const shard = args.shard === undefined ? undefined : parseShard(args.shard);
+  const progressEvery = args.progressEvery === undefined ? undefined : parseDuration(args.progressEvery);
+  if (progressEvery && (!progressEvery.ok || progressEvery.value <= 0)) {
+    throw new UsageError(`--progress-every takes a duration above 0 with its unit, e.g. 5s or 1m (got "${args.progressEvery}")`);
+  }
+  const shard = args.shard === undefined ? undefined : shardFromArg(args.shard, process.env);
   if (typeof shard === 'string') throw new UsageError(shard);
 
   const loaded = loadScenarioFile(args.scenario);
@@ -62,7 +69,11 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const bar = progress(io.progressStream, args.quiet ?? false);
+  const bar = progress(io.progressStream, { quiet: args.quiet ?? false, everyS: progressEvery?.ok ? progressEvery.value : undefined });
+  const runLabel = (r: RunSpec) => {
+    const values = Object.entries(loaded.points[r.point]?.values ?? {}).map(([k, v]) => `${k}=${v}`);
+    return [r.variant, ...values, `seed ${r.seed}`].join(', ');
+  };
   const started = performance.now();
   let x: ExperimentResult;
   try {
@@ -74,10 +85,13 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
       signal: abort.signal,
       // Printed once the signal handlers are installed: from this line on, Ctrl-C keeps the
       // finished runs (scripts and the tests wait for it before sending a signal).
-      onStart: (planned) => {
+      onStart: (planned, simulatedS) => {
         if (!args.quiet) io.err(`running ${planned} run(s) on ${Math.min(workers, Math.max(planned, 1))} worker(s); Ctrl-C keeps finished runs`);
+        bar.planned(planned, simulatedS);
       },
-      onRun: (done, total, r) => bar.run(done, total, r.summary.attempts),
+      onRunStart: (r, horizonS) => bar.started(r.index, runLabel(r), horizonS),
+      onRunProgress: (r, simS) => bar.moved(r.index, simS),
+      onRun: (_done, _total, result, r) => bar.finished(r.index, result.summary.attempts),
     });
   } finally {
     bar.end();

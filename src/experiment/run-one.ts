@@ -4,7 +4,7 @@
  * CSV and report draw). Pure: the result depends only on (scenario, variant, seed).
  */
 import type { Scenario } from '../scenario/schema.js';
-import { simulate } from '../model/simulate.js';
+import { simulate, type SimulateOptions } from '../model/simulate.js';
 import { summarize, derivedSeries, baseline, type RunSummary } from '../measures/measures.js';
 import { FAILURE_CAUSES, type FaultWindow } from '../model/series.js';
 import { measureSettings } from './settings.js';
@@ -47,9 +47,9 @@ export interface RunResult {
   wallS: number;
 }
 
-export function runOne(scenario: Scenario, variant: string, point: number, seed: number, shouldStop?: () => boolean): RunResult {
+export function runOne(scenario: Scenario, variant: string, point: number, seed: number, opts: SimulateOptions = {}): RunResult {
   const started = performance.now();
-  const record = simulate(scenario, seed, { shouldStop });
+  const record = simulate(scenario, seed, opts);
   const settings = measureSettings(scenario);
   const summary = summarize(record, settings);
   const s = record.series;
