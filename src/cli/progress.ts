@@ -149,8 +149,9 @@ function bar(f: number, width: number): string {
   return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}]`;
 }
 
+/** Rounded down, so that 100% means done (one run left in 192 is not "100%"). */
 function percent(f: number): string {
-  return `${(f * 100).toFixed(f < 0.1 ? 1 : 0)}%`;
+  return f < 0.1 ? `${(Math.floor(f * 1000) / 10).toFixed(1)}%` : `${Math.floor(f * 100 + 1e-9)}%`;
 }
 
 function formatRate(x: number): string {

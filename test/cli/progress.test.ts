@@ -54,12 +54,12 @@ describe('progress in a pipe', () => {
     lines.forEach((l, i) => {
       const simulated = (i + 1) * 5 * 180; // what the run had reached when the line was printed
       expect(l).toBe(
-        `progress: 0/1 runs, ${((simulated / (4 * 3600)) * 100).toFixed(simulated < 1440 ? 1 : 0)}% of simulated time, ` +
+        `progress: 0/1 runs, ${simulated < 1440 ? (Math.floor((simulated / 14400) * 1000) / 10).toFixed(1) : Math.floor((simulated / 14400) * 100 + 1e-9)}% of simulated time, ` +
           `ETA ${l.match(/ETA (\S+);/)![1]}; running: as-is, faults[0].duration=12m, seed 1 at ${fmt(simulated)} of 4h`,
       );
     });
     // ETA from the fraction of simulated time done: 15 min simulated in 5 s leaves 3h45m, i.e. 75 s.
-    expect(lines[0]).toMatch(/^progress: 0\/1 runs, 6\.3% of simulated time, ETA 1m15s;/);
+    expect(lines[0]).toMatch(/^progress: 0\/1 runs, 6\.2% of simulated time, ETA 1m15s;/);
     // Halfway (2 h simulated after 40 s), 40 s remain.
     expect(lines[7]).toMatch(/^progress: 0\/1 runs, 50% of simulated time, ETA 40s;/);
     p.finished(0, 1_000_000);
@@ -134,7 +134,7 @@ describe('progress on a terminal', () => {
     time.advance(200);
     const first = out.text;
     expect(first).toBe(
-      '\r[#####-------------------] 0/4 runs, 19% of simulated time, ETA 1s\x1b[K\n' +
+      '\r[#####-------------------] 0/4 runs, 18% of simulated time, ETA 1s\x1b[K\n' +
         '  [########--------] 30m of 1h  as-is, seed 1\x1b[K\n' +
         '  [####------------] 15m of 1h  as-is, seed 2\x1b[K\x1b[J',
     );
