@@ -12,7 +12,8 @@ import { STDIN, STDIN_NAME, readScenarioStdin } from '../scenario/read-source.js
 import { shapeProblems, bucketsHeld, heldProblems } from '../scenario/experiment-size.js';
 import { formatCount } from '../scenario/limits.js';
 import { runExperiment, type ExperimentResult } from '../experiment/experiment.js';
-import { parseShard, inShard } from '../experiment/expand.js';
+import { inShard, type RunSpec, type Shard } from '../experiment/expand.js';
+import { shardFromArg } from './shard-arg.js';
 import { estimate, ATTEMPTS_PER_S } from '../experiment/estimate.js';
 import { mergeDirs } from '../experiment/merge.js';
 import { writeOutputs } from '../report/write.js';
@@ -20,7 +21,7 @@ import { rankingText, summaryTable } from '../report/table.js';
 import type { Results } from '../results/results.js';
 import { resolveMeasureReferences } from '../experiment/expectations.js';
 import { MEASURES } from '../measures/registry.js';
-import { formatDuration } from '../scenario/units.js';
+import { formatDuration, parseDuration } from '../scenario/units.js';
 import { progress } from './progress.js';
 import { EXIT, UsageError } from './errors.js';
 
@@ -41,6 +42,8 @@ export interface RunArgs {
   forceWorkers?: boolean;
   shard?: string;
   quiet?: boolean;
+  /** A duration with its unit ("5s", "1m"): time between two progress updates (default 5s in a log, 0.2s on a terminal). */
+  progressEvery?: string;
 }
 
 /** A scenario file, or standard input for "-". */
@@ -76,7 +79,7 @@ function chooseWorkers(asked: number | undefined, force: boolean, io: Io, quiet:
 }
 
 /** The cost of an experiment, printed before it starts when it is large enough to matter. */
-function estimateLine(loaded: LoadedScenario, seed: number | undefined, seeds: number | undefined, shard: ReturnType<typeof parseShard> | undefined, workers: number): string | undefined {
+function estimateLine(loaded: LoadedScenario, seed: number | undefined, seeds: number | undefined, shard: Shard | undefined, workers: number): string | undefined {
   const e = estimate(loaded, { seed, seeds, ...(typeof shard === 'object' ? { shard } : {}) });
   const wallS = e.cpuS / Math.max(1, Math.min(workers, e.runs));
   if (wallS < 60 && e.resultBytes < 256 * 2 ** 20) return undefined;
@@ -95,7 +98,11 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
   checkSeedFlag(args.seed);
   whole(args.seeds, 1, '--seeds');
   whole(args.workers, 1, '--workers');
-  const shard = args.shard === undefined ? undefined : parseShard(args.shard);
+  const progressEvery = args.progressEvery === undefined ? undefined : parseDuration(args.progressEvery);
+  if (progressEvery && (!progressEvery.ok || progressEvery.value <= 0)) {
+    throw new UsageError(`--progress-every takes a duration above 0 with its unit, e.g. 5s or 1m (got "${args.progressEvery}")`);
+  }
+  const shard = args.shard === undefined ? undefined : shardFromArg(args.shard, process.env);
   if (typeof shard === 'string') throw new UsageError(shard);
 
   const loaded = await loadInput(args.scenario);
@@ -117,7 +124,11 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const bar = progress(io.progressStream, args.quiet ?? false);
+  const bar = progress(io.progressStream, { quiet: args.quiet ?? false, everyS: progressEvery?.ok ? progressEvery.value : undefined });
+  const runLabel = (r: RunSpec) => {
+    const values = Object.entries(loaded.points[r.point]?.values ?? {}).map(([k, v]) => `${k}=${v}`);
+    return [r.variant, ...values, `seed ${r.seed}`].join(', ');
+  };
   const started = performance.now();
   let x: ExperimentResult;
   try {
@@ -129,10 +140,13 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
       signal: abort.signal,
       // Printed once the signal handlers are installed: from this line on, Ctrl-C keeps the
       // finished runs (scripts and the tests wait for it before sending a signal).
-      onStart: (planned) => {
+      onStart: (planned, simulatedS) => {
         if (!args.quiet) io.err(`running ${planned} run(s) on ${Math.min(workers, Math.max(planned, 1))} worker(s); Ctrl-C keeps finished runs`);
+        bar.planned(planned, simulatedS);
       },
-      onRun: (done, total, r) => bar.run(done, total, r.summary.measures.attempts ?? 0),
+      onRunStart: (r, horizonS) => bar.started(r.index, runLabel(r), horizonS),
+      onRunProgress: (r, simS) => bar.moved(r.index, simS),
+      onRun: (_done, _total, result, r) => bar.finished(r.index, result.summary.measures.attempts ?? 0),
     });
   } finally {
     bar.end();

@@ -72,11 +72,12 @@ export async function main(rawArgv: string[]): Promise<number> {
           .option('out', { type: 'string', describe: 'output folder (default: reports/<scenario name>)' })
           .option('workers', { type: 'number', describe: 'worker threads (default and most: the number of cores)' })
           .option('force-workers', { type: 'boolean', default: false, describe: 'allow more workers than cores' })
-          .option('shard', { type: 'string', describe: 'run only shard i of n (i/n); merge the folders with "merge"' })
-          .option('quiet', { type: 'boolean', default: false, describe: 'print only the summary' }),
+          .option('shard', { type: 'string', describe: 'run only shard i of n (i/n); "auto" or "auto/n" reads i from JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID or RETRYSTORM_SHARD_INDEX; merge the folders with "merge"' })
+          .option('quiet', { type: 'boolean', default: false, describe: 'print only the summary' })
+          .option('progress-every', { type: 'string', describe: 'time between progress updates (default 5s in a log, 200ms on a terminal)' }),
       async (a) => {
         code = await runCommand(
-          { scenario: undash(a.scenario as string), seed: a.seed, seeds: a.seeds, out: a.out === undefined ? undefined : undash(a.out), workers: a.workers, forceWorkers: a['force-workers'], shard: a.shard, quiet: a.quiet },
+          { scenario: undash(a.scenario as string), seed: a.seed, seeds: a.seeds, out: a.out === undefined ? undefined : undash(a.out), workers: a.workers, forceWorkers: a['force-workers'], shard: a.shard, quiet: a.quiet, progressEvery: a.progressEvery },
           io,
         );
       },

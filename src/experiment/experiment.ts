@@ -19,10 +19,17 @@ export interface ExperimentOptions extends ExpandOptions {
   shard?: Shard;
   /** Aborting stops the experiment, keeping finished runs. */
   signal?: AbortSignal;
-  /** Called once the runs are planned and the pool is about to start, with how many runs this process will do. */
-  onStart?: (planned: number) => void;
+  /**
+   * Called once the runs are planned and the pool is about to start, with how many runs this
+   * process will do and how much simulated time they add up to (seconds).
+   */
+  onStart?: (planned: number, simulatedS: number) => void;
+  /** Called when a run is handed to a worker, with its horizon (simulated seconds). */
+  onRunStart?: (run: RunSpec, horizonS: number) => void;
+  /** Called now and then while a run is in progress, with the simulated time it has reached. */
+  onRunProgress?: (run: RunSpec, simS: number) => void;
   /** Called after each finished run. */
-  onRun?: (done: number, total: number, result: RunResult) => void;
+  onRun?: (done: number, total: number, result: RunResult, run: RunSpec) => void;
   /** The measures to compute (default: the built-in ones; others need workers 0, since measures are code). */
   measures?: MeasureRegistry;
 }
@@ -62,15 +69,20 @@ export async function runExperiment(loaded: LoadedScenario, opts: ExperimentOpti
   const signal = opts.signal ?? new AbortController().signal;
   const scenarios = new Map(loaded.variants.map((v) => [v.name, v.points]));
   let done = 0;
-  opts.onStart?.(mine.length);
+  const tasks = mine.map((r) => ({ ...r, scenario: scenarios.get(r.variant)![r.point] }));
+  opts.onStart?.(mine.length, tasks.reduce((sum, t) => sum + t.scenario.horizon, 0));
+  const spec = ({ index, variant, point, seed }: RunSpec): RunSpec => ({ index, variant, point, seed });
+  const { onRunStart, onRunProgress } = opts;
   await runTasks(
-    mine.map((r) => ({ ...r, scenario: scenarios.get(r.variant)![r.point] })),
+    tasks,
     opts.workers ?? 1,
     signal,
     {
+      ...(onRunStart ? { onStart: (task) => onRunStart(spec(task), task.scenario.horizon) } : {}),
+      ...(onRunProgress ? { onProgress: (task, simS) => onRunProgress(spec(task), simS) } : {}),
       onResult: (task, result) => {
         results[task.index] = result;
-        opts.onRun?.(++done, mine.length, result);
+        opts.onRun?.(++done, mine.length, result, spec(task));
       },
       onError: (task, error) => {
         failures.push({ index: task.index, variant: task.variant, point: task.point, seed: task.seed, message: error?.message ?? String(error) });

@@ -5,7 +5,7 @@
  * depends only on (scenario, variant, seed).
  */
 import type { Scenario } from '../scenario/schema.js';
-import { simulate } from '../model/simulate.js';
+import { simulate, type SimulateOptions } from '../model/simulate.js';
 import type { FaultWindow } from '../model/series.js';
 import { summarize, type RunSummary } from '../measures/summarize.js';
 import { MEASURES, type MeasureRegistry } from '../measures/registry.js';
@@ -31,9 +31,9 @@ export interface RunResult {
   wallS: number;
 }
 
-export function runOne(scenario: Scenario, variant: string, point: number, seed: number, shouldStop?: () => boolean, registry: MeasureRegistry = MEASURES): RunResult {
+export function runOne(scenario: Scenario, variant: string, point: number, seed: number, opts: SimulateOptions = {}, registry: MeasureRegistry = MEASURES): RunResult {
   const started = performance.now();
-  const record = simulate(scenario, seed, { shouldStop });
+  const record = simulate(scenario, seed, opts);
   const settings = measureSettings(scenario);
   return {
     variant,

@@ -18,6 +18,12 @@ import { subjectOf } from '../scenario/subject.js';
 export interface SimulateOptions {
   /** Polled now and then; returning true stops the run early (the record then covers [0, now)). */
   shouldStop?: () => boolean;
+  /**
+   * Told the simulated time now and then (at the same moments as shouldStop, every 64k
+   * events), so a long run can show how far it has got. It only observes: the run's result
+   * does not depend on it.
+   */
+  onProgress?: (nowS: number) => void;
 }
 
 export function bucketWidth(s: Scenario): number {
@@ -47,7 +53,14 @@ export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}):
   scheduleFaults(engine, server, s.faults, s.server.slots);
   clients.start();
 
-  const completed = engine.run(horizon, opts.shouldStop);
+  const { shouldStop, onProgress } = opts;
+  const poll = onProgress
+    ? () => {
+        onProgress(engine.now);
+        return shouldStop?.() ?? false;
+      }
+    : shouldStop;
+  const completed = engine.run(horizon, poll);
   if (!completed) throw new RunInterrupted(engine.now);
   rec.finish();
 

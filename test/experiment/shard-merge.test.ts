@@ -142,6 +142,7 @@ interface Result {
 }
 
 const cli = (...args: string[]): Promise<Result> => runCliProcess(dir, args);
+const cliWithEnv = (env: Record<string, string>, ...args: string[]): Promise<Result> => runCliProcess(dir, args, env);
 
 const read = (...path: string[]) => readFileSync(join(dir, ...path), 'utf8');
 const OUTPUTS = ['summary.json', 'timeseries.csv', 'populations.csv', 'runs.json', 'report.html', 'summary.md'] as const;
@@ -162,7 +163,8 @@ describe('retrystorm run --shard i/n, then merge', () => {
   beforeAll(async () => {
     const runs = await Promise.all([
       cli('run', 'shards.yaml', '--shard', '1/2', '--out', 'A', '--workers', '1', '--quiet'),
-      cli('run', 'shards.yaml', '--shard', '2/2', '--out', 'B', '--workers', '1', '--quiet'),
+      // Shard 2 as the second pod of a Kubernetes Indexed Job would run it (the index is 0-based).
+      cliWithEnv({ JOB_COMPLETION_INDEX: '1' }, 'run', 'shards.yaml', '--shard', 'auto/2', '--out', 'B', '--workers', '1', '--quiet'),
       cli('run', 'shards.yaml', '--out', 'U', '--workers', '1', '--quiet'),
     ]);
     for (const r of runs) expect(r.code, r.stderr).toBe(0);
