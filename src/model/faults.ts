@@ -2,6 +2,7 @@
  * What goes wrong, and when: each fault is a window [at, at + duration) that switches a
  * server condition on and off. Overlapping faults compose: the dependency is down while
  * any dependency fault is active; the slots left are the fewest any active cut leaves.
+ * A surge changes no server condition: the arrival processes read it (src/model/arrivals.ts).
  */
 import type { Engine } from '../engine/engine.js';
 import type { Fault, Scenario } from '../scenario/schema.js';
@@ -33,7 +34,7 @@ export function scheduleFaults(engine: Engine, server: Frontend, faults: Fault[]
     for (const i of active) {
       const f = faults[i];
       if (f.kind === 'dependency-down') down = true;
-      else slots = Math.min(slots, f.slots);
+      else if (f.kind === 'capacity-cut') slots = Math.min(slots, f.slots);
     }
     server.setDependencyDown(down);
     server.setSlots(slots);
@@ -41,6 +42,7 @@ export function scheduleFaults(engine: Engine, server: Frontend, faults: Fault[]
   const kStart = engine.on((i) => { active.add(i); apply(); });
   const kEnd = engine.on((i) => { active.delete(i); apply(); });
   faults.forEach((f, i) => {
+    if (f.kind === 'surge') return; // drawn by the arrival processes, not switched here
     engine.at(f.at, kStart, i);
     engine.at(f.at + f.duration, kEnd, i);
   });

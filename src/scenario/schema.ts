@@ -14,24 +14,8 @@ import { populationSchema } from './schema-clients.js';
 import { serverSchema } from './schema-server.js';
 import { distributionSchema } from './schema-distributions.js';
 import { arrivalsSchema } from './schema-arrivals.js';
+import { faultSchema } from './schema-faults.js';
 import { LIMITS } from './limits.js';
-
-// ── Faults ───────────────────────────────────────────────────────────────────
-
-export const faultSchema = z
-  .discriminatedUnion('kind', [
-    z.strictObject({
-      kind: z.literal('dependency-down'),
-      at: durationSchema('Start, as an offset from the start of the run.'),
-      duration: durationSchema('How long the dependency stays down.'),
-    }).meta({ description: 'The server\'s dependency is down: an attempt that reaches a slot fails fast.' }),
-    z.strictObject({
-      kind: z.literal('capacity-cut'),
-      at: durationSchema('Start, as an offset from the start of the run.'),
-      duration: durationSchema('How long the cut lasts.'),
-      slots: z.number().int().min(0).meta({ description: 'Slots left during the cut.' }),
-    }).meta({ description: 'The server loses capacity: attempts in service finish, but no new one starts above the remaining slots.' }),
-  ], { error: () => 'expected kind: dependency-down or capacity-cut' });
 
 // ── Measures ─────────────────────────────────────────────────────────────────
 
@@ -138,7 +122,7 @@ export type Scenario = z.output<typeof scenarioSchema>;
 export type Arrivals = z.output<typeof arrivalsSchema>;
 export type { Population, LayerInput, BudgetSpec, BreakerSpec, Behaviour } from './schema-clients.js';
 export type ServerSpec = z.output<typeof serverSchema>;
-export type Fault = z.output<typeof faultSchema>;
+export type { Fault } from './schema-faults.js';
 export type Distribution = z.output<typeof distributionSchema>;
 export type MeasuresSpec = z.output<typeof measuresSchema>;
 export type Expectation = z.output<typeof expectationSchema>;

@@ -31,6 +31,11 @@ export function semanticProblems(s: Scenario): SemanticProblem[] {
     checkArrivals(pop.arrivals, ['clients', name, 'arrivals'], out);
     checkOffline(pop.behaviour?.offline, s.faults.length, ['clients', name, 'behaviour', 'offline'], out);
     expectedActions += meanRate(pop.arrivals, horizon) * horizon;
+    // A surge adds (factor - 1) x the usual rate over its window.
+    for (const f of s.faults) {
+      if (f.kind !== 'surge' || (f.population !== undefined && f.population !== name)) continue;
+      expectedActions += (f.factor - 1) * meanRate(pop.arrivals, horizon) * Math.max(0, Math.min(f.duration, horizon - f.at));
+    }
   }
   // A horizon beyond the limit is reported above; the action count would only repeat it.
   if (horizon <= LIMITS.horizonS && expectedActions > LIMITS.actionsPerRun) {
@@ -45,6 +50,9 @@ export function semanticProblems(s: Scenario): SemanticProblem[] {
     if (f.duration <= 0) out.push({ path: ['faults', i, 'duration'], message: 'a fault must last longer than 0s' });
     if (f.kind === 'capacity-cut' && f.slots > s.server.slots) {
       out.push({ path: ['faults', i, 'slots'], message: `a cut leaves at most the server's ${s.server.slots} slots (got ${f.slots})` });
+    }
+    if (f.kind === 'surge' && f.population !== undefined && !(f.population in s.clients)) {
+      out.push({ path: ['faults', i, 'population'], message: `no client population "${f.population}" (the populations are: ${Object.keys(s.clients).join(', ')}); leave it out to surge every population` });
     }
   });
 

@@ -173,7 +173,7 @@ describe('loadScenario: keys', () => {
       { line: 13, col: 11, path: 'server.serviceTime.kind', message: /^unknown kind "exponental" \(did you mean "exponential"\?\)/ },
     ]);
     expectProblems(scenario({ 16: '  - kind: outage' }), [
-      { line: 16, col: 11, path: 'faults[0].kind', message: /expected kind: dependency-down or capacity-cut$/ },
+      { line: 16, col: 11, path: 'faults[0].kind', message: /expected kind: dependency-down, capacity-cut or surge$/ },
     ]);
   });
 

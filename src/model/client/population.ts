@@ -7,7 +7,7 @@
 import type { Engine } from '../../engine/engine.js';
 import { stream, type Rng } from '../../engine/rng.js';
 import type { Population, Behaviour, Fault } from '../../scenario/schema.js';
-import { ArrivalProcess } from '../arrivals.js';
+import { ArrivalProcess, surgesFor } from '../arrivals.js';
 import { resolveLayer, type LayerSpec, type RetryOnItem } from './layer-spec.js';
 import { makeBudget, type RetryBudget } from './budgets.js';
 import { CircuitBreaker, AdaptiveThrottle, type Gate } from './gates.js';
@@ -100,7 +100,7 @@ export function populationState(engine: Engine, name: string, spec: Population, 
     name,
     spec,
     clients: spec.clients,
-    arrivals: new ArrivalProcess(spec.arrivals, stream(seed, `clients/${name}/arrivals`)),
+    arrivals: new ArrivalProcess(spec.arrivals, stream(seed, `clients/${name}/arrivals`), surgesFor(faults, name)),
     layers: resolved.map((l) => layerState(engine, l, spec.clients, gateRng, w)),
     clientRng: stream(seed, `clients/${name}/ids`),
     backoffRng: stream(seed, `clients/${name}/backoff`),
