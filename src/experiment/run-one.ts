@@ -6,7 +6,7 @@
 import type { Scenario } from '../scenario/schema.js';
 import { simulate } from '../model/simulate.js';
 import { summarize, derivedSeries, baseline, type RunSummary } from '../measures/measures.js';
-import { FAILURE_CAUSES, type FaultWindow } from '../model/series.js';
+import { FAILURE_CAUSES, type FaultWindow, type FiredAction } from '../model/series.js';
 import { measureSettings } from './settings.js';
 
 /** Per-bucket columns of one run, in CSV order. */
@@ -42,6 +42,12 @@ export interface RunResult {
   columns: RunColumns;
   /** Fault windows of this run's scenario (they can differ across sweep points). */
   faults: FaultWindow[];
+  /**
+   * Operator actions and automation decisions that took effect, in time order, as plain
+   * data: name, effect kind, time (s), what triggered it (a time, or the signal, threshold
+   * and the time it held), and a note when it changed nothing.
+   */
+  actions: FiredAction[];
   eventsProcessed: number;
   /** Wall-clock seconds; for progress lines only, never written to result files. */
   wallS: number;
@@ -86,6 +92,7 @@ export function runOne(scenario: Scenario, variant: string, point: number, seed:
     summary,
     columns,
     faults: record.faults,
+    actions: record.actions,
     eventsProcessed: record.totals.eventsProcessed,
     wallS: (performance.now() - started) / 1000,
   };

@@ -26,18 +26,18 @@ export function faultWindows(s: Scenario): FaultWindow[] {
   return windows;
 }
 
-export function scheduleFaults(engine: Engine, server: Frontend, faults: Fault[], baseSlots: number): void {
+export function scheduleFaults(engine: Engine, server: Frontend, faults: Fault[]): void {
   const active = new Set<number>();
   const apply = () => {
     let down = false;
-    let slots = baseSlots;
+    let cut = Infinity;
     for (const i of active) {
       const f = faults[i];
       if (f.kind === 'dependency-down') down = true;
-      else if (f.kind === 'capacity-cut') slots = Math.min(slots, f.slots);
+      else if (f.kind === 'capacity-cut') cut = Math.min(cut, f.slots);
     }
     server.setDependencyDown(down);
-    server.setSlots(slots);
+    server.setCut(cut);
   };
   const kStart = engine.on((i) => { active.add(i); apply(); });
   const kEnd = engine.on((i) => { active.delete(i); apply(); });

@@ -20,6 +20,8 @@ export const OUTCOME_INVALID = outcomeOf('invalid');
 export const OUTCOME_RESET = outcomeOf('reset');
 export const OUTCOME_REFUSED_LOCALLY = outcomeOf('refused-locally');
 export const OUTCOME_UNSUPPORTED_VERSION = outcomeOf('unsupported-version');
+export const OUTCOME_BLOCKED = outcomeOf('blocked');
+export const OUTCOME_DISABLED = outcomeOf('disabled');
 
 export const OUTCOME_COUNT = 1 + FAILURE_CAUSES.length;
 
@@ -42,6 +44,11 @@ const WIRE: Record<FailureCause, { status: number; retryable: boolean }> = {
   // its own, not 'invalid' (400): the request is fine, the app is too old, and the measures
   // must not count a forced upgrade as a validation loop. Not retryable: only an upgrade helps.
   'unsupported-version': { status: 426, retryable: false },
+  // 403 Forbidden from the edge: an operator blocked this client (a population, a version,
+  // a share of IPs). Not retryable: nothing changes until someone lifts the block.
+  blocked: { status: 403, retryable: false },
+  // 503 from the edge: an operator switched the route off. Retryable: it will come back.
+  disabled: { status: 503, retryable: true },
 };
 
 /**

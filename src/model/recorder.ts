@@ -253,6 +253,18 @@ export class Recorder {
     return L0 * Math.pow(G, BINS - 1);
   }
 
+  /**
+   * Whole-run integrals of busy slots and of available slots up to `now` (slot-seconds), for
+   * signals measured inside a run (utilisation over an interval is the ratio of their growth).
+   */
+  busyIntegralAt(now: number): number {
+    return this.busyIntegral + this.busy.value * (now - this.busy.last);
+  }
+
+  slotsIntegralAt(now: number): number {
+    return this.slotsIntegral + this.slots.value * (now - this.slots.last);
+  }
+
   /** Closes the run at the horizon. */
   finish(): void {
     this.roll(this.horizonS);

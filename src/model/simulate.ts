@@ -12,6 +12,7 @@ import { identities } from './server/request.js';
 import { wire } from './outcomes.js';
 import { Clients } from './client/clients.js';
 import { faultWindows, scheduleFaults } from './faults.js';
+import { Operator, capacityBounds } from './operator/operator.js';
 import type { RunRecord } from './series.js';
 
 export interface SimulateOptions {
@@ -33,10 +34,12 @@ export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}):
   const rec = new Recorder(horizon, bucketWidth(s), ids.pops.map((p) => p.route), ids.routes.length, Object.keys(s.server.dependencies ?? {}).length);
   const contract = wire(s.server.overload);
   const clients = new Clients(engine, actions, attempts, rec, populations, seed, contract, s.faults);
-  const server = new Frontend(engine, attempts, actions, rec, s, ids, seed, clients.answer, contract);
+  const server = new Frontend(engine, attempts, actions, rec, s, ids, seed, clients.answer, contract, capacityBounds(s));
   clients.send = server.arrive;
-  scheduleFaults(engine, server, s.faults, s.server.slots);
+  scheduleFaults(engine, server, s.faults);
+  const operator = new Operator(engine, s, { server, clients }, rec);
   clients.start();
+  operator.start();
 
   const completed = engine.run(horizon, opts.shouldStop);
   if (!completed) throw new RunInterrupted(engine.now);
@@ -51,6 +54,7 @@ export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}):
     attemptsPerAction: rec.attemptsPerAction,
     routes: ids.routes,
     quotas: server.dependencies.filter((d) => d.report().limit > 0).map((d) => d.report()),
+    actions: operator.fired,
     totals: {
       actionsStarted: sum(series.actionsStarted),
       actionsOk: sum(series.actionsOk),

@@ -15,6 +15,7 @@ import { serverSchema } from './schema-server.js';
 import { distributionSchema } from './schema-distributions.js';
 import { arrivalsSchema } from './schema-arrivals.js';
 import { faultSchema } from './schema-faults.js';
+import { actionSchema } from './schema-actions.js';
 import { LIMITS } from './limits.js';
 
 // ── Measures ─────────────────────────────────────────────────────────────────
@@ -110,6 +111,7 @@ export const scenarioSchema = z
       .meta({ description: 'Client populations by name.' }),
     server: serverSchema.meta({ description: 'The server under test.' }),
     faults: z.array(faultSchema).default([]).meta({ description: 'What goes wrong, and when (offsets from the start of the run).' }),
+    actions: z.array(actionSchema).default([]).meta({ description: 'What operators (or their automation) do during the run, and when: at a time or on an alert (see docs/incidents.md).' }),
     sweep: z.array(sweepSchema).max(2, 'sweep one or two parameters').optional().meta({ description: 'Parameters to vary; every variant runs at every point (two parameters: every combination).' }),
     expectations: z.array(expectationSchema).optional().meta({ description: 'Checks on the results, for CI: a failing one makes `run` exit with code 1.' }),
     compare: compareSchema.optional().meta({ description: 'The ranking of the variants against a baseline, shown at the top of the report (default: against the first variant, at every sweep point).' }),
@@ -123,6 +125,7 @@ export type Arrivals = z.output<typeof arrivalsSchema>;
 export type { Population, LayerInput, BudgetSpec, BreakerSpec, Behaviour } from './schema-clients.js';
 export type ServerSpec = z.output<typeof serverSchema>;
 export type { Fault } from './schema-faults.js';
+export type { ActionSpec, Effect, Trigger } from './schema-actions.js';
 export type Distribution = z.output<typeof distributionSchema>;
 export type MeasuresSpec = z.output<typeof measuresSchema>;
 export type Expectation = z.output<typeof expectationSchema>;

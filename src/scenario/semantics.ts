@@ -10,6 +10,7 @@ import { formatDuration } from './units.js';
 import { validateDistribution } from '../engine/distributions.js';
 import { toDistributionSpec } from '../model/distribution-spec.js';
 import { meanRate } from '../model/arrivals.js';
+import { actionProblems } from './semantics-actions.js';
 
 export interface SemanticProblem {
   path: PropertyKey[];
@@ -55,6 +56,8 @@ export function semanticProblems(s: Scenario): SemanticProblem[] {
       out.push({ path: ['faults', i, 'population'], message: `no client population "${f.population}" (the populations are: ${Object.keys(s.clients).join(', ')}); leave it out to surge every population` });
     }
   });
+
+  out.push(...actionProblems(s));
 
   const bucket = s.measures.bucket;
   if (bucket !== undefined) {

@@ -131,7 +131,7 @@ function summary(k: number, over: Partial<RunSummary> = {}): RunSummary {
 }
 
 function run(seed: number, s: RunSummary): RunResult {
-  return { variant: 'v', point: 3, seed, bucketS: 10, summary: s, columns: {} as RunColumns, faults: [], eventsProcessed: 1, wallS: 0.5 };
+  return { variant: 'v', point: 3, seed, bucketS: 10, summary: s, columns: {} as RunColumns, faults: [], actions: [], eventsProcessed: 1, wallS: 0.5 };
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;

@@ -69,6 +69,7 @@ function makeRecord(horizonS: number, faults: FaultWindow[] = [FAULT], bucketS =
     attemptsPerAction: [],
     routes: ['default'],
     quotas: [],
+    actions: [],
     totals: {
       actionsStarted: 0,
       actionsOk: 0,

@@ -40,12 +40,19 @@ export interface PopulationState {
   backoffRng: Rng;
   behaviourRng: Rng;
   behaviour: Behaviour;
+  /**
+   * The remote config switch as the clients read it: behaviour.remoteSwitch (effective from
+   * its `at`), or what an operator's remote-switch action set (effective from then).
+   */
+  remoteSwitch: RemoteSwitch | undefined;
   /** When the devices are offline (behaviour.offline resolved against the faults), if ever. */
   offline?: OfflineWindow;
   /** Offline devices: per-client count of queued actions, and the queued actions. */
   offlineQueued?: Int32Array;
   offlineActions: number[];
 }
+
+export type RemoteSwitch = NonNullable<Behaviour['remoteSwitch']>;
 
 export function matchesRetryOn(items: RetryOnItem[], outcome: number, w: Wire = DEFAULT_WIRE): boolean {
   const status = statusOf(outcome, w);
@@ -106,6 +113,7 @@ export function populationState(engine: Engine, name: string, spec: Population, 
     backoffRng: stream(seed, `clients/${name}/backoff`),
     behaviourRng: stream(seed, `clients/${name}/behaviour`),
     behaviour: spec.behaviour ?? {},
+    remoteSwitch: spec.behaviour?.remoteSwitch,
     offline: offlineWindow(spec.behaviour?.offline, faults),
     offlineQueued: spec.behaviour?.offline ? new Int32Array(spec.clients) : undefined,
     offlineActions: [],

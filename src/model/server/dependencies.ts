@@ -41,6 +41,8 @@ export class Dependency {
   private readonly unreserved: number;
   private readonly failover: Uint8Array;
   private failoverUntil = -Infinity;
+  /** forced[route] > 0: an operator switched the route to local validation (a count, so two switches need two undos). */
+  private readonly forced: Uint8Array;
   private readonly latency?: () => number;
   /** Without a guard, every call goes to the provider, which alone decides. */
   private readonly guarded: boolean;
@@ -74,13 +76,41 @@ export class Dependency {
     this.bulkhead = Float64Array.from(routes, (r) => (g.bulkheads?.[r] !== undefined ? g.bulkheads[r] * limit : Infinity));
     this.reserved = Uint8Array.from(routes, (r) => (reserves[r] !== undefined ? 1 : 0));
     this.failover = Uint8Array.from(routes, (r) => (spec.failover?.routes.includes(r) ? 1 : 0));
+    this.forced = new Uint8Array(routes.length);
+    this.routeNames = routes;
     if (spec.latency) this.latency = sampler(toDistributionSpec(spec.latency), rng);
     this.alerts = (spec.alertAt ?? []).map((threshold) => ({ threshold, firstS: null }));
+  }
+
+  private readonly routeNames: string[];
+
+  /**
+   * An operator switches these routes to the fallback (story 003: local JWT validation): they
+   * stop calling the provider until the returned undo runs. Default: the failover's routes,
+   * or else every route (a route that never calls this dependency is not affected anyway).
+   */
+  forceFallback(routes?: readonly string[]): () => void {
+    const names = routes ?? this.spec.failover?.routes ?? this.routeNames;
+    const idx = names.map((r) => this.routeNames.indexOf(r)).filter((i) => i >= 0);
+    for (const i of idx) this.forced[i]++;
+    return () => { for (const i of idx) this.forced[i]--; };
+  }
+
+  /** Share of the quota used in the current window at `now` (0 without a quota). */
+  quotaUse(now: number): number {
+    const limit = this.spec.quota?.limit;
+    if (limit === undefined) return 0;
+    this.roll(now);
+    return this.used / limit;
   }
 
   /** One call from `route` at `now`: OK (lastLatency set), or the outcome of its failure. */
   call(route: number, now: number): number {
     this.lastLatency = 0;
+    if (this.forced[route] > 0) {
+      this.failedOver++;
+      return OUTCOME_OK; // validated locally by an operator's switch: no call, no quota
+    }
     const limit = this.spec.quota?.limit ?? Infinity;
     if (limit < Infinity) this.roll(now);
     if (this.spec.capacity !== undefined && this.inflight >= this.spec.capacity) {

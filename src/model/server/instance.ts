@@ -19,6 +19,8 @@ import { OUTCOME_OK, OUTCOME_DEPENDENCY, OUTCOME_QUEUE_FULL, OUTCOME_SERVER_DEAD
 
 export interface InstanceOptions {
   slots: number;
+  /** Most slots the instance may be given during the run (slot tables are sized for it; default `slots`). */
+  maxSlots?: number;
   /** Queue capacity in attempts (Infinity = unbounded). */
   queueCapacity: number;
   lifo: boolean;
@@ -44,6 +46,8 @@ export type Respond = (attempt: number, outcome: number) => void;
 
 export class Instance {
   private slots: number;
+  /** The size of the slot table: setSlots never goes above it. */
+  readonly maxSlots: number;
   private busy = 0;
   private dependencyDown = false;
   // Queue of (attempt id, generation, arrival time): a ring used as a deque (FIFO pops the head, LIFO the tail).
@@ -83,16 +87,18 @@ export class Instance {
     private readonly respond: Respond,
   ) {
     this.slots = opts.slots;
-    this.jobId = new Int32Array(opts.slots);
-    this.jobGen = new Int32Array(opts.slots);
-    this.jobWork = new Float64Array(opts.slots);
-    this.jobOutcome = new Int32Array(opts.slots);
-    this.jobArrived = new Float64Array(opts.slots);
-    this.jobInflight = new Int32Array(opts.slots);
-    this.jobRoute = new Int32Array(opts.slots);
-    this.jobHeld = new Int32Array(opts.slots);
-    this.freeJobs = Int32Array.from({ length: opts.slots }, (_, i) => opts.slots - 1 - i);
-    this.freeTop = opts.slots;
+    const size = Math.max(opts.slots, opts.maxSlots ?? 0);
+    this.maxSlots = size;
+    this.jobId = new Int32Array(size);
+    this.jobGen = new Int32Array(size);
+    this.jobWork = new Float64Array(size);
+    this.jobOutcome = new Int32Array(size);
+    this.jobArrived = new Float64Array(size);
+    this.jobInflight = new Int32Array(size);
+    this.jobRoute = new Int32Array(size);
+    this.jobHeld = new Int32Array(size);
+    this.freeJobs = Int32Array.from({ length: size }, (_, i) => size - 1 - i);
+    this.freeTop = size;
     this.kDone = engine.on((j) => this.done(j));
   }
 
@@ -132,6 +138,8 @@ export class Instance {
 
   /** Changes the number of slots; attempts in service above the new count finish normally. */
   setSlots(n: number): void {
+    if (n > this.maxSlots) n = this.maxSlots;
+    if (n === this.slots) return;
     this.rec.slotsChanged(this.engine.now, n - this.slots);
     this.slots = n;
     this.pump();

@@ -218,10 +218,18 @@ export class AdaptiveConcurrency implements Stage {
   readonly limits: ConcurrencyLimit[];
   constructor(spec: Extract<StageSpec, { kind: 'adaptive-concurrency' }>, private readonly instances: Instance[], rng: () => number) {
     this.limits = instances.map(() => makeConcurrencyLimit(spec, rng));
-    instances.forEach((inst, i) => {
+    this.attach();
+  }
+  /** Feeds each instance's completions to its limiter (again, after an operator put the stage back). */
+  attach(): void {
+    this.instances.forEach((inst, i) => {
       const limit = this.limits[i];
       inst.onComplete = (now, rtt, inflight, dropped) => limit.onSample(now, rtt, inflight, dropped);
     });
+  }
+  /** Stops feeding the limiters: the stage left the pipeline. */
+  detach(): void {
+    for (const inst of this.instances) inst.onComplete = undefined;
   }
   check(req: RequestView): number {
     return this.instances[req.instance].outstanding >= this.limits[req.instance].limit ? -OUTCOME_SHED : PASS;

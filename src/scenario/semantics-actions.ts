@@ -1,0 +1,85 @@
+/**
+ * Checks on the operator actions that need the rest of the scenario: the populations,
+ * routes, dependencies and stages an action names must exist, names must be unique so that
+ * `undo` and the results can tell actions apart, and a timed action must fall inside the run.
+ */
+import type { Scenario } from './schema.js';
+import { formatDuration } from './units.js';
+import { actionName } from '../model/operator/action-name.js';
+import type { SemanticProblem } from './semantics.js';
+
+export function actionProblems(s: Scenario): SemanticProblem[] {
+  const out: SemanticProblem[] = [];
+  const pops = Object.keys(s.clients);
+  const routes = new Set<string>([...Object.values(s.clients).map((p) => p.identity?.route ?? 'default'), ...Object.keys(s.server.routes ?? {})]);
+  const deps = Object.entries(s.server.dependencies ?? {});
+  const names = s.actions.map((a, i) => actionName(a, i));
+  const stageKinds = new Set<string>([
+    ...s.server.stages.map((st) => st.kind),
+    ...s.actions.flatMap((a) => (a.do.kind === 'add-stage' ? [a.do.stage.kind] : a.do.kind === 'replace-stage' ? [a.do.with.kind] : [])),
+  ]);
+  const list = (xs: Iterable<string>) => [...xs].join(', ') || 'none';
+
+  s.actions.forEach((a, i) => {
+    const at = (...p: PropertyKey[]) => ['actions', i, ...p];
+    const problem = (path: PropertyKey[], message: string) => out.push({ path, message });
+    if (names.indexOf(names[i]) !== i) {
+      problem(a.name !== undefined ? at('name') : at('do', 'kind'), `another action is already called "${names[i]}": give each action its own name (undo and the results refer to actions by name)`);
+    }
+
+    const t = a.when;
+    if (t.at !== undefined && t.at >= s.horizon) problem(at('when', 'at'), `the action is at ${formatDuration(t.at)}, at or after the horizon (${formatDuration(s.horizon)})`);
+    if (t.every !== undefined && t.every <= 0) problem(at('when', 'every'), 'the check interval must be longer than 0s');
+    if (t.route !== undefined && !routes.has(t.route)) problem(at('when', 'route'), `no route "${t.route}" (routes: ${list(routes)})`);
+    if (t.signal === 'quota') {
+      const withQuota = deps.filter(([, d]) => d.quota !== undefined).map(([n]) => n);
+      if (t.dependency !== undefined && !withQuota.includes(t.dependency)) {
+        problem(at('when', 'dependency'), `no dependency "${t.dependency}" with a quota (with a quota: ${list(withQuota)})`);
+      } else if (t.dependency === undefined && withQuota.length !== 1) {
+        problem(at('when', 'signal'), withQuota.length === 0 ? 'signal quota needs a dependency with a quota, and the server has none' : `several dependencies have a quota (${list(withQuota)}): say which with dependency`);
+      }
+    }
+
+    const e = a.do;
+    const needPopulation = (name: string | undefined, key: string) => {
+      if (name !== undefined && !pops.includes(name)) problem(at('do', key), `no client population "${name}" (the populations are: ${list(pops)})`);
+    };
+    const needStage = (kind: string | undefined, key: string) => {
+      if (kind !== undefined && !stageKinds.has(kind)) problem(at('do', key), `no stage of kind ${kind} in the pipeline (server.stages has: ${list(s.server.stages.map((st) => st.kind))}; an add-stage action can add one)`);
+    };
+    switch (e.kind) {
+      case 'block':
+        needPopulation(e.population, 'population');
+        if (e.versionBelow !== undefined && !Object.values(s.clients).some((p) => p.identity?.version !== undefined)) {
+          problem(at('do', 'versionBelow'), 'no population sends a version (identity.version), so a version block would block nothing');
+        }
+        break;
+      case 'disable-route':
+        if (!routes.has(e.route)) problem(at('do', 'route'), `no route "${e.route}" (routes: ${list(routes)})`);
+        break;
+      case 'add-stage':
+        needStage(e.before, 'before');
+        break;
+      case 'remove-stage':
+      case 'replace-stage':
+        needStage(e.stage, 'stage');
+        break;
+      case 'fallback': {
+        const dep = deps.find(([n]) => n === e.dependency);
+        if (!dep) problem(at('do', 'dependency'), `no dependency "${e.dependency}" (dependencies: ${list(deps.map(([n]) => n))})`);
+        (e.routes ?? []).forEach((r, k) => {
+          if (!routes.has(r)) problem(at('do', 'routes', k), `no route "${r}" (routes: ${list(routes)})`);
+        });
+        break;
+      }
+      case 'remote-switch':
+        needPopulation(e.population, 'population');
+        break;
+      case 'undo':
+        if (!names.includes(e.action)) problem(at('do', 'action'), `no action called "${e.action}" (actions: ${list(names)})`);
+        else if (e.action === names[i]) problem(at('do', 'action'), 'an action cannot undo itself');
+        break;
+    }
+  });
+  return out;
+}
