@@ -1,7 +1,9 @@
 /**
- * Checks on the operator actions that need the rest of the scenario: the populations,
- * routes, dependencies and stages an action names must exist, names must be unique so that
- * `undo` and the results can tell actions apart, and a timed action must fall inside the run.
+ * Checks on the operator actions and automation that need the rest of the scenario: the
+ * populations, routes, dependencies and stages an action names must exist, names must be
+ * unique so that `undo` and the results can tell actions apart, a timed action must fall
+ * inside the run, the autoscaler's bounds must hold the starting size, and a shedder of
+ * retries needs something that detects them.
  */
 import type { Scenario } from './schema.js';
 import { formatDuration } from './units.js';
@@ -10,6 +12,19 @@ import type { SemanticProblem } from './semantics.js';
 
 export function actionProblems(s: Scenario): SemanticProblem[] {
   const out: SemanticProblem[] = [];
+  const auto = s.server.autoscaler;
+  if (auto) {
+    const min = auto.min ?? s.server.instances;
+    if (min > s.server.instances) out.push({ path: ['server', 'autoscaler', 'min'], message: `the server starts with ${s.server.instances} instance(s), fewer than the autoscaler's min (${min})` });
+    if (auto.max < s.server.instances) out.push({ path: ['server', 'autoscaler', 'max'], message: `the server starts with ${s.server.instances} instance(s), more than the autoscaler's max (${auto.max})` });
+    if (auto.every <= 0) out.push({ path: ['server', 'autoscaler', 'every'], message: 'the evaluation interval must be longer than 0s' });
+    if (auto.metric === 'utilisation' && auto.target > 1) out.push({ path: ['server', 'autoscaler', 'target'], message: `a utilisation target is a busy share between 0 and 1 (got ${auto.target})` });
+  }
+  s.server.stages.forEach((st, i) => {
+    if (st.kind === 'shed' && st.retriesOnly && !s.server.stages.slice(0, i).some((x) => x.kind === 'retry-detection')) {
+      out.push({ path: ['server', 'stages', i, 'retriesOnly'], message: 'retriesOnly sheds requests detected as retries: put a retry-detection stage before this one' });
+    }
+  });
   const pops = Object.keys(s.clients);
   const routes = new Set<string>([...Object.values(s.clients).map((p) => p.identity?.route ?? 'default'), ...Object.keys(s.server.routes ?? {})]);
   const deps = Object.entries(s.server.dependencies ?? {});

@@ -19,6 +19,7 @@ import type { Recorder } from '../recorder.js';
 import { applyEffect, type Undo, type World } from './effects.js';
 import { signalReader, type SignalReader } from './signals.js';
 import { actionName } from './action-name.js';
+import { Autoscaler } from './autoscaler.js';
 
 const DEFAULT_EVERY_S = 10;
 
@@ -40,6 +41,8 @@ export class Operator {
   private readonly undos = new Map<string, Undo>();
   private readonly kCheck: number;
   private readonly kAct: number;
+  /** The server's autoscaler, if it has one: automation acting beside the people. */
+  private readonly autoscaler?: Autoscaler;
 
   constructor(
     private readonly engine: Engine,
@@ -53,9 +56,12 @@ export class Operator {
     });
     this.kCheck = engine.on((i) => this.check(i));
     this.kAct = engine.on((i) => this.act(i));
+    const auto = s.server.autoscaler;
+    if (auto) this.autoscaler = new Autoscaler(engine, auto, s, world.server, rec, (f) => this.fired.push(f));
   }
 
   start(): void {
+    this.autoscaler?.start();
     this.armed.forEach((a, i) => {
       const t = a.spec.when;
       if (t.at !== undefined) {
@@ -115,9 +121,9 @@ function triggerRecord(t: Trigger, everyS: number, heldAtS: number, value: numbe
   };
 }
 
-/** The capacity a run may reach through its scale actions (the frontend lays out that many instances and slots). */
+/** The capacity a run may reach through its scale actions and autoscaler (the frontend lays out that many instances and slots). */
 export function capacityBounds(s: Scenario): { maxInstances: number; maxSlots: number } {
-  let maxInstances = s.server.instances, maxSlots = s.server.slots;
+  let maxInstances = Math.max(s.server.instances, s.server.autoscaler?.max ?? 0), maxSlots = s.server.slots;
   for (const a of s.actions) {
     if (a.do.kind !== 'scale') continue;
     maxInstances = Math.max(maxInstances, a.do.instances ?? 0);

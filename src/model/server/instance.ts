@@ -111,6 +111,11 @@ export class Instance {
     return this.length;
   }
 
+  /** How long the oldest queued attempt has waited (0 with an empty queue): what latency-based shedding reads. */
+  oldestWait(now: number): number {
+    return this.length > 0 ? now - this.ringT[this.head] : 0;
+  }
+
   get busySlots(): number {
     return this.busy;
   }
