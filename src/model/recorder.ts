@@ -66,7 +66,7 @@ export class Recorder {
       actionsStarted: f(), actionsOk: f(), actionsFailed: f(), actionsAbandoned: f(), deadLettered: f(),
       queueLen: f(), busySlots: f(), slots: f(),
       latencyP50S: f(), latencyP99S: f(),
-      workS: f(), wastedWorkS: f(),
+      workS: f(), wastedWorkS: f(), lostAttempts: f(),
       routeActionsOk: Array.from({ length: routes }, f),
       routeActionsFailed: Array.from({ length: routes }, f),
       dependencyCalls: Array.from({ length: dependencies }, f),
@@ -165,6 +165,11 @@ export class Recorder {
     const b = this.at(now);
     if (accepted) this.series.dependencyCalls[d][b]++;
     else this.series.dependencyRefused[d][b]++;
+  }
+
+  /** Attempts lost when an instance crashed or restarted (in service or queued). */
+  lost(now: number, n: number): void {
+    if (n > 0) this.series.lostAttempts[this.at(now)] += n;
   }
 
   deadLettered(now: number): void {

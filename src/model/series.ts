@@ -15,7 +15,7 @@ import type { QuotaReport } from './server/dependencies.js';
  */
 // New causes go at the end: a cause's index is its outcome code, and appending keeps the
 // existing codes and the order of the CSV's fail_* columns.
-export const FAILURE_CAUSES = ['timeout', 'dependency', 'queue-full', 'shed', 'server-deadline', 'rate-limited', 'invalid', 'reset', 'refused-locally', 'unsupported-version', 'blocked', 'disabled'] as const;
+export const FAILURE_CAUSES = ['timeout', 'dependency', 'queue-full', 'shed', 'server-deadline', 'rate-limited', 'invalid', 'reset', 'refused-locally', 'unsupported-version', 'blocked', 'disabled', 'error', 'execution-deadline'] as const;
 export type FailureCause = (typeof FAILURE_CAUSES)[number];
 
 /** Per-bucket series of one run. Every array has length `n`; bucket i covers [i*bucketS, (i+1)*bucketS). */
@@ -74,6 +74,8 @@ export interface BucketSeries {
   workS: Float64Array;
   /** Slot-seconds of work finished in the bucket for attempts whose client had already stopped waiting. */
   wastedWorkS: Float64Array;
+  /** Attempts lost when an instance crashed or was restarted: in service or queued at that moment. */
+  lostAttempts: Float64Array;
 }
 
 /** A window during which a fault is active, in seconds from the start of the run. */
@@ -157,5 +159,7 @@ export interface RunRecord {
     eventsProcessed: number;
     /** Peak number of fingerprints the server's retry detection held (0 without detection). */
     fingerprintPeakEntries: number;
+    /** Attempts lost to crashes and restarts. */
+    lostAttempts: number;
   };
 }

@@ -32,11 +32,13 @@ export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}):
   const populations = Object.entries(s.clients);
   const ids = identities(populations);
   const rec = new Recorder(horizon, bucketWidth(s), ids.pops.map((p) => p.route), ids.routes.length, Object.keys(s.server.dependencies ?? {}).length);
-  const contract = wire(s.server.overload);
+  // The errors of server-side error-rate faults answer the first one's status and flag (the loader makes them agree).
+  const errors = s.faults.find((f) => f.kind === 'error-rate' && f.dependency === undefined);
+  const contract = wire(s.server.overload, errors?.kind === 'error-rate' ? { status: errors.status, retryable: errors.retryable } : {});
   const clients = new Clients(engine, actions, attempts, rec, populations, seed, contract, s.faults);
   const server = new Frontend(engine, attempts, actions, rec, s, ids, seed, clients.answer, contract, capacityBounds(s));
   clients.send = server.arrive;
-  scheduleFaults(engine, server, s.faults);
+  scheduleFaults(engine, server, s.faults, seed);
   const operator = new Operator(engine, s, { server, clients }, rec);
   clients.start();
   operator.start();
@@ -67,6 +69,7 @@ export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}):
       capacityS: rec.slotsIntegral,
       eventsProcessed: engine.eventsProcessed,
       fingerprintPeakEntries: server.fingerprintPeakEntries,
+      lostAttempts: server.lostAttempts,
     },
   };
 }

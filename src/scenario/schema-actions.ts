@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { durationSchema, name, positiveInt, versionSchema } from './schema-primitives.js';
 import { LIMITS } from './limits.js';
 import { stageSchema, retryAfterSchema } from './schema-server.js';
+import { warmupSchema } from './schema-faults.js';
 
 export const SIGNALS = ['error-ratio', 'success', 'load', 'queue', 'quota', 'utilisation'] as const;
 
@@ -108,10 +109,15 @@ export const effectSchema = z
       minWait: durationSchema('New minimum wait before a retry.').optional(),
     }).meta({ description: 'Flip a population\'s remote config switch (as behaviour.remoteSwitch, but when the action happens).' }),
     z.strictObject({
+      kind: z.literal('restart'),
+      instance: z.number().int().min(0).optional().meta({ description: 'Index of the instance restarted (0 = the first; default: every instance).' }),
+      warmup: warmupSchema.optional(),
+    }).meta({ description: 'Restart instances: what they hold (in service and queued) is lost, callers see a connection reset (counted in lost_attempts), and they take traffic again at once, with an optional warm-up. It clears a queue full of requests nobody waits for. There is nothing to undo.' }),
+    z.strictObject({
       kind: z.literal('undo'),
       action: name.meta({ description: 'The name of the earlier action whose effect is undone.' }),
     }).meta({ description: 'Undo an earlier action\'s effect: unblock, switch the route back on, restore the stage, the contract, the capacity, the dependency or the switch as it was before that action. Undoing an action that has not happened does nothing.' }),
-  ], { error: () => 'expected kind: block, disable-route, add-stage, remove-stage, replace-stage, retry-after, scale, fallback, remote-switch or undo' });
+  ], { error: () => 'expected kind: block, disable-route, add-stage, remove-stage, replace-stage, retry-after, scale, fallback, remote-switch, restart or undo' });
 
 export const actionSchema = z
   .strictObject({

@@ -10,7 +10,7 @@ import { formatDuration } from './units.js';
 import { validateDistribution } from '../engine/distributions.js';
 import { toDistributionSpec } from '../model/distribution-spec.js';
 import { meanRate } from '../model/arrivals.js';
-import { actionProblems } from './semantics-actions.js';
+import { actionProblems, partialFaultProblems, retryBreakerProblems } from './semantics-incidents.js';
 
 export interface SemanticProblem {
   path: PropertyKey[];
@@ -48,7 +48,7 @@ export function semanticProblems(s: Scenario): SemanticProblem[] {
 
   s.faults.forEach((f, i) => {
     if (f.at >= horizon) out.push({ path: ['faults', i, 'at'], message: `the fault starts at ${formatDuration(f.at)}, at or after the horizon (${formatDuration(horizon)})` });
-    if (f.duration <= 0) out.push({ path: ['faults', i, 'duration'], message: 'a fault must last longer than 0s' });
+    if (f.duration <= 0 && f.kind !== 'crash') out.push({ path: ['faults', i, 'duration'], message: 'a fault must last longer than 0s' });
     if (f.kind === 'capacity-cut' && f.slots > s.server.slots) {
       out.push({ path: ['faults', i, 'slots'], message: `a cut leaves at most the server's ${s.server.slots} slots (got ${f.slots})` });
     }
@@ -57,7 +57,7 @@ export function semanticProblems(s: Scenario): SemanticProblem[] {
     }
   });
 
-  out.push(...actionProblems(s));
+  out.push(...actionProblems(s), ...partialFaultProblems(s), ...retryBreakerProblems(s));
 
   const bucket = s.measures.bucket;
   if (bucket !== undefined) {

@@ -58,6 +58,7 @@ function zeroSeries(n: number, bucketS = 10): BucketSeries {
     latencyP99S: z(),
     workS: z(),
     wastedWorkS: z(),
+    lostAttempts: z(),
   };
 }
 
@@ -82,6 +83,7 @@ function makeRecord(horizonS: number, faults: FaultWindow[] = [FAULT], bucketS =
       capacityS: 0,
       eventsProcessed: 0,
       fingerprintPeakEntries: 0,
+      lostAttempts: 0,
     },
   };
 }

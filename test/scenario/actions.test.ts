@@ -1,5 +1,5 @@
 // Operator actions in the scenario format (src/scenario/schema-actions.ts and
-// semantics-actions.ts): a bad value is reported where it is written, with what would be right.
+// semantics-incidents.ts): a bad value is reported where it is written, with what would be right.
 import { describe, it, expect } from 'vitest';
 import { positionedProblems } from '../helpers/positioned-problems.js';
 import { loadScenario } from '../../src/scenario/load.js';
@@ -55,7 +55,7 @@ describe('actions: positioned errors', () => {
     const got = positionedProblems(world(['  - { when: { signal: latency, above: 1 }, do: { kind: reboot } }']));
     expect(got).toEqual([
       '11:23 actions[0].when.signal: unknown signal "latency": expected one of error-ratio, success, load, queue, quota, utilisation',
-      expect.stringMatching(/^11:56 actions\[0\]\.do\.kind: unknown kind "reboot": expected kind: block, disable-route, add-stage, remove-stage, replace-stage, retry-after, scale, fallback, remote-switch or undo/),
+      expect.stringMatching(/^11:56 actions\[0\]\.do\.kind: unknown kind "reboot": expected kind: block, disable-route, add-stage, remove-stage, replace-stage, retry-after, scale, fallback, remote-switch, restart or undo/),
     ]);
   });
 

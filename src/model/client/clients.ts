@@ -346,6 +346,7 @@ export class Clients {
     }
     if (switched && sw.minWait !== undefined && delay < sw.minWait) delay = sw.minWait;
     if (now + delay >= actions.layerStart[slot] + spec.deadline) return -1;
+    if (layer.retryGate !== undefined && !layer.retryGate.allowsRetry(layer.retryGateScopeIsClient ? actions.client[act] : 0, now)) return -1;
     if (layer.budget) {
       const taken = layer.budget.acquire(layer.budgetScopeIsClient ? actions.client[act] : 0, now, outcome === OUTCOME_TIMEOUT);
       if (taken < 0) return -1;

@@ -10,7 +10,7 @@ import type { Population, Behaviour, Fault } from '../../scenario/schema.js';
 import { ArrivalProcess, surgesFor } from '../arrivals.js';
 import { resolveLayer, type LayerSpec, type RetryOnItem } from './layer-spec.js';
 import { makeBudget, type RetryBudget } from './budgets.js';
-import { CircuitBreaker, AdaptiveThrottle, type Gate } from './gates.js';
+import { CircuitBreaker, AdaptiveThrottle, RetryBreaker, type Gate } from './gates.js';
 import { OUTCOME_COUNT, OUTCOME_TIMEOUT, OUTCOME_RESET, DEFAULT_WIRE, statusOf, retryableFlagOf, type Wire } from '../outcomes.js';
 import { MAX_LAYERS } from '../records.js';
 import { offlineWindow, type OfflineWindow } from './offline.js';
@@ -25,6 +25,9 @@ export interface LayerState {
   budgetScopeIsClient: boolean;
   gates: Gate[];
   gateScopeIsClient: boolean[];
+  /** A retry breaker (breaker mode: retries), also among the gates, which the layer asks before each retry. */
+  retryGate?: RetryBreaker;
+  retryGateScopeIsClient: boolean;
   /** FIFO lane for this layer's per-try timeouts (same delay each time, so they come due in order). */
   timeoutLane: number;
 }
@@ -81,8 +84,10 @@ function layerState(engine: Engine, spec: LayerSpec, clients: number, rng: Rng, 
     gates.push(new AdaptiveThrottle(scopeKeys(spec.budget.scope), spec.budget.k ?? 2, spec.budget.window ?? 120, rng));
     gateScopeIsClient.push(spec.budget.scope !== 'population');
   }
+  let retryGate: RetryBreaker | undefined;
   if (spec.breaker) {
-    gates.push(new CircuitBreaker(scopeKeys(spec.breaker.scope), spec.breaker));
+    if (spec.breaker.mode === 'retries') gates.push((retryGate = new RetryBreaker(scopeKeys(spec.breaker.scope), spec.breaker)));
+    else gates.push(new CircuitBreaker(scopeKeys(spec.breaker.scope), spec.breaker));
     gateScopeIsClient.push(spec.breaker.scope !== 'population');
   }
   return {
@@ -93,6 +98,8 @@ function layerState(engine: Engine, spec: LayerSpec, clients: number, rng: Rng, 
     budgetScopeIsClient: budgetSpec?.scope !== 'population',
     gates,
     gateScopeIsClient,
+    retryGate,
+    retryGateScopeIsClient: spec.breaker?.scope !== 'population',
     timeoutLane: engine.lane(),
   };
 }

@@ -42,5 +42,8 @@ export function applyEffect(e: Exclude<Effect, { kind: 'undo' }>, world: World):
     }
     case 'remote-switch':
       return clients.setRemoteSwitch(e.population, { maxAttempts: e.maxAttempts, minWait: e.minWait });
+    case 'restart':
+      server.crash(e.instance, { reset: true, downS: 0, warmup: e.warmup });
+      return () => {}; // what was lost stays lost
   }
 }

@@ -14,6 +14,7 @@ import { OUTCOME_OK, OUTCOME_DEPENDENCY, OUTCOME_RATE_LIMITED } from '../outcome
 import type { Rng } from '../../engine/rng.js';
 import { sampler } from '../../engine/distributions.js';
 import { toDistributionSpec } from '../distribution-spec.js';
+import type { ServiceFaults } from './instance.js';
 
 type DependencySpec = z.output<typeof dependencySchema>;
 
@@ -53,6 +54,8 @@ export class Dependency {
   failedOver = 0;
   /** Extra slot time of the last successful call. */
   lastLatency = 0;
+  /** An error rate or a slowdown while a fault on this dependency is active (src/model/faults.ts). */
+  faults: ServiceFaults | undefined;
   /** Calls in progress, and calls refused because capacity was full. */
   private inflight = 0;
   capacityRefused = 0;
@@ -126,7 +129,8 @@ export class Dependency {
       this.guardRefused++;
       return OUTCOME_RATE_LIMITED;
     }
-    if (this.isDown(now) || this.used >= limit) {
+    const f = this.faults;
+    if (this.isDown(now) || this.used >= limit || (f !== undefined && f.errorRate > 0 && f.errorRng() < f.errorRate)) {
       this.providerRefused++;
       if (this.spec.failover) this.failoverUntil = now + (this.spec.failover.openFor ?? 60);
       this.rec.dependencyCall(this.index, now, false);
@@ -141,6 +145,7 @@ export class Dependency {
       for (const a of this.alerts) if (a.firstS === null && use >= a.threshold) a.firstS = now;
     }
     if (this.latency) this.lastLatency = this.latency();
+    if (f !== undefined && f.slow) this.lastLatency = this.lastLatency * f.factor + (f.add ? f.add() : 0);
     if (this.spec.capacity !== undefined) this.inflight++;
     return OUTCOME_OK;
   }

@@ -16,7 +16,7 @@ import type { Scenario } from '../../scenario/schema.js';
 import type { Recorder } from '../recorder.js';
 import type { Actions, Attempts } from '../records.js';
 import { ATTEMPT_INVALID } from '../records.js';
-import { OUTCOME_INVALID, OUTCOME_OK, OUTCOME_RATE_LIMITED, statusOf, type Wire } from '../outcomes.js';
+import { OUTCOME_INVALID, OUTCOME_OK, OUTCOME_RATE_LIMITED, OUTCOME_RESET, statusOf, type Wire } from '../outcomes.js';
 import { toDistributionSpec } from '../distribution-spec.js';
 import { Instance, type RouteHandler } from './instance.js';
 import { Dependency } from './dependencies.js';
@@ -55,6 +55,18 @@ export class Frontend {
   private active: number;
   private readonly kDrain: number;
   private drainScheduled = false;
+  /** Per instance: the share of its slots it may use (0 while down after a crash, rising during a warm-up). */
+  private readonly capacityShare: Float64Array;
+  /** Per instance: a token that a new crash changes, so a restart or warm-up step it outdated does nothing. */
+  private readonly lifeToken: Int32Array;
+  private downCount = 0;
+  private readonly kRestart: number;
+  private readonly kWarm: number;
+  private readonly warmups: Array<{ from: number; durationS: number; startS: number }> = [];
+  /** Connection resets while a reset fault is active: before the server sees a request, or after its work. */
+  private resetBefore = 0;
+  private resetAfter = 0;
+  private readonly resetRng: Rng;
   private readonly req: RequestView;
   private readonly lbRng: Rng;
   private readonly raRng: Rng;
@@ -112,6 +124,7 @@ export class Frontend {
           contention: spec.contention ? { factor: spec.contention.factor, exponent: spec.contention.exponent ?? 1 } : undefined,
           dropAbandoned: spec.dropAbandoned,
           deadline: spec.deadline,
+          executionDeadline: spec.executionDeadline,
           failFastTime: spec.failFastTime,
           routes,
         }, this.respond),
@@ -123,6 +136,11 @@ export class Frontend {
     this.stages = spec.stages.map((st) => makeStage(st, this.stageCtx));
     this.edge = new Edge(ids, Object.keys(s.clients));
     this.kDrain = engine.on(() => this.drainCheck());
+    this.capacityShare = new Float64Array(this.instances.length).fill(1);
+    this.lifeToken = new Int32Array(this.instances.length);
+    this.kRestart = engine.on((i, token) => this.restart(i, token));
+    this.kWarm = engine.on((i, token) => this.warmStep(i, token));
+    this.resetRng = stream(seed, 'faults/reset');
     this.lbRng = stream(seed, 'server/balancer');
     this.raRng = stream(seed, 'server/retry-after');
     this.kResume = engine.on((h) => this.resume(h));
@@ -136,6 +154,11 @@ export class Frontend {
 
   /** A request reaches the load balancer. */
   readonly arrive = (a: number): void => {
+    if (this.resetBefore > 0 && this.resetRng() < this.resetBefore) {
+      // The connection drops before the server sees the request.
+      this.answer(a, OUTCOME_RESET, NaN);
+      return;
+    }
     if (this.edge.active) {
       const r = this.edge.check(this.req.fill(a));
       if (r !== EDGE_PASS) {
@@ -150,9 +173,28 @@ export class Frontend {
       return;
     }
     const req = this.stages.length ? this.req.fill(a) : this.req;
-    req.instance = this.pick();
-    this.run(a, this.attempts.gen[a], 0, req.instance);
+    let instance = this.pick();
+    if (this.downCount > 0 && this.instances[instance].down) {
+      instance = this.nextUp(instance);
+      if (instance < 0) {
+        // Every instance is down: the connection is refused.
+        this.answer(a, OUTCOME_RESET, NaN);
+        return;
+      }
+    }
+    req.instance = instance;
+    this.run(a, this.attempts.gen[a], 0, instance);
   };
+
+  /** The balancer's health check takes a crashed instance out: the next one up after `i`, or -1. */
+  private nextUp(i: number): number {
+    const n = this.active;
+    for (let k = 1; k < n; k++) {
+      const j = (i + k) % n;
+      if (!this.instances[j].down) return j;
+    }
+    return -1;
+  }
 
   private pick(): number {
     const n = this.active;
@@ -217,6 +259,11 @@ export class Frontend {
 
   /** Instances answer through here, so every 503 gets the contract's Retry-After. */
   private readonly respond = (a: number, outcome: number): void => {
+    if (this.resetAfter > 0 && this.resetRng() < this.resetAfter) {
+      // The work was done, but the connection dropped before the answer got out.
+      this.answer(a, OUTCOME_RESET, NaN);
+      return;
+    }
     this.answer(a, outcome, outcome === OUTCOME_OK ? NaN : this.retryAfter(a, outcome));
   };
 
@@ -284,7 +331,7 @@ export class Frontend {
     const slots = this.slotsPerInstance;
     let draining = false;
     this.instances.forEach((inst, i) => {
-      if (i < this.active) inst.setSlots(slots);
+      if (i < this.active) inst.setSlots(Math.floor(slots * this.capacityShare[i] + 1e-9));
       else if (inst.outstanding === 0) inst.setSlots(0);
       else draining = true;
     });
@@ -297,6 +344,76 @@ export class Frontend {
   private drainCheck(): void {
     this.drainScheduled = false;
     this.applyCapacity();
+  }
+
+  // ── Partial failures ───────────────────────────────────────────────────────
+
+  /** Reset probabilities while reset faults are active (0: none). */
+  setResets(before: number, after: number): void {
+    this.resetBefore = before;
+    this.resetAfter = after;
+  }
+
+  /** Instances `which` (every instance when undefined) crash now, stay down `downS`, then restart with an optional warm-up. */
+  crash(which: number | undefined, opts: { reset: boolean; downS: number; warmup?: { duration: number; capacity: number } }): void {
+    const now = this.engine.now;
+    for (const i of this.indices(which)) {
+      const inst = this.instances[i];
+      const lost = inst.crash(opts.reset);
+      this.rec.lost(now, lost);
+      this.lostAttempts += lost;
+      const token = ++this.lifeToken[i];
+      if (!inst.down) this.downCount++;
+      inst.down = true;
+      this.capacityShare[i] = 0;
+      this.warmups[i] = { from: opts.warmup?.capacity ?? 1, durationS: opts.warmup?.duration ?? 0, startS: now + opts.downS };
+      this.engine.at(now + opts.downS, this.kRestart, i, token);
+    }
+    this.applyCapacity();
+  }
+
+  /** Attempts lost to crashes and restarts (in service or queued when the instance went down). */
+  lostAttempts = 0;
+
+  private restart(i: number, token: number): void {
+    if (token !== this.lifeToken[i]) return; // crashed again meanwhile
+    const inst = this.instances[i];
+    if (inst.down) this.downCount--;
+    inst.down = false;
+    this.warmStep(i, token);
+  }
+
+  /**
+   * Warm-up: the share of slots grows linearly from `from` to 1 over the duration; whole
+   * slots, so the next step is scheduled when the next slot comes (at most ~1,000 steps).
+   */
+  private warmStep(i: number, token: number): void {
+    if (token !== this.lifeToken[i]) return;
+    const w = this.warmups[i];
+    const now = this.engine.now;
+    const t = now - w.startS;
+    const share = w.durationS > 0 && t < w.durationS ? w.from + (1 - w.from) * (t / w.durationS) : 1;
+    this.capacityShare[i] = share;
+    this.applyCapacity();
+    if (share >= 1) return;
+    const full = this.slotsPerInstance;
+    const step = Math.max(1, Math.ceil(full / 1000));
+    const nextSlots = Math.min(full, Math.floor(full * share + 1e-9) + step);
+    const nextT = w.startS + ((nextSlots / full - w.from) / (1 - w.from)) * w.durationS;
+    this.engine.at(Math.max(nextT, now), this.kWarm, i, token);
+  }
+
+  /** Stop-the-world pause of instances `which` (every instance when undefined), and its end. */
+  pause(which: number | undefined, paused: boolean): void {
+    for (const i of this.indices(which)) {
+      if (paused) this.instances[i].pause();
+      else this.instances[i].resume();
+    }
+  }
+
+  private indices(which: number | undefined): number[] {
+    if (which !== undefined) return which < this.instances.length ? [which] : [];
+    return Array.from({ length: this.active }, (_, i) => i);
   }
 
   /** Adds a stage, before the first of kind `before` or at the end; returns the undo. */

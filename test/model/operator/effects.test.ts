@@ -181,6 +181,22 @@ describe('dependencies and clients', () => {
   });
 });
 
+describe('restart', () => {
+  it('clears a queue of requests nobody waits for, counting what it loses, and can warm up', () => {
+    // Two slots at 100 ms (20/s) offered 40 actions/s: the queue grows by 20/s, its callers give up after 1 s.
+    const r = run(world('  - { when: { at: 2m }, do: { kind: restart, warmup: { duration: 10s, capacity: 0.5 } } }', {
+      server: '  slots: 2\n  serviceTime: { kind: constant, value: 100ms }',
+    }));
+    const lost = r.series.lostAttempts[12];
+    expect(r.totals.lostAttempts).toBe(lost);
+    expect(lost).toBeGreaterThan(2200); // two minutes of the excess: about 2,400
+    expect(r.series.queueLen[12]).toBeLessThan(r.series.queueLen[11] / 5);
+    // Half the slots at first, floor(2 x (0.5 + 0.5 t / 10 s)): one slot until the warm-up ends at 2m10s.
+    expect([r.series.slots[11], r.series.slots[12], r.series.slots[13]]).toEqual([2, 1, 2]);
+    expect(r.actions).toMatchObject([{ kind: 'restart', atS: 120 }]);
+  });
+});
+
 describe('undo', () => {
   it('of an action that has not taken effect does nothing, and says so', () => {
     const r = run(world(`  - { when: { at: 1m }, do: { kind: undo, action: later } }

@@ -1,9 +1,10 @@
 /**
- * Checks on the operator actions and automation that need the rest of the scenario: the
- * populations, routes, dependencies and stages an action names must exist, names must be
- * unique so that `undo` and the results can tell actions apart, a timed action must fall
- * inside the run, the autoscaler's bounds must hold the starting size, and a shedder of
- * retries needs something that detects them.
+ * Checks on what incidents are written with (operator actions, automation, partial faults,
+ * the retry breaker) that need the rest of the scenario: the populations, routes,
+ * dependencies, stages and instances named must exist, action names must be unique so that
+ * `undo` and the results can tell actions apart, a timed action must fall inside the run,
+ * the autoscaler's bounds must hold the starting size, a shedder of retries needs something
+ * that detects them, and a retry breaker has no open state to configure.
  */
 import type { Scenario } from './schema.js';
 import { formatDuration } from './units.js';
@@ -96,5 +97,64 @@ export function actionProblems(s: Scenario): SemanticProblem[] {
         break;
     }
   });
+  return out;
+}
+
+/**
+ * The partial faults name a dependency or an instance that must exist; the errors of the
+ * server's error-rate faults share one status and retryable flag (the wire contract of a run
+ * has one per cause); a warm-up takes time.
+ */
+export function partialFaultProblems(s: Scenario): SemanticProblem[] {
+  const out: SemanticProblem[] = [];
+  const deps = Object.keys(s.server.dependencies ?? {});
+  let contract: { status: number; retryable: boolean; index: number } | undefined;
+  s.faults.forEach((f, i) => {
+    const at = (...p: PropertyKey[]) => ['faults', i, ...p];
+    if ((f.kind === 'error-rate' || f.kind === 'latency') && f.dependency !== undefined && !deps.includes(f.dependency)) {
+      out.push({ path: at('dependency'), message: `no dependency "${f.dependency}" (dependencies: ${deps.join(', ') || 'none'})` });
+    }
+    if (f.kind === 'error-rate') {
+      if (f.dependency !== undefined) {
+        for (const key of ['status', 'retryable'] as const) {
+          if (f[key] !== undefined) out.push({ path: at(key), message: `${key} is for errors of the server itself; a failing call to ${f.dependency} fails its request as a dependency failure (503, retryable)` });
+        }
+      } else {
+        const mine = { status: f.status ?? 500, retryable: f.retryable ?? true, index: i };
+        if (!contract) contract = mine;
+        else if (contract.status !== mine.status || contract.retryable !== mine.retryable) {
+          out.push({ path: at(f.status !== undefined ? 'status' : 'retryable'), message: `every error-rate fault on the server answers the same status and retryable flag: faults[${contract.index}] says ${contract.status}${contract.retryable ? '' : ', not retryable'}` });
+        }
+      }
+    }
+    if ((f.kind === 'crash' || f.kind === 'pause') && f.instance !== undefined && f.instance >= s.server.instances) {
+      out.push({ path: at('instance'), message: `no instance ${f.instance}: the server has ${s.server.instances} instance(s), numbered from 0 to ${s.server.instances - 1}` });
+    }
+    if (f.kind === 'crash' && f.warmup !== undefined && f.warmup.duration <= 0) out.push({ path: at('warmup', 'duration'), message: 'a warm-up must last longer than 0s' });
+  });
+  s.actions.forEach((a, i) => {
+    if (a.do.kind !== 'restart') return;
+    if (a.do.instance !== undefined && a.do.instance >= s.server.instances) {
+      out.push({ path: ['actions', i, 'do', 'instance'], message: `no instance ${a.do.instance}: the server has ${s.server.instances} instance(s), numbered from 0 to ${s.server.instances - 1}` });
+    }
+  });
+  return out;
+}
+
+/** A breaker in mode retries has no open state: the keys that configure one are mistakes. */
+export function retryBreakerProblems(s: Scenario): SemanticProblem[] {
+  const out: SemanticProblem[] = [];
+  for (const [name, pop] of Object.entries(s.clients)) {
+    const layers: Array<[PropertyKey[], NonNullable<typeof pop.retry>]> = pop.layers
+      ? Object.entries(pop.layers).map(([l, spec]) => [['clients', name, 'layers', l], spec])
+      : pop.retry ? [[['clients', name, 'retry'], pop.retry]] : [];
+    for (const [path, layer] of layers) {
+      const b = layer.breaker;
+      if (b?.mode !== 'retries') continue;
+      for (const key of ['openFor', 'halfOpenCalls', 'whenOpen'] as const) {
+        if (b[key] !== undefined) out.push({ path: [...path, 'breaker', key], message: `a breaker in mode retries never opens: it only stops retries while the failure ratio is at or above the threshold, so ${key} does not apply` });
+      }
+    }
+  }
   return out;
 }
