@@ -30,6 +30,8 @@ export interface RunColumns {
   load_multiple: number[];
   retry_share: number[];
   wasted_work_s: number[];
+  /** Attempts lost when an instance crashed or was restarted (in service or queued). */
+  lost_attempts: number[];
 }
 
 export interface RunResult {
@@ -83,6 +85,7 @@ export function runOne(scenario: Scenario, variant: string, point: number, seed:
     load_multiple: arr(d.offeredLoadMultiple),
     retry_share: arr(d.retryShare),
     wasted_work_s: arr(s.wastedWorkS),
+    lost_attempts: arr(s.lostAttempts),
   } as RunColumns;
   return {
     variant,

@@ -64,6 +64,29 @@ describe('scenarios/signup-flood.yaml', () => {
     expect(routeSuccess(record, 'login', ...ATTACK)).toBeLessThan(0.6);
   });
 
+  it('simulate(manual-switch-4h): as in the story, login stays down until someone switches to local validation 4 hours in', () => {
+    const { record } = run('manual-switch-4h');
+    expect(record.actions).toMatchObject([{ name: 'switch-to-local-validation', kind: 'fallback', atS: 4 * 3600 + 600 }]);
+    // The flood does not stop: login fails from the first minutes of the attack to the switch…
+    expect(routeSuccess(record, 'login', 12 * 60, 4 * 3600 + 600)).toBeLessThan(0.5);
+    expect(routeSuccess(record, 'session', 12 * 60, 4 * 3600 + 600)).toBeLessThan(0.5);
+    // …and works from the minute after it, the attack still going on.
+    expect(routeSuccess(record, 'login', 4 * 3600 + 660, 4.5 * 3600)).toBeGreaterThan(0.99);
+    expect(routeSuccess(record, 'session', 4 * 3600 + 660, 4.5 * 3600)).toBeGreaterThan(0.99);
+    expect(routeSuccess(record, 'signup', 4 * 3600 + 660, 4.5 * 3600)).toBeLessThan(0.5);
+  });
+
+  it('simulate(quota-alert): the 70% alert fires seconds into the attack, and login is back 15 minutes later', () => {
+    const { record } = run('quota-alert');
+    const [fired] = record.actions;
+    expect(record.actions).toHaveLength(1);
+    // The first check after the attack starts at 10m sees the quota half used (10 s into its window), the next one full.
+    expect(fired.trigger).toMatchObject({ kind: 'signal', signal: 'quota', above: 0.7, heldAtS: 620 });
+    expect(fired.atS).toBe(620 + 900);
+    expect(routeSuccess(record, 'login', 12 * 60, 1520)).toBeLessThan(0.5);
+    expect(routeSuccess(record, 'login', 1530, 3600)).toBe(1);
+  });
+
   it('simulate(failover): failing over to local validation on 429s keeps login and sessions working', () => {
     const { record, summary } = run('failover');
     expect(routeSuccess(record, 'login', ...ATTACK)).toBeGreaterThan(0.99);
