@@ -39,7 +39,7 @@ describe('scenarios/incident-playbook.yaml', () => {
     expect(summary.perceivedOutageS).toBeGreaterThanOrEqual(45 * MINUTE);
   });
 
-  it.each([1, 2, 3])('admission control on a load alert and shedding detected retries on queueing delay end it within minutes, seed %i', (seed) => {
+  it.each([1, 2, 3])('admission control on a load alert and shedding detected retries on queue length end it within minutes, seed %i', (seed) => {
     for (const name of ['admission-on-load', 'shed-old-retries']) {
       const { summary } = run(name, seed);
       expect(summary.recovered, name).toBe(true);
