@@ -16,7 +16,8 @@ import { inShard, type RunSpec, type Shard } from '../experiment/expand.js';
 import { shardFromArg } from './shard-arg.js';
 import { estimate, ATTEMPTS_PER_S } from '../experiment/estimate.js';
 import { mergeDirs } from '../experiment/merge.js';
-import { writeOutputs } from '../report/write.js';
+import { renderOutputs } from '../report/write.js';
+import { OutputError, OutputFolder } from './output-folder.js';
 import { rankingText, summaryTable } from '../report/table.js';
 import type { Results } from '../results/results.js';
 import { resolveMeasureReferences } from '../experiment/expectations.js';
@@ -107,7 +108,11 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
 
   const loaded = await loadInput(args.scenario);
   checkSizeFlags(loaded, args.seeds);
-  const outDir = resolve(args.out ?? join('reports', loaded.base.name));
+  // Checked and locked before any simulation: an unusable --out is said now, not after the runs.
+  const folder = OutputFolder.claim(args.out ?? join('reports', loaded.base.name));
+  for (const orphan of folder.orphans()) {
+    io.err(`note: ${relativeToCwd(orphan)} holds the finished runs of an earlier run that was killed; "retrystorm merge ${relativeToCwd(orphan)} --out DIR" writes them`);
+  }
   const workers = chooseWorkers(args.workers, args.forceWorkers ?? false, io, args.quiet ?? false);
   const cost = estimateLine(loaded, args.seed, args.seeds, shard, workers);
   if (cost && !args.quiet) io.err(cost);
@@ -131,6 +136,7 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
   };
   const started = performance.now();
   let x: ExperimentResult;
+  let journaled = 0;
   try {
     x = await runExperiment(loaded, {
       seed: args.seed,
@@ -146,17 +152,42 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
       },
       onRunStart: (r, horizonS) => bar.started(r.index, runLabel(r), horizonS),
       onRunProgress: (r, simS) => bar.moved(r.index, simS),
-      onRun: (_done, _total, result, r) => bar.finished(r.index, result.summary.measures.attempts ?? 0),
+      // Each finished run is in the journal before anything else happens: a kill keeps it.
+      onPlan: (runs) => folder.begin({ runs, shard, source: loaded.source }, loaded.source),
+      onRun: (_done, _total, result, r) => {
+        folder.record(r.index, result);
+        journaled++;
+        bar.finished(r.index, result.summary.measures.attempts ?? 0);
+      },
     });
+  } catch (e) {
+    // Finished runs stay in the staging folder's journal; an empty one is removed.
+    folder.release(journaled > 0);
+    if (journaled > 0) io.err(`the ${journaled} finished run(s) are kept in ${relativeToCwd(folder.staging)} ("retrystorm merge ${relativeToCwd(folder.staging)} --out DIR" writes them)`);
+    throw e;
   } finally {
     bar.end();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
-  const { files, bundle } = writeOutputs(x, outDir);
+  const { files, bundle } = commitOutputs(x, folder);
   const wall = (performance.now() - started) / 1000;
   const code = report(x, bundle.results, files, io, args.quiet ?? false, `${formatDuration(loaded.base.horizon)} simulated each, ${workers} worker(s), ${wall.toFixed(1)}s`);
   return code === EXIT.interrupted && stoppedBy === 'SIGTERM' ? EXIT.terminated : code;
+}
+
+/** Renders every output and puts the folder in place as a whole; the lock is given up either way. */
+function commitOutputs(x: ExperimentResult, folder: OutputFolder): { files: string[]; bundle: ReturnType<typeof renderOutputs>['bundle'] } {
+  let kept = false;
+  try {
+    const { files, bundle } = renderOutputs(x);
+    return { files: folder.commit(files), bundle };
+  } catch (e) {
+    kept = e instanceof OutputError; // the journal holds the finished runs: keep it
+    throw e;
+  } finally {
+    folder.release(kept);
+  }
 }
 
 /** Prints the outcome of an experiment and decides the exit code. */
@@ -195,8 +226,8 @@ function report(x: ExperimentResult, results: Results, files: string[], io: Io, 
 
 export async function mergeCommand(dirs: string[], out: string | undefined, io: Io): Promise<number> {
   const x = mergeDirs(dirs);
-  const outDir = resolve(out ?? join('reports', x.loaded.base.name));
-  const { files, bundle } = writeOutputs(x, outDir);
+  const folder = OutputFolder.claim(out ?? join('reports', x.loaded.base.name));
+  const { files, bundle } = commitOutputs(x, folder);
   return report(x, bundle.results, files, io, true, '');
 }
 

@@ -14,6 +14,8 @@ export const EXIT = {
   terminated: 143,
   /** A bug in retrystorm. */
   internal: 70,
+  /** The results could not be written (a full disk, a folder gone read-only): the previous ones are intact, the finished runs kept (sysexits' EX_CANTCREAT). */
+  cannotWrite: 73,
 } as const;
 
 /** A wrong flag or argument, said in one line. */

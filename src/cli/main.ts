@@ -17,6 +17,7 @@ import { TOOL_VERSION } from '../experiment/tool-version.js';
 import { runCommand, validateCommand, schemaCommand, mergeCommand, type Io } from './commands.js';
 import { reportCommand } from './report-command.js';
 import { EXIT, UsageError } from './errors.js';
+import { OutputError } from './output-folder.js';
 import { forTerminal } from './terminal-text.js';
 
 /** Streams whose reader went away (EPIPE): nothing more is written to them. */
@@ -166,6 +167,9 @@ export async function runCli(argv = hideBin(process.argv)): Promise<void> {
     } else if (e instanceof ResultsError) {
       io.err(`retrystorm: cannot read the results: ${e.message}`);
       process.exitCode = EXIT.badInput;
+    } else if (e instanceof OutputError) {
+      io.err(`retrystorm: ${e.message}`);
+      process.exitCode = EXIT.cannotWrite;
     } else if (e instanceof UsageError || e instanceof MergeError) {
       io.err(`retrystorm: ${e.message}\nrun "retrystorm --help" for usage`);
       process.exitCode = EXIT.badInput;

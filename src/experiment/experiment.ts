@@ -23,6 +23,8 @@ export interface ExperimentOptions extends ExpandOptions {
    * Called once the runs are planned and the pool is about to start, with how many runs this
    * process will do and how much simulated time they add up to (seconds).
    */
+  /** The whole plan (every shard's runs), before any run starts: for the journal of finished runs. */
+  onPlan?: (runs: RunSpec[]) => void;
   onStart?: (planned: number, simulatedS: number) => void;
   /** Called when a run is handed to a worker, with its horizon (simulated seconds). */
   onRunStart?: (run: RunSpec, horizonS: number) => void;
@@ -70,6 +72,7 @@ export async function runExperiment(loaded: LoadedScenario, opts: ExperimentOpti
   const scenarios = new Map(loaded.variants.map((v) => [v.name, v.points]));
   let done = 0;
   const tasks = mine.map((r) => ({ ...r, scenario: scenarios.get(r.variant)![r.point] }));
+  opts.onPlan?.(runs);
   opts.onStart?.(mine.length, tasks.reduce((sum, t) => sum + t.scenario.horizon, 0));
   const spec = ({ index, variant, point, seed }: RunSpec): RunSpec => ({ index, variant, point, seed });
   const { onRunStart, onRunProgress } = opts;

@@ -2,11 +2,19 @@
  * Merges the output folders of the shards of one experiment (`run --shard i/n`) into the
  * result the unsharded run would have given, byte for byte: the shards' full-precision
  * run results (runs.json) are put back at their indices and folded by the same functions.
+ *
+ * Nothing is folded in on trust: each folder's runs must come from this version and this
+ * scenario, match their own digest, sit at indices of the plan that belong to their shard,
+ * appear once, and (unless the shard says it was interrupted) be all of its share. A folder
+ * that holds only the journal of a killed run (runs.ndjson) merges as an interrupted shard.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadScenario } from '../scenario/load.js';
-import { parseRuns, type SavedRuns } from './runs-json.js';
+import { contentDigest, parseRuns, scenarioDigest, type SavedRuns } from './runs-json.js';
+import { JOURNAL_FILE, parseJournal } from './runs-journal.js';
+import { inShard, type RunSpec } from './expand.js';
+import { TOOL_VERSION } from './tool-version.js';
 import { assemble, type ExperimentResult, type RunFailure } from './experiment.js';
 import type { RunResult } from './run-one.js';
 
@@ -26,16 +34,27 @@ function read(dir: string, name: string): string {
   }
 }
 
+/** A folder's runs: its runs.json, or the journal a killed run left in its staging folder. */
+function readRuns(dir: string): SavedRuns {
+  const journal = join(dir, JOURNAL_FILE);
+  const useJournal = !existsSync(join(dir, 'runs.json')) && existsSync(journal);
+  const where = useJournal ? journal : join(dir, 'runs.json');
+  try {
+    return useJournal ? parseJournal(read(dir, JOURNAL_FILE), where) : parseRuns(read(dir, 'runs.json'), where);
+  } catch (e) {
+    if (e instanceof MergeError) throw e;
+    throw new MergeError((e as Error).message);
+  }
+}
+
 export function mergeDirs(dirs: string[]): ExperimentResult {
   if (dirs.length === 0) throw new MergeError('merge needs at least one results folder');
   const source = read(dirs[0], 'scenario.yaml');
   const shards: SavedRuns[] = dirs.map((d) => {
     if (read(d, 'scenario.yaml') !== source) throw new MergeError(`${d} ran a different scenario file than ${dirs[0]}: only shards of one experiment can be merged`);
-    try {
-      return parseRuns(read(d, 'runs.json'), join(d, 'runs.json'));
-    } catch (e) {
-      throw new MergeError((e as Error).message);
-    }
+    const saved = readRuns(d);
+    verifyOrigin(d, saved, source);
+    return saved;
   });
   checkShardSet(dirs, shards);
   const runs = shards[0].runs;
@@ -44,17 +63,56 @@ export function mergeDirs(dirs: string[]): ExperimentResult {
     if (JSON.stringify(s.runs) !== plan) throw new MergeError(`${dirs[i]} planned other runs than ${dirs[0]} (different --seed or --seeds?)`);
   }
   const results: Array<RunResult | undefined> = new Array(runs.length);
+  const from: string[] = new Array(runs.length);
   const failures: RunFailure[] = [];
-  for (const s of shards) {
+  for (const [i, s] of shards.entries()) {
     for (const r of s.results) {
+      checkResult(dirs[i], s, r, runs);
+      if (results[r.index]) throw new MergeError(`${dirs[i]}: run ${r.index} (${describeRun(runs[r.index])}) is also in ${from[r.index]}: a run appears once in one experiment`);
       const { index, ...rest } = r;
       results[index] = { ...rest, wallS: 0 };
+      from[index] = dirs[i];
     }
     failures.push(...s.failures);
+    if (!s.interrupted) checkComplete(dirs[i], s, results, runs);
   }
   failures.sort((a, b) => a.index - b.index);
   const loaded = loadScenario(source, join(dirs[0], 'scenario.yaml'));
   return assemble(loaded, runs, results, failures, shards.some((s) => s.interrupted));
+}
+
+const describeRun = (r: RunSpec) => `variant ${r.variant}, point ${r.point}, seed ${r.seed}`;
+
+/** Made by this version, from this scenario, and not edited since. */
+function verifyOrigin(dir: string, s: SavedRuns, source: string): void {
+  const file = join(dir, 'runs.json');
+  if (s.tool !== TOOL_VERSION) throw new MergeError(`${file} was made by retrystorm ${String(s.tool)}, and this is ${TOOL_VERSION}: runs of different versions cannot be merged; rerun the shard with this version`);
+  if (s.scenarioDigest !== scenarioDigest(source)) throw new MergeError(`${file} was made from another scenario than ${join(dir, 'scenario.yaml')} (their digests differ): was the scenario edited after the run?`);
+  if (s.digest !== contentDigest(s.results)) throw new MergeError(`${file}: its results do not match its digest: they were edited after they were written; rerun the shard`);
+}
+
+/** A result must sit at an index of the plan that belongs to its shard, and be the run planned there. */
+function checkResult(dir: string, s: SavedRuns, r: SavedRuns['results'][number], runs: RunSpec[]): void {
+  const file = join(dir, 'runs.json');
+  if (typeof r !== 'object' || r === null || !Number.isInteger(r.index) || r.index < 0 || r.index >= runs.length) {
+    throw new MergeError(`${file}: a result has the index ${JSON.stringify((r as { index?: unknown })?.index)}, not one of the ${runs.length} planned runs (0 to ${runs.length - 1})`);
+  }
+  const planned = runs[r.index];
+  if (r.variant !== planned.variant || r.point !== planned.point || r.seed !== planned.seed) {
+    throw new MergeError(`${file}: result ${r.index} is for variant ${String(r.variant)}, point ${String(r.point)}, seed ${String(r.seed)}, but the plan has ${describeRun(planned)} there`);
+  }
+  if (!inShard(planned, s.shard)) throw new MergeError(`${file}: run ${r.index} (${describeRun(planned)}) belongs to another shard than ${s.shard?.index}/${s.shard?.count}`);
+  const ok = typeof r.summary === 'object' && r.summary !== null && typeof r.summary.measures === 'object' && typeof r.columns === 'object' && Array.isArray(r.populations) && Array.isArray(r.faults) && Array.isArray(r.actions);
+  if (!ok) throw new MergeError(`${file}: result ${r.index} is incomplete (it lacks its summary, columns, populations, faults or actions)`);
+}
+
+/** A shard that was not interrupted holds every run of its share, finished or failed. */
+function checkComplete(dir: string, s: SavedRuns, results: Array<RunResult | undefined>, runs: RunSpec[]): void {
+  const failed = new Set(s.failures.map((f) => f.index));
+  const missing = runs.filter((r) => inShard(r, s.shard) && !results[r.index] && !failed.has(r.index));
+  if (missing.length) {
+    throw new MergeError(`${join(dir, 'runs.json')} says it finished, yet ${missing.length} of its runs are missing (first: run ${missing[0].index}, ${describeRun(missing[0])}): truncated or edited; rerun the shard`);
+  }
 }
 
 /**

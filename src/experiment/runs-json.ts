@@ -1,15 +1,29 @@
 /**
  * runs.json: every finished run's full-precision result, in expansion order. It is what
- * `retrystorm merge` folds shards from, so a
- * merged experiment is computed from exactly the numbers an unsharded one would use (JSON
- * keeps doubles exactly). Wall-clock times are left out: the file is deterministic too.
+ * `retrystorm merge` folds shards from, so a merged experiment is computed from exactly the
+ * numbers an unsharded one would use (JSON keeps doubles exactly). Wall-clock times are left
+ * out: the file is deterministic too.
+ *
+ * It carries what merge verifies: the tool version that made it, a digest of the scenario as
+ * written, and a digest of its own results, so an edited number, a result moved or copied,
+ * or shards of another scenario or version are refused rather than folded in silently.
  */
+import { createHash } from 'node:crypto';
 import type { ExperimentResult, RunFailure } from './experiment.js';
 import type { RunSpec, Shard } from './expand.js';
 import type { RunResult } from './run-one.js';
+import { TOOL_VERSION } from './tool-version.js';
+
+export const RUNS_FORMAT = 'retrystorm-runs/3';
 
 export interface SavedRuns {
-  format: 'retrystorm-runs/2';
+  format: typeof RUNS_FORMAT;
+  /** The retrystorm version that simulated the runs. */
+  tool: string;
+  /** sha256 of the scenario file as written (scenario.yaml beside it). */
+  scenarioDigest: string;
+  /** sha256 of `results` as serialized: any edit to a result changes it. */
+  digest: string;
   runs: RunSpec[];
   shard?: Shard;
   interrupted: boolean;
@@ -17,26 +31,47 @@ export interface SavedRuns {
   results: Array<{ index: number } & Omit<RunResult, 'wallS'>>;
 }
 
+const sha256 = (text: string) => `sha256:${createHash('sha256').update(text).digest('hex')}`;
+
+export function scenarioDigest(source: string): string {
+  return sha256(source);
+}
+
+export function contentDigest(results: SavedRuns['results']): string {
+  return sha256(JSON.stringify(results));
+}
+
 export function runsJson(x: ExperimentResult): string {
+  const results = x.results.flatMap((r, index) => {
+    if (!r) return [];
+    const { wallS: _, ...rest } = r;
+    return [{ index, ...rest }];
+  });
   const saved: SavedRuns = {
-    format: 'retrystorm-runs/2',
+    format: RUNS_FORMAT,
+    tool: TOOL_VERSION,
+    scenarioDigest: scenarioDigest(x.loaded.source),
+    digest: contentDigest(results),
     runs: x.runs,
     ...(x.shard ? { shard: x.shard } : {}),
     interrupted: x.partial,
     failures: x.failures,
-    results: x.results.flatMap((r, index) => {
-      if (!r) return [];
-      const { wallS: _, ...rest } = r;
-      return [{ index, ...rest }];
-    }),
+    results,
   };
   return JSON.stringify(saved) + '\n';
 }
 
+/** Parses runs.json; throws with `where` when it is not one (merge checks the contents). */
 export function parseRuns(text: string, where: string): SavedRuns {
-  const saved = JSON.parse(text) as SavedRuns;
-  if (saved?.format !== 'retrystorm-runs/2' || !Array.isArray(saved.runs) || !Array.isArray(saved.results)) {
-    throw new Error(`${where} is not a retrystorm runs.json (format retrystorm-runs/2)`);
+  let saved: SavedRuns;
+  try {
+    saved = JSON.parse(text) as SavedRuns;
+  } catch (e) {
+    throw new Error(`${where} is not valid JSON (${(e as Error).message}): truncated or edited?`);
+  }
+  if (saved?.format !== RUNS_FORMAT || !Array.isArray(saved.runs) || !Array.isArray(saved.results) || !Array.isArray(saved.failures)) {
+    const older = typeof saved?.format === 'string' && saved.format.startsWith('retrystorm-runs/');
+    throw new Error(`${where} is not a retrystorm runs.json of format ${RUNS_FORMAT}${older ? ` (it is ${saved.format}: made by another version of retrystorm; rerun the shards with this one)` : ''}`);
   }
   return saved;
 }

@@ -2,8 +2,9 @@
  * Writes an experiment's files into its output folder: the results (summary.json, the CSVs),
  * runs.json (for merge), the scenario as written, and what people read (report.html,
  * summary.md), all rendered from one ResultsBundle, the same value `retrystorm report DIR`
- * reads back. Files are written whole to a temporary name and renamed, so an interrupted
- * write never leaves half a file behind.
+ * reads back. `run` and `merge` put the rendered files in place as one folder
+ * (cli/output-folder.ts); `report DIR` rewrites its two files whole, each to a temporary
+ * name then renamed, so an interrupted write never leaves half a file behind.
  */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,17 +33,28 @@ export function writeReport(b: ResultsBundle, dir: string): string[] {
   ]);
 }
 
-/** Every output of a run (or a merge); returns the paths written, and the bundle the writers rendered. */
-export function writeOutputs(x: ExperimentResult, dir: string): { files: string[]; bundle: ResultsBundle } {
-  mkdirSync(dir, { recursive: true });
+/**
+ * Every output of a run (or a merge), rendered in memory: (file name, text) pairs for the
+ * caller to put in place as a whole (cli/output-folder.ts), and the bundle they render.
+ */
+export function renderOutputs(x: ExperimentResult): { files: Array<[string, string]>; bundle: ResultsBundle } {
   const bundle = bundleOf(x);
-  const files = writeWhole(dir, [
+  const files: Array<[string, string]> = [
     [FILES.summary, summaryJson(bundle.results)],
     [FILES.series, seriesCsv(bundle.series)],
     [FILES.populations, seriesCsv(bundle.populationSeries)],
     ['runs.json', runsJson(x)],
     // The scenario as written, so results can be reviewed (and re-rendered) next to it.
     [FILES.scenario, x.loaded.source],
-  ]);
-  return { files: [...files, ...writeReport(bundle, dir)], bundle };
+    ['report.html', renderReportHtml(bundle)],
+    ['summary.md', summaryMarkdown(bundle)],
+  ];
+  return { files, bundle };
+}
+
+/** Writes every output into `dir` file by file (tests and tools; the CLI stages the folder as a whole). */
+export function writeOutputs(x: ExperimentResult, dir: string): { files: string[]; bundle: ResultsBundle } {
+  mkdirSync(dir, { recursive: true });
+  const { files, bundle } = renderOutputs(x);
+  return { files: writeWhole(dir, files), bundle };
 }

@@ -12,6 +12,7 @@ import { POPULATION_COLUMN_INFO, RUN_COLUMN_INFO } from '../measures/columns.js'
 import { routeOf, subjectOf } from '../scenario/subject.js';
 import { roundMeasured } from './numbers.js';
 import { SUMMARY_FORMAT, type PointResult, type Results } from './results.js';
+import { TOOL_VERSION } from '../experiment/tool-version.js';
 
 function pointOf(p: PointAggregate): PointResult {
   return roundMeasured({
@@ -59,6 +60,7 @@ export function buildResults(x: ExperimentResult): Results {
   const populations = Object.entries(base.clients);
   return {
     format: SUMMARY_FORMAT,
+    tool: TOOL_VERSION,
     scenario: base.name,
     question: base.question ?? null,
     description: base.description ?? null,

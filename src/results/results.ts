@@ -138,6 +138,8 @@ const rankingSchema = z.strictObject({
 
 export const resultsSchema = z.strictObject({
   format: z.literal(SUMMARY_FORMAT),
+  /** The retrystorm version that made the results. */
+  tool: z.string(),
   scenario: z.string(),
   question: z.string().nullable(),
   description: z.string().nullable(),

@@ -5,6 +5,9 @@
 import { describe, it, expect } from 'vitest';
 import { loadScenarioFile } from '../../src/scenario/load.js';
 import { runOne, type RunResult } from '../../src/experiment/run-one.js';
+import { rankVariants } from '../../src/experiment/ranking.js';
+import { aggregatePoint } from '../../src/experiment/aggregate.js';
+import { MEASURES } from '../../src/measures/registry.js';
 
 const loaded = loadScenarioFile('scenarios/retry-after-spread.yaml');
 const run = (name: string): RunResult => {
@@ -86,5 +89,20 @@ describe('scenarios/retry-after-spread.yaml', () => {
   it('random Retry-After over the same range also flattens the return (not stable per client, but no wave)', () => {
     expect(peakAfterBurst(random)).toBeLessThan(0.2 * peakAfterBurst(fixed));
     expect(sum(random.columns.fail_shed, BURST + 1)).toBe(0);
+  });
+
+  it('ranks spread above fixed, decided by cost: both recover alike, spread sends far less excess load', () => {
+    const variants = [fixed, spread, random].map((r) => ({
+      name: r.variant,
+      points: [aggregatePoint(MEASURES, 0, {}, [r], loaded.base.horizon)],
+    }));
+    const entries = rankVariants(variants, MEASURES, { compare: loaded.base.compare, parameters: [] })!.points[0].entries;
+    const entry = (name: string) => entries.find((e) => e.variant === name)!;
+    expect(entry('spread').rank).toBeLessThan(entry('fixed').rank);
+    // Not by recovery: users see the same service either way.
+    expect(entry('spread').values.recovered).toBe(entry('fixed').values.recovered);
+    // The place below spread says which objective put it there.
+    expect(entry('fixed').decidedBy).toMatch(/^(peakLoadMultiple|excessAttempts|wastedWorkShare)$/);
+    expect(entry('spread').values.excessAttempts!).toBeLessThan(entry('fixed').values.excessAttempts! / 2);
   });
 });

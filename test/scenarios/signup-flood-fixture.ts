@@ -6,7 +6,7 @@ import { summarize } from '../../src/measures/summarize.js';
 import { measureSettings } from '../../src/experiment/settings.js';
 import type { RunRecord } from '../../src/model/series.js';
 
-const loaded = loadScenarioFile('scenarios/signup-flood.yaml');
+export const loaded = loadScenarioFile('scenarios/signup-flood.yaml');
 const scenario = (name: string) => loaded.variants.find((v) => v.name === name)!.scenario;
 const done = new Map<string, { record: RunRecord; summary: ReturnType<typeof summarize> }>();
 /** Each variant is simulated once per file (seed 1). */

@@ -2,7 +2,8 @@
 // hours in someone switches login and session validation to the local fallback by hand.
 // A 4.5-hour run, so it lives in the slow suite.
 import { describe, it, expect } from 'vitest';
-import { run, routeSuccess } from './signup-flood-fixture.js';
+import { run, routeSuccess, loaded } from './signup-flood-fixture.js';
+import { runExperiment } from '../../src/experiment/experiment.js';
 
 describe('scenarios/signup-flood.yaml, the story\'s own ending', () => {
   it('simulate(manual-switch-4h): as in the story, login stays down until someone switches to local validation 4 hours in', () => {
@@ -23,5 +24,21 @@ describe('scenarios/signup-flood.yaml, the story\'s own ending', () => {
     expect(m.recovered).toBe(0);
     expect(m.perceivedOutageS!).toBeGreaterThanOrEqual(3.9 * 3600);
     expect(m.perceivedOutageS!).toBeLessThanOrEqual(4.1 * 3600);
+  });
+
+  it('the whole experiment ranks the defended variant first, leaves the bots out of success, and its expectations pass', async () => {
+    const x = await runExperiment(loaded, { workers: 1 });
+    const entries = x.ranking!.points[0].entries;
+    const entry = (name: string) => entries.find((e) => e.variant === name)!;
+    expect(entry('defended').rank).toBe(1);
+    expect(entry('undefended').rank).toBeGreaterThan(entry('defended').rank);
+    expect(entry('manual-switch-4h').rank).toBe(entries.length);
+    // The botnet's signups are refused by the defences; the users' success stays near 100%.
+    const defended = x.variants.find((v) => v.name === 'defended')!.points[0];
+    expect(defended.measures.successRatio.value!).toBeGreaterThan(0.98);
+    const bots = defended.populations.find((p) => p.name === 'botnet')!;
+    expect(bots.measures.successRatio.value!).toBeLessThan(0.1);
+    expect(x.expectations.length).toBeGreaterThan(0);
+    expect(x.expectations.every((e) => e.passed)).toBe(true);
   });
 });

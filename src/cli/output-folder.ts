@@ -1,0 +1,186 @@
+/**
+ * The results folder (`--out`) as one unit that is never lost and never mixed.
+ *
+ * - Checked before any simulation: a path that is empty, a file, under a file, not
+ *   creatable or not writable, or a folder holding files that are not retrystorm results, is
+ *   refused up front (a UsageError, exit 2) instead of after an hour of runs.
+ * - Locked: a lock file beside the folder (`.NAME.lock`, holding the writer's pid) refuses a
+ *   second writer while the first is alive; a lock left by a process that is gone is taken over.
+ * - Staged: everything is written into a staging folder beside it (`.NAME.partial-PID`) and
+ *   the staging folder is renamed into place as a whole, so readers see the previous
+ *   experiment or the new one, never a mix; a write that fails (a full disk) leaves the
+ *   previous folder untouched.
+ * - Journaled: the scenario as written and the run plan go into the staging folder first,
+ *   and each finished run is appended to its runs.ndjson as it finishes, so a kill, an
+ *   out-of-memory crash or a power cut keeps the finished runs: `retrystorm merge` reads a
+ *   staging folder like a results folder (see experiment/runs-journal.ts).
+ */
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { UsageError } from './errors.js';
+import { journalHeader, journalLine, JOURNAL_FILE, type JournalHeader } from '../experiment/runs-journal.js';
+import type { RunResult } from '../experiment/run-one.js';
+
+/** Files a retrystorm results folder may hold: an existing folder with anything else is not ours to replace. */
+const OUR_FILES = /^(summary\.json|summary\.md|report\.html|timeseries\.csv|populations\.csv|runs\.json|scenario\.yaml|runs\.ndjson|[^/]+\.tmp)$/;
+
+function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: the process exists but belongs to someone else.
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function describe(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  const why: Record<string, string> = {
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    EROFS: 'the file system is read-only',
+    ENOTDIR: 'a part of the path is a file, not a folder',
+    ENOSPC: 'the disk is full',
+    EDQUOT: 'the disk quota is used up',
+    EEXIST: 'it already exists',
+  };
+  return why[err.code ?? ''] ?? err.message;
+}
+
+export class OutputFolder {
+  readonly dir: string;
+  readonly staging: string;
+  private readonly lock: string;
+  private released = false;
+
+  private constructor(dir: string) {
+    this.dir = dir;
+    const parent = dirname(dir), name = basename(dir);
+    this.staging = join(parent, `.${name}.partial-${process.pid}`);
+    this.lock = join(parent, `.${name}.lock`);
+  }
+
+  /**
+   * Checks `--out` and takes it: the folder's parent is created, the lock taken, the staging
+   * folder made (which proves the place writable). Throws a UsageError saying what is wrong
+   * and what would do; nothing has been simulated yet.
+   */
+  static claim(out: string): OutputFolder {
+    if (out.trim() === '') throw new UsageError('--out is empty (an unset variable in a script?): name the folder for the results, e.g. --out reports/mine');
+    const dir = resolve(out);
+    if (dir === dirname(dir)) throw new UsageError(`--out ${out} is the root of the file system: name a folder for the results`);
+    const f = new OutputFolder(dir);
+    if (existsSync(dir)) {
+      if (!statSync(dir).isDirectory()) throw new UsageError(`--out ${out} is a file, not a folder: name a folder for the results (it is created if needed)`);
+      const foreign = readdirSync(dir).filter((n) => !OUR_FILES.test(n));
+      if (foreign.length) {
+        throw new UsageError(`--out ${out} holds files that are not retrystorm results (${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? ', …' : ''}); the results replace the folder as a whole, so name a new or empty folder`);
+      }
+    }
+    // The nearest part of the path that exists must be a folder (mkdir would only say "exists").
+    let existing = dirname(dir);
+    while (!existsSync(existing) && existing !== dirname(existing)) existing = dirname(existing);
+    if (!statSync(existing).isDirectory()) throw new UsageError(`--out ${out}: ${existing} is a file, not a folder; name a folder for the results`);
+    try {
+      mkdirSync(dirname(dir), { recursive: true });
+    } catch (e) {
+      throw new UsageError(`--out ${out}: cannot create the folder it goes in (${describe(e)})`);
+    }
+    f.takeLock(out);
+    try {
+      mkdirSync(f.staging);
+    } catch (e) {
+      f.release();
+      throw new UsageError(`--out ${out}: cannot write beside it (${describe(e)}); name a folder you can write to`);
+    }
+    return f;
+  }
+
+  private takeLock(out: string): void {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        const fd = openSync(this.lock, 'wx');
+        writeSync(fd, `${process.pid}\n`);
+        closeSync(fd);
+        return;
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code !== 'EEXIST') throw new UsageError(`--out ${out}: cannot write beside it (${describe(e)}); name a folder you can write to`);
+        const holder = Number.parseInt(readFileSync(this.lock, 'utf8'), 10);
+        if (isAlive(holder) && holder !== process.pid) {
+          throw new UsageError(`another retrystorm (pid ${holder}) is writing to ${out}: wait for it to finish, or name another --out`);
+        }
+        // Left by a process that is gone: take it over.
+        unlinkSync(this.lock);
+      }
+    }
+    throw new UsageError(`--out ${out}: could not take its lock ${this.lock}`);
+  }
+
+  /** Staging folders of earlier writers that were killed: their journals hold finished runs. */
+  orphans(): string[] {
+    const parent = dirname(this.dir), prefix = `.${basename(this.dir)}.partial-`;
+    return readdirSync(parent)
+      .filter((n) => n.startsWith(prefix) && !isAlive(Number.parseInt(n.slice(prefix.length), 10)))
+      .map((n) => join(parent, n));
+  }
+
+  /** Starts the journal: the scenario as written and the run plan, before any run finishes. */
+  begin(header: JournalHeader, scenarioSource: string): void {
+    writeFileSync(join(this.staging, 'scenario.yaml'), scenarioSource);
+    writeFileSync(join(this.staging, JOURNAL_FILE), journalHeader(header));
+  }
+
+  /** Appends one finished run to the journal (its position in the plan, and its result). */
+  record(index: number, result: RunResult): void {
+    appendFileSync(join(this.staging, JOURNAL_FILE), journalLine(index, result));
+  }
+
+  /**
+   * Writes the outputs into the staging folder and puts it in place of the results folder
+   * as a whole. On failure the previous folder is untouched and the journal is kept; the
+   * error names where the finished runs are.
+   */
+  commit(files: ReadonlyArray<readonly [string, string]>): string[] {
+    try {
+      for (const [name, text] of files) writeFileSync(join(this.staging, name), text);
+    } catch (e) {
+      throw new OutputError(`could not write the results into ${this.staging} (${describe(e)}); ${this.dir} is as it was, and the finished runs are kept in ${join(this.staging, JOURNAL_FILE)} (retrystorm merge ${this.staging} --out DIR writes them once there is room)`);
+    }
+    // The journal served its purpose: runs.json holds the same runs.
+    rmSync(join(this.staging, JOURNAL_FILE), { force: true });
+    const old = `${this.staging}.old`;
+    const hadPrevious = existsSync(this.dir);
+    if (hadPrevious) renameSync(this.dir, old);
+    try {
+      renameSync(this.staging, this.dir);
+    } catch (e) {
+      if (hadPrevious) renameSync(old, this.dir);
+      throw new OutputError(`could not move the results into ${this.dir} (${describe(e)}); they are in ${this.staging}`);
+    }
+    if (hadPrevious) rmSync(old, { recursive: true, force: true });
+    return files.map(([name]) => join(this.dir, name));
+  }
+
+  /** Gives up the lock (and the staging folder, if it holds no finished run). */
+  release(keepStaging = false): void {
+    if (this.released) return;
+    this.released = true;
+    if (!keepStaging && existsSync(this.staging)) rmSync(this.staging, { recursive: true, force: true });
+    try {
+      if (Number.parseInt(readFileSync(this.lock, 'utf8'), 10) === process.pid) unlinkSync(this.lock);
+    } catch {
+      // Already gone: nothing to give up.
+    }
+  }
+}
+
+/** The outputs could not be written; what finished is kept, and the message says where. */
+export class OutputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OutputError';
+  }
+}
