@@ -16,7 +16,7 @@ import { inShard, type RunSpec, type Shard } from '../experiment/expand.js';
 import { shardFromArg } from './shard-arg.js';
 import { estimate, ATTEMPTS_PER_S } from '../experiment/estimate.js';
 import { mergeDirs } from '../experiment/merge.js';
-import { writeOutputs } from '../report/write.js';
+import { writeOutputs, type ReportOptions } from '../report/write.js';
 import { rankingText, summaryTable } from '../report/table.js';
 import type { Results } from '../results/results.js';
 import { resolveMeasureReferences } from '../experiment/expectations.js';
@@ -44,6 +44,8 @@ export interface RunArgs {
   quiet?: boolean;
   /** A duration with its unit ("5s", "1m"): time between two progress updates (default 5s in a log, 0.2s on a terminal). */
   progressEvery?: string;
+  /** How the written files link to each other (summary.md → report.html). */
+  report?: ReportOptions;
 }
 
 /** A scenario file, or standard input for "-". */
@@ -153,7 +155,7 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
-  const { files, bundle } = writeOutputs(x, outDir);
+  const { files, bundle } = writeOutputs(x, outDir, args.report);
   const wall = (performance.now() - started) / 1000;
   const code = report(x, bundle.results, files, io, args.quiet ?? false, `${formatDuration(loaded.base.horizon)} simulated each, ${workers} worker(s), ${wall.toFixed(1)}s`);
   return code === EXIT.interrupted && stoppedBy === 'SIGTERM' ? EXIT.terminated : code;
@@ -193,10 +195,10 @@ function report(x: ExperimentResult, results: Results, files: string[], io: Io, 
   return EXIT.ok;
 }
 
-export async function mergeCommand(dirs: string[], out: string | undefined, io: Io): Promise<number> {
+export async function mergeCommand(dirs: string[], out: string | undefined, io: Io, opts: ReportOptions = {}): Promise<number> {
   const x = mergeDirs(dirs);
   const outDir = resolve(out ?? join('reports', x.loaded.base.name));
-  const { files, bundle } = writeOutputs(x, outDir);
+  const { files, bundle } = writeOutputs(x, outDir, opts);
   return report(x, bundle.results, files, io, true, '');
 }
 

@@ -13,7 +13,10 @@ import { FILES, bundleOf, type ResultsBundle } from '../results/bundle.js';
 import { summaryJson } from '../results/summary-json.js';
 import { seriesCsv } from '../results/series.js';
 import { renderReportHtml } from './html/page.js';
-import { summaryMarkdown } from './markdown.js';
+import { summaryMarkdown, type SummaryOptions } from './markdown.js';
+
+/** How the written files refer to each other (summary.md's link to report.html). */
+export type ReportOptions = SummaryOptions;
 
 function writeWhole(dir: string, files: Array<[string, string]>): string[] {
   for (const [name, text] of files) {
@@ -25,15 +28,15 @@ function writeWhole(dir: string, files: Array<[string, string]>): string[] {
 }
 
 /** report.html and summary.md, from the bundle (in memory after a run, read back by `report DIR`). */
-export function writeReport(b: ResultsBundle, dir: string): string[] {
+export function writeReport(b: ResultsBundle, dir: string, opts: ReportOptions = {}): string[] {
   return writeWhole(dir, [
     ['report.html', renderReportHtml(b)],
-    ['summary.md', summaryMarkdown(b)],
+    ['summary.md', summaryMarkdown(b, opts)],
   ]);
 }
 
 /** Every output of a run (or a merge); returns the paths written, and the bundle the writers rendered. */
-export function writeOutputs(x: ExperimentResult, dir: string): { files: string[]; bundle: ResultsBundle } {
+export function writeOutputs(x: ExperimentResult, dir: string, opts: ReportOptions = {}): { files: string[]; bundle: ResultsBundle } {
   mkdirSync(dir, { recursive: true });
   const bundle = bundleOf(x);
   const files = writeWhole(dir, [
@@ -44,5 +47,5 @@ export function writeOutputs(x: ExperimentResult, dir: string): { files: string[
     // The scenario as written, so results can be reviewed (and re-rendered) next to it.
     [FILES.scenario, x.loaded.source],
   ]);
-  return { files: [...files, ...writeReport(bundle, dir)], bundle };
+  return { files: [...files, ...writeReport(bundle, dir, opts)], bundle };
 }
