@@ -17,7 +17,8 @@ import { shardFromArg } from './shard-arg.js';
 import { estimate, ATTEMPTS_PER_S } from '../experiment/estimate.js';
 import { mergeDirs } from '../experiment/merge.js';
 import { writeOutputs, type ReportOptions } from '../report/write.js';
-import { rankingText, summaryTable } from '../report/table.js';
+import { rankingText, summaryTable, wrapWords } from '../report/table.js';
+import { verdictSentence } from '../report/verdict.js';
 import type { Results } from '../results/results.js';
 import { resolveMeasureReferences } from '../experiment/expectations.js';
 import { MEASURES } from '../measures/registry.js';
@@ -30,6 +31,8 @@ export interface Io {
   err: (s: string) => void;
   /** Where progress is drawn (a terminal gets a redrawn bar). */
   progressStream: NodeJS.WriteStream;
+  /** The terminal's width in columns, when known: the tables fit in it. */
+  columns?: number;
 }
 
 export interface RunArgs {
@@ -167,11 +170,14 @@ function report(x: ExperimentResult, results: Results, files: string[], io: Io, 
   const seeds = new Set(x.runs.map((r) => r.seed)).size;
   const points = x.loaded.points.length;
   io.out(`${base.name}: ${x.loaded.variants.length} variant(s)${points > 1 ? ` x ${points} sweep points` : ''} x ${seeds} seed(s)${x.shard ? `, shard ${x.shard.index}/${x.shard.count}` : ''}${quiet ? '' : `; ${detail}`}`);
-  if (base.question) io.out(base.question.trim());
+  const width = io.columns ?? Infinity;
+  if (base.question) io.out(wrapWords(base.question.trim(), width));
+  const verdict = verdictSentence(results);
+  if (verdict) io.out(wrapWords(verdict, width));
   io.out('');
-  io.out(summaryTable(results));
+  io.out(summaryTable(results, width));
   io.out('');
-  const ranking = rankingText(results);
+  const ranking = rankingText(results, width);
   if (ranking) {
     io.out(ranking);
     io.out('');

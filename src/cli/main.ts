@@ -36,6 +36,12 @@ const io: Io = {
   out: (s) => write(process.stdout, s),
   err: (s) => write(process.stderr, s),
   progressStream: process.stderr,
+  // A terminal's own width; in a pipe or a log, $COLUMNS when set (else no limit).
+  get columns() {
+    if (process.stdout.isTTY && process.stdout.columns > 0) return process.stdout.columns;
+    const env = Number(process.env.COLUMNS);
+    return Number.isInteger(env) && env > 0 ? env : undefined;
+  },
 };
 
 /** The options of each command, for "did you mean" (yargs only says what it did not know). */
