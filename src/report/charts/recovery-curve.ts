@@ -13,6 +13,8 @@ export interface SweepAxis {
   groups: string[];
   /** True when values are labels, not numbers (then x is ordinal). */
   ordinal: boolean;
+  /** The variants with at least one point not recovered, in scenario order: one row each in the strip. */
+  notRecovered: string[];
 }
 
 export function recoveryCurveChart(ctx: ChartContext, axis: SweepAxis): Chart {
@@ -30,19 +32,20 @@ export function recoveryCurveChart(ctx: ChartContext, axis: SweepAxis): Chart {
     return {
       ...(group === null ? {} : { title: group }),
       vconcat: [
-        {
+        ...(axis.notRecovered.length === 0 ? [] : [{
+          // One row per variant that failed somewhere, named: crosses never sit on each other.
           width: ctx.width,
-          height: 36,
+          height: 16 * axis.notRecovered.length,
+          title: { text: '✕ not recovered (at least one seed still down when the run ended)', color: '#9a3412', fontSize: 11, fontWeight: 'normal' },
           transform: [...mine, { filter: '!datum.recovered' }],
-          mark: { type: 'point', shape: 'cross', size: 90, filled: true },
+          mark: { type: 'point', shape: 'cross', size: 110, filled: true, strokeWidth: 0 },
           encoding: {
             x: { ...x, axis: null },
-            y: { datum: 'not recovered', type: 'nominal', title: null },
-            yOffset: { field: 'variant', type: 'nominal', scale: { domain: ctx.variants } },
+            y: { field: 'variant', type: 'nominal', title: null, scale: { domain: axis.notRecovered }, axis: { ticks: false, domain: false, labelLimit: 140 } },
             color: variantColor(ctx),
             tooltip,
           },
-        },
+        }]),
         {
           width: ctx.width,
           height: 220,
@@ -71,7 +74,7 @@ export function recoveryCurveChart(ctx: ChartContext, axis: SweepAxis): Chart {
     title: 'Recovery time by swept value',
     caption:
       'Mean recovery time across seeds (vertical bars: 95% interval) at each value of the swept parameter. ' +
-      'Crosses in the "not recovered" strip mark values where at least one seed had not recovered by the horizon: a metastable failure, not a long recovery.',
+      'Crosses in the "not recovered" strip above (one row per variant) mark values where at least one seed had not recovered when the run ended: a metastable failure, not a long recovery; the curve breaks there.',
     datasets: [DATASETS.sweep],
     spec: topLevel({ data: { name: DATASETS.sweep }, ...body }),
   };

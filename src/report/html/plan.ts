@@ -156,7 +156,8 @@ function sweepRows(r: Results, divisor: number): { axis: SweepAxis; rows: Row[] 
       });
     }
   }
-  return { axis: { title: x.title, groups, ordinal: x.ordinal }, rows };
+  const notRecovered = r.variants.map((v) => v.name).filter((name) => rows.some((row) => row.variant === name && row.recovered === false));
+  return { axis: { title: x.title, groups, ordinal: x.ordinal, notRecovered }, rows };
 }
 
 /** Sweep values as written ("5m", "800/s", 0.9) → numbers for a quantitative axis, when they all read as one kind. */

@@ -1,0 +1,11 @@
+import { chromium } from 'playwright-core';
+const [file, out, w = '1400', h = '900', full = ''] = process.argv.slice(2);
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
+const p = await b.newPage({ viewport: { width: +w, height: +h } });
+p.on('console', (m) => console.log('console', m.type(), m.text()));
+p.on('pageerror', (e) => console.log('pageerror', e.message));
+await p.goto('file://' + file);
+await p.waitForFunction(() => globalThis.__reportReady === true, null, { timeout: 120000 });
+console.log(await p.evaluate(() => JSON.stringify({ errors: globalThis.__reportErrors, sw: document.documentElement.scrollWidth, sh: document.documentElement.scrollHeight, timings: globalThis.__reportTimings })));
+await p.screenshot({ path: out, fullPage: !!full });
+await b.close();
