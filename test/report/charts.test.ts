@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compile } from 'vega-lite';
 import * as vega from 'vega';
-import { planReport, specWithData } from '../../src/report/html/plan.js';
+import { attemptBins, planReport, specWithData } from '../../src/report/html/plan.js';
+import { decadeTicks } from '../../src/report/charts/common.js';
 import { cleanupFixtures, full, small, type Fixture } from './fixtures.js';
 
 async function render(spec: Parameters<typeof compile>[0]): Promise<string> {
@@ -25,7 +26,7 @@ afterAll(cleanupFixtures);
 describe('planReport charts', () => {
   it('compiles and renders every chart of a one-point experiment and of a sweep', async () => {
     for (const [fixture, ids] of [
-      [s, ['load', 'attempts', 'goodput', 'latency', 'failures', 'queue', 'amplification', 'extra']],
+      [s, ['load', 'attempts', 'goodput', 'latency', 'failures', 'queue', 'amplification']], // no give-ups, no dead letters: no other series
       [f, ['load', 'attempts', 'goodput', 'latency', 'failures', 'queue', 'amplification', 'recovery', 'extra']],
     ] as const) {
       const plan = planReport(fixture.bundle);
@@ -53,11 +54,34 @@ describe('planReport charts', () => {
     expect([...domains]).toEqual([JSON.stringify({ domain: ['retries', 'no-retries', 'short-queue'], range: plan.ctx.colors })]);
   });
 
-  it('draws the attempts-per-action distribution of the featured point', () => {
+  it('draws the attempts-per-action distribution of the featured point, binned from 6 attempts on', () => {
     const plan = planReport(f.bundle);
     const rows = plan.datasets.amplification.filter((r) => r.variant === 'retries');
     const hist = f.bundle.results.variants[0].points[1].attemptsHistogram;
-    expect(rows.map((r) => [r.attempts, r.value])).toEqual(hist.flatMap((c, k) => (c > 0 ? [[k, c]] : [])));
+    const sum = (from: number, to: number) => hist.slice(from, to + 1).reduce((a, x) => a + x, 0);
+    const expected = attemptBins(hist.length - 1).map((b) => [b.label, sum(b.from, b.to)]).filter(([, c]) => (c as number) > 0);
+    expect(rows.map((r) => [r.bin, r.value])).toEqual(expected);
+    expect(rows.reduce((a, r) => a + (r.share as number), 0)).toBeCloseTo(1, 9);
+  });
+
+  it('bins attempts so that labels stay few: one per count up to 5, then 6–10, 11–20, 21–50, 51–100', () => {
+    expect(attemptBins(3).map((b) => b.label)).toEqual(['1', '2', '3']);
+    expect(attemptBins(90).map((b) => b.label)).toEqual(['1', '2', '3', '4', '5', '6–10', '11–20', '21–50', '51–100']);
+    expect(attemptBins(250).slice(-2).map((b) => b.label)).toEqual(['101–200', '201–500']);
+  });
+
+  it('fixes the log axes at whole decades that cover the data, and lists only failure causes that occur', () => {
+    expect(decadeTicks(1, 1500, true)).toEqual({ domain: [0, 10000], values: [0, 1, 10, 100, 1000, 10000] });
+    expect(decadeTicks(3.2, 12000, false)).toEqual({ domain: [1, 100000], values: [1, 10, 100, 1000, 10000, 100000] });
+    const plan = planReport(f.bundle);
+    const queue = plan.charts.find((c) => c.id === 'queue')!;
+    const ticks = JSON.stringify(queue.spec).match(/"values":\[([\d,]+)\]/)![1].split(',').map(Number);
+    expect(ticks[ticks.length - 1]).toBeGreaterThanOrEqual(plan.ctx.extents!.queue_len.max);
+    const failures = plan.series!.failureColumns;
+    expect(failures.length).toBeGreaterThan(0);
+    for (const c of failures) expect(plan.series!.variants.some((v) => v.data[c].some((x) => (x ?? 0) > 0)), c).toBe(true);
+    const all = f.bundle.results.columns.run.filter((c) => c.name.startsWith('fail_')).length;
+    expect(failures.length).toBeLessThan(all);
   });
 
   it('shows non-recovered sweep points as not recovered, not as a number', () => {

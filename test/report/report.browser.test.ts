@@ -80,7 +80,7 @@ describe('report.html in Chromium', () => {
 
     // Every chart has a view and an SVG with drawn marks.
     const charts = await page.$$eval('.chart-view', (els) => els.map((el) => ({ id: el.id, marks: el.querySelectorAll('svg g[class^="mark-"] > *').length })));
-    expect(charts.map((c) => c.id)).toEqual(['chart-load', 'chart-attempts', 'chart-goodput', 'chart-latency', 'chart-failures', 'chart-queue', 'chart-extra', 'chart-amplification']);
+    expect(charts.map((c) => c.id)).toEqual(['chart-load', 'chart-attempts', 'chart-goodput', 'chart-latency', 'chart-failures', 'chart-queue', 'chart-amplification']);
     for (const c of charts) expect(c.marks, c.id).toBeGreaterThan(4);
     const views = await page.evaluate(() => Object.keys((globalThis as { __views?: object }).__views ?? {}));
     expect(views.length).toBe(charts.length);

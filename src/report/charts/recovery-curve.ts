@@ -4,7 +4,7 @@
  * not recover is not a number, so it is not drawn as one: it sits in the "not recovered"
  * strip above the curve, and the curve breaks there instead of joining its neighbours.
  */
-import { DATASETS, topLevel, variantColor, type Chart, type ChartContext } from './common.js';
+import { DATASETS, pickParam, picked, topLevel, variantColor, type Chart, type ChartContext } from './common.js';
 
 export interface SweepAxis {
   /** Axis title, e.g. "faults[0].duration (min)". */
@@ -20,7 +20,7 @@ export interface SweepAxis {
 export function recoveryCurveChart(ctx: ChartContext, axis: SweepAxis): Chart {
   const x = axis.ordinal
     ? { field: 'label', type: 'ordinal', title: axis.title, sort: { field: 'x' }, axis: { labelAngle: 0 } }
-    : { field: 'x', type: 'quantitative', title: axis.title, scale: { zero: false } };
+    : { field: 'x', type: 'quantitative', title: axis.title, scale: { zero: false, padding: 14 } };
   const tooltip = [
     { field: 'variant' },
     { field: 'label', title: 'value' },
@@ -38,8 +38,10 @@ export function recoveryCurveChart(ctx: ChartContext, axis: SweepAxis): Chart {
           height: 16 * axis.notRecovered.length,
           title: { text: '✕ not recovered (at least one seed still down when the run ended)', color: '#9a3412', fontSize: 11, fontWeight: 'normal' },
           transform: [...mine, { filter: '!datum.recovered' }],
+          params: [pickParam()],
           mark: { type: 'point', shape: 'cross', size: 110, filled: true, strokeWidth: 0 },
           encoding: {
+            opacity: picked(),
             x: { ...x, axis: null },
             y: { field: 'variant', type: 'nominal', title: null, scale: { domain: axis.notRecovered }, axis: { ticks: false, domain: false, labelLimit: 140 } },
             color: variantColor(ctx),
@@ -54,13 +56,14 @@ export function recoveryCurveChart(ctx: ChartContext, axis: SweepAxis): Chart {
           layer: [
             {
               transform: [{ filter: 'datum.recovered && isValid(datum.lo)' }],
-              mark: { type: 'rule', strokeWidth: 1.2, opacity: 0.7 },
-              encoding: { y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' } },
+              mark: { type: 'rule', strokeWidth: 1.2 },
+              encoding: { y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' }, opacity: picked(0.7) },
             },
             {
               // The curve breaks at points that did not recover (rt is null there).
+              params: [pickParam()],
               mark: { type: 'line', point: true, invalid: 'break-paths-show-domains' },
-              encoding: { y: { field: 'rt', type: 'quantitative', title: `recovery time (${ctx.time.unit})`, scale: { zero: true } }, tooltip },
+              encoding: { y: { field: 'rt', type: 'quantitative', title: `recovery time (${ctx.time.unit})`, scale: { zero: true } }, opacity: picked(), tooltip },
             },
           ],
         },

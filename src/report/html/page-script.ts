@@ -50,6 +50,12 @@ export const PAGE_SCRIPT = String.raw`(function () {
       actions: { export: true, source: false, compiled: false, editor: false },
     }).then(function (res) {
       views[c.id] = res.view;
+      // A double-click shows every variant again: it empties the legend selection's store.
+      el.addEventListener('dblclick', function () {
+        var view = res.view;
+        try { view.data('pick_store'); } catch (e) { return; }
+        view.change('pick_store', vega.changeset().remove(function () { return true; })).runAsync();
+      });
       return res.view.runAsync();
     }).catch(function (e) {
       errors.push(c.id + ': ' + (e && e.message ? e.message : String(e)));

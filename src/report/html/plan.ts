@@ -44,6 +44,7 @@ export function planReport(b: ResultsBundle): ReportPlan {
   const ctx: ChartContext = { variants: names, colors: variantColors(names.length), time, width: CHART_WIDTH };
   const featured = featuredPointIndex(r);
   const series = prepareSeries(b, featured);
+  if (series) ctx.extents = extentsOf(series);
   const notes: string[] = [];
   const charts: Chart[] = [];
   const has = (...cols: string[]) => !!series && cols.every((c) => series.columns.includes(c));
@@ -95,6 +96,18 @@ export function planReport(b: ResultsBundle): ReportPlan {
   };
 }
 
+/** Smallest positive and largest value of each shipped column, over every variant (and point) drawn. */
+function extentsOf(series: PreparedSeries): Record<string, { min: number; max: number }> {
+  const out: Record<string, { min: number; max: number }> = {};
+  for (const v of series.variants) {
+    for (const [c, xs] of Object.entries(v.data)) {
+      const e = (out[c] ??= { min: Infinity, max: -Infinity });
+      for (const x of xs) if (x !== null) { if (x > 0 && x < e.min) e.min = x; if (x > e.max) e.max = x; }
+    }
+  }
+  return out;
+}
+
 /** Fault windows per variant at the featured point, in the chart time unit. */
 function faultRows(r: Results, point: number, divisor: number): Array<{ variant: string; kind: string; start: number; end: number }> {
   return r.variants.flatMap((v) =>
@@ -107,16 +120,37 @@ function faultRows(r: Results, point: number, divisor: number): Array<{ variant:
   );
 }
 
+/**
+ * Bins of attempts per action: each count up to 5 on its own, then 6–10, 11–20, 21–50,
+ * 51–100, 101–200, …: a loop with no ceiling takes 50 or 90 tries, and 90 labels of one
+ * try each would run into each other.
+ */
+export function attemptBins(maxAttempts: number): Array<{ from: number; to: number; label: string }> {
+  const bins: Array<{ from: number; to: number; label: string }> = [];
+  for (let a = 1; a <= Math.min(5, maxAttempts); a++) bins.push({ from: a, to: a, label: String(a) });
+  let from = 6;
+  for (let k = 0; from <= maxAttempts; k++) {
+    const to = [10, 20, 50][k % 3] * 10 ** Math.floor(k / 3);
+    bins.push({ from, to, label: `${from}–${to}` });
+    from = to + 1;
+  }
+  return bins;
+}
+
+/** Share of the featured point's finished actions by attempts taken, binned (attemptBins), per variant. */
 function amplificationRows(r: Results, point: number): Row[] {
   const rows: Row[] = [];
-  for (const v of r.variants) {
-    const p = atPoint(v, point);
-    if (!p || p.runs === 0) continue;
-    const h = p.attemptsHistogram;
+  const hists = r.variants.map((v) => ({ v, p: atPoint(v, point) })).filter((x) => x.p && x.p.runs > 0);
+  const max = Math.max(0, ...hists.map(({ p }) => p!.attemptsHistogram.reduce((m, c, k) => (c > 0 ? k : m), 0)));
+  const bins = attemptBins(max);
+  for (const { v, p } of hists) {
+    const h = p!.attemptsHistogram;
     const total = h.reduce((s, x) => s + x, 0);
     if (total === 0) continue;
-    h.forEach((count, attempts) => {
-      if (count > 0) rows.push({ variant: v.name, stat: 'histogram', attempts, value: count, share: count / total });
+    bins.forEach((b, i) => {
+      let count = 0;
+      for (let a = b.from; a <= b.to && a < h.length; a++) count += h[a];
+      if (count > 0) rows.push({ variant: v.name, stat: 'histogram', bin: b.label, order: i, value: count, share: count / total });
     });
   }
   return rows;

@@ -108,11 +108,17 @@ export function prepareSeries(b: ResultsBundle, pointIndex: number, maxPoints = 
     return { variant: v.name, seeds: seeds.size, data };
   });
 
+  // A failure cause that never occurs gets no column, hence no legend entry nor colour; an
+  // other series that is zero throughout gets no panel.
+  const occurs = (c: string) => variants.some((v) => v.data[c].some((x) => x !== null && x !== 0));
+  const occurring = failureColumns.filter(occurs);
+  const extras = extraColumns.filter(occurs);
+  for (const c of [...failureColumns, ...extraColumns]) if (!occurring.includes(c) && !extras.includes(c)) for (const v of variants) delete v.data[c];
   const values = r.sweep?.points.find((p) => p.index === pointIndex)?.values;
   return {
-    columns,
-    failureColumns,
-    extraColumns,
+    columns: columns.filter((c) => (!failureColumns.includes(c) || occurring.includes(c)) && (!extraColumns.includes(c) || extras.includes(c))),
+    failureColumns: occurring,
+    extraColumns: extras,
     perSecond,
     factor,
     widthS: factor * bS,
