@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { planReport } from '../../src/report/html/plan.js';
 import { cleanupFixtures, full, type Fixture } from './fixtures.js';
 import { hasChromium, launch, nextFrames, openReport, skipNote } from './browser.js';
 
@@ -55,6 +56,46 @@ describe('chart interactions', () => {
       const again = await opacities(page, chart, 'line');
       for (const v of variants) expect(again[v].every((o) => o === 1), `${chart} ${v} shown again`).toBe(true);
     }
+    expect(watch.problems).toEqual([]);
+    await page.close();
+  });
+
+  it.skipIf(!hasChromium)(`redraws the time series with another sweep point's data when it is chosen, and filters variants${skipNote}`, async () => {
+    const { page, watch } = await openReport(browser!, f.dir, { width: 1400, height: 900 });
+    const plan = planReport(f.bundle);
+    type Row = Record<string, number | string | null>;
+    const data = (chart: string, name: string) => page.evaluate(([c, n]) => (globalThis as unknown as { __views: Record<string, { data: (n: string) => Row[] }> }).__views[c].data(n), [chart, name] as const);
+    // The offered load summed over the run: a longer outage changes it.
+    const sum = (xs: Array<number | string | null>) => xs.reduce<number>((a, x) => a + ((x as number | null) ?? 0), 0);
+    const peak = (rows: Row[], variant: string) => sum(rows.filter((r) => r.variant === variant).map((r) => r.load_multiple));
+    const expectedPeak = (index: number, variant: string) => sum(plan.points.find((p) => p.index === index)!.series!.variants.find((v) => v.variant === variant)!.data.load_multiple);
+
+    // The page opens on the compared point (2m): a 2-minute fault window from 5m.
+    expect(plan.featured).toBe(1);
+    expect(await page.inputValue('#sweep-point')).toBe('1');
+    expect(await data('load', 'faultWindows')).toMatchObject([{ start: 5, end: 7 }]);
+    const before = peak(await data('load', 'series'), 'no-retries');
+    expect(before).toBeCloseTo(expectedPeak(1, 'no-retries'), 6);
+
+    // Choose the 5-minute outage: every per-point chart redraws with that point's data.
+    await page.selectOption('#sweep-point', '2');
+    await page.waitForSelector('html[data-series-point="2"][data-series-ready="true"]');
+    expect(await data('load', 'faultWindows')).toMatchObject([{ start: 5, end: 10 }]);
+    expect(await data('goodput', 'faultWindows')).toMatchObject([{ start: 5, end: 10 }]);
+    const after = peak(await data('load', 'series'), 'no-retries');
+    expect(after).toBeCloseTo(expectedPeak(2, 'no-retries'), 6);
+    expect(after).not.toBeCloseTo(before, 3); // a value that differs between the two points
+    const amplification = await data('amplification', 'amplification');
+    const expectedShare = plan.points.find((p) => p.index === 2)!.datasets.amplification.find((r) => r.variant === 'retries' && r.bin === '1')!.share;
+    expect(amplification.find((r) => r.variant === 'retries' && r.bin === '1')!.share).toBe(expectedShare);
+
+    // The variant filter takes a variant out of every chart that overlays variants (panels per variant stay).
+    await page.uncheck('#variant-filter input[value="retries"]');
+    await page.waitForSelector('html[data-series-ready="true"]');
+    const filtered = await data('load', 'series');
+    expect(new Set(filtered.map((r) => r.variant))).toEqual(new Set(['no-retries', 'short-queue']));
+    expect(new Set((await data('latency', 'series')).map((r) => r.variant))).toEqual(new Set(['no-retries', 'short-queue']));
+    expect(new Set((await data('attempts', 'series')).map((r) => r.variant))).toEqual(new Set(['retries', 'no-retries', 'short-queue']));
     expect(watch.problems).toEqual([]);
     await page.close();
   });

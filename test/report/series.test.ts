@@ -4,7 +4,7 @@
  * unit) must become rates, and the offered load's peak must survive the averaging.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prepareSeries } from '../../src/report/html/series.js';
+import { prepareAllSeries, prepareSeries } from '../../src/report/html/series.js';
 import { cleanupFixtures, full, type Fixture } from './fixtures.js';
 
 let f: Fixture;
@@ -55,5 +55,25 @@ describe('prepareSeries', () => {
     expect(p.columns).not.toContain('actions_abandoned');
     expect(p.perSecond.has('dead_lettered')).toBe(true);
     expect(p.perSecond.has('busy_slots')).toBe(false);
+  });
+
+  it('carries every sweep point, merging buckets only as far as a byte budget needs, the same at every point', () => {
+    const roomy = prepareAllSeries(f.bundle)!;
+    expect(roomy.points.map((p) => p.point!.index)).toEqual([0, 1, 2]);
+    expect(roomy.budgetFactor).toBe(1);
+    expect(roomy.points.every((p) => p.factor === 1)).toBe(true);
+    const roomyBytes = JSON.stringify(roomy.points.map((p) => p.variants)).length;
+
+    const budget = Math.round(roomyBytes / 3.5);
+    const tight = prepareAllSeries(f.bundle, budget)!;
+    expect(tight.points).toHaveLength(3);
+    expect(tight.budgetFactor).toBeGreaterThan(1);
+    expect(new Set(tight.points.map((p) => p.factor)).size).toBe(1);
+    expect(JSON.stringify(tight.points.map((p) => p.variants)).length).toBeLessThanOrEqual(budget);
+    // Merged, not cut: the whole horizon is still drawn, and the load peak survives in the band.
+    const v = tight.points[1].variants.find((x) => x.variant === 'retries')!;
+    expect((v.data.t[v.data.t.length - 1] as number) + tight.points[1].widthS).toBeGreaterThanOrEqual(f.bundle.results.horizonS);
+    const hi = Math.max(...(v.data.load_hi as number[]));
+    expect(hi).toBeCloseTo(Math.max(...raw('retries', 1, 1, 'load_multiple'), ...raw('retries', 1, 2, 'load_multiple')), 3);
   });
 });

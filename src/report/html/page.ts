@@ -13,7 +13,8 @@
 import { createHash } from 'node:crypto';
 import type { ResultsBundle } from '../../results/bundle.js';
 import type { ExpectationOutcome, RankingResult, Results } from '../../results/results.js';
-import { planReport, seriesFields } from './plan.js';
+import { planReport, seriesFields, type ReportPlan } from './plan.js';
+import { DATASETS } from '../charts/common.js';
 import { UNHEALTHY_TEXT, atPoint, cellOf, featuredPointIndex, headlineMeasures, healthyBefore, pointLabel } from '../cells.js';
 import { keySettings } from './settings.js';
 import { compactRankingColumns, rankingCells, rankingColumns, rankingNote } from '../ranking-view.js';
@@ -43,10 +44,12 @@ export function renderReportHtml(b: ResultsBundle): string {
     "form-action 'none'",
   ].join('; ');
 
+  // Every point's series and point datasets travel once; the page draws the featured one first.
   const data = {
     timeDivisor: plan.ctx.time.divisor,
-    series: plan.series?.variants ?? [],
-    datasets: plan.datasets,
+    featured: plan.featured,
+    points: plan.points.map((p) => ({ index: p.index, series: p.series?.variants ?? [], datasets: p.datasets })),
+    datasets: { [DATASETS.sweep]: plan.datasets[DATASETS.sweep] },
     charts: plan.charts.map((c) => ({ id: c.id, datasets: c.datasets, fields: seriesFields(c, plan.series), spec: c.spec })),
   };
 
@@ -80,7 +83,7 @@ ${partialWarning(r)}
 ${answerSection(r, plan.ctx.colors, answer.map(figure).join('\n'))}
 ${comparisonSection(r, plan.ctx.colors)}
 ${populationSection(r, plan.ctx.colors)}
-${over.length > 0 ? `<section id="over-time">\n<h2>Over time</h2>\n${plan.notes.map((n) => `<p class="note">${esc(n)}</p>`).join('\n')}\n${over.map(figure).join('\n')}\n</section>` : plan.notes.map((n) => `<p class="note">${esc(n)}</p>`).join('\n')}
+${over.length > 0 ? `<section id="over-time">\n<h2>Over time</h2>\n${seriesControls(r, plan)}\n${plan.notes.map((n) => `<p class="note">${esc(n)}</p>`).join('\n')}\n${over.map(figure).join('\n')}\n</section>` : plan.notes.map((n) => `<p class="note">${esc(n)}</p>`).join('\n')}
 ${across.length > 0 ? `<section id="across-variants">\n<h2>Across variants</h2>\n${across.map(figure).join('\n')}\n</section>` : ''}
 <section id="settings">
 <h2>Settings</h2>
@@ -97,6 +100,22 @@ ${scripts.map((s) => `<script>${s}</script>`).join('\n')}
 </body>
 </html>
 `;
+}
+
+/**
+ * What the time series show: a sweep point selector (every point's series are in the page)
+ * and a variant filter. It stays at the top of the window while the charts scroll by.
+ * Without a script (or a sweep) there is nothing to choose.
+ */
+function seriesControls(r: Results, plan: ReportPlan): string {
+  const select = plan.points.length > 1
+    ? `<label>Sweep point <select id="sweep-point">${plan.points.map((p) => `<option value="${p.index}"${p.index === plan.featured ? ' selected' : ''}>${esc(p.label)}${r.ranking?.at && r.ranking.points.some((k) => k.point === p.index) ? ' (compared)' : ''}</option>`).join('')}</select></label>`
+    : '';
+  const swatch = swatchOf(r, plan.ctx.colors);
+  const filter = r.variants.length > 1
+    ? `<fieldset id="variant-filter"><legend>Variants</legend>${r.variants.map((v) => `<label>${swatch(v.name)}<input type="checkbox" value="${esc(v.name)}" checked> ${esc(v.name)}</label>`).join('')}</fieldset>`
+    : '';
+  return select || filter ? `<div class="series-controls" id="series-controls">${select}${filter}</div>` : '';
 }
 
 function partialWarning(r: Results): string {

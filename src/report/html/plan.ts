@@ -7,7 +7,7 @@
 import type { ResultsBundle } from '../../results/bundle.js';
 import type { Results } from '../../results/results.js';
 import { atPoint, featuredPointIndex } from '../cells.js';
-import { prepareSeries, seriesRows, type PreparedSeries } from './series.js';
+import { prepareAllSeries, seriesRows, type PreparedSeries } from './series.js';
 import { DATASETS, timeScale, variantColors, type Chart, type ChartContext } from '../charts/common.js';
 import { loadChart } from '../charts/load.js';
 import { attemptsChart } from '../charts/attempts.js';
@@ -29,8 +29,15 @@ type Row = Record<string, unknown>;
 export interface ReportPlan {
   ctx: ChartContext;
   charts: Chart[];
-  /** Time-series data, by variant and column (the page turns them into `series` rows). */
+  /** Time-series data of the featured point, by variant and column (the page turns them into `series` rows). */
   series: PreparedSeries | null;
+  /** The featured point's index (0 without a sweep). */
+  featured: number;
+  /**
+   * Every sweep point's time series and point-specific datasets (fault windows, attempts per
+   * action), for the page's point selector; the featured point's are also `series`/`datasets`.
+   */
+  points: Array<{ index: number; label: string; series: PreparedSeries | null; datasets: Record<string, Row[]> }>;
   /** The other datasets, as rows. */
   datasets: Record<string, Row[]>;
   /** Things the reader should know about what is (not) drawn. */
@@ -43,19 +50,22 @@ export function planReport(b: ResultsBundle): ReportPlan {
   const time = timeScale(r.horizonS);
   const ctx: ChartContext = { variants: names, colors: variantColors(names.length), time, width: CHART_WIDTH };
   const featured = featuredPointIndex(r);
-  const series = prepareSeries(b, featured);
-  if (series) ctx.extents = extentsOf(series);
+  const all = prepareAllSeries(b);
+  const series = all ? all.points.find((p) => (p.point?.index ?? 0) === featured) ?? all.points[0] : null;
+  if (all) ctx.extents = extentsOf(all.points);
   const notes: string[] = [];
   const charts: Chart[] = [];
   const has = (...cols: string[]) => !!series && cols.every((c) => series.columns.includes(c));
 
   if (!series) notes.push('No run finished: no time-series charts.');
   else {
-    if (series.factor > 1) notes.push(`Time series: ${series.factor} consecutive ${formatDuration(r.bucketS)} buckets are averaged into each plotted point (${formatDuration(series.widthS)}).`);
+    if (all!.budgetFactor > 1) {
+      notes.push(`Downsampled to keep this page small: the time series of all ${all!.points.length} sweep points are carried, with ${series.factor} consecutive ${formatDuration(r.bucketS)} buckets averaged into each plotted point (${formatDuration(series.widthS)}; offered load keeps each merged stretch's lowest and highest value as its band). timeseries.csv has every bucket.`);
+    } else if (series.factor > 1) notes.push(`Time series: ${series.factor} consecutive ${formatDuration(r.bucketS)} buckets are averaged into each plotted point (${formatDuration(series.widthS)}).`);
     if (r.seeds.length > 1) notes.push(`Time series show the mean across ${r.seeds.length} seeds in each bucket.`);
     if (series.point) {
       const which = r.ranking?.at && r.ranking.points.length === 1 && r.ranking.points[0].point === series.point.index ? 'the sweep point the ranking reads' : 'the first sweep point with runs';
-      notes.push(`Time series, fault windows and attempts per action show ${which} (${Object.entries(series.point.values).map(([k, v]) => `${k} = ${v}`).join(', ')}); timeseries.csv holds every point.`);
+      notes.push(`Time series, fault windows and attempts per action show the sweep point chosen above; the page opens on ${which} (${Object.entries(series.point.values).map(([k, v]) => `${k} = ${v}`).join(', ')}).`);
     }
     if (has('load_multiple')) charts.push(loadChart(ctx));
     if (has('first_tries', 'retries')) charts.push(attemptsChart(ctx));
@@ -75,31 +85,41 @@ export function planReport(b: ResultsBundle): ReportPlan {
     charts.push(extraSeriesChart(ctx, series.extraColumns.map((name) => ({ name, perSecond: series.perSecond.has(name) }))));
   }
 
-  const faults = faultRows(r, featured, time.divisor);
-  const seen = new Set<string>();
-  const faultWindows = faults.filter((f) => {
-    const key = `${f.kind}|${f.start}|${f.end}`;
-    return seen.has(key) ? false : (seen.add(key), true);
-  }).map(({ variant: _, ...f }) => f);
+  const pointDatasets = (index: number): Record<string, Row[]> => {
+    const faults = faultRows(r, index, time.divisor);
+    const seen = new Set<string>();
+    const faultWindows = faults.filter((f) => {
+      const key = `${f.kind}|${f.start}|${f.end}`;
+      return seen.has(key) ? false : (seen.add(key), true);
+    }).map(({ variant: _, ...f }) => f);
+    return { [DATASETS.faults]: faults, [DATASETS.faultWindows]: faultWindows, [DATASETS.amplification]: amplificationRows(r, index) };
+  };
+  const indices = r.sweep ? r.sweep.points.map((p) => p.index) : [0];
+  const points = indices.map((index) => ({
+    index,
+    label: r.sweep ? Object.entries(r.sweep.points.find((p) => p.index === index)!.values).map(([k, v]) => `${k} = ${v}`).join(', ') : '',
+    series: all?.points.find((p) => (p.point?.index ?? 0) === index) ?? null,
+    datasets: pointDatasets(index),
+  }));
 
   return {
     ctx,
     charts,
     series,
+    featured,
+    points,
     datasets: {
-      [DATASETS.faults]: faults,
-      [DATASETS.faultWindows]: faultWindows,
-      [DATASETS.amplification]: amplification,
+      ...pointDatasets(featured),
       [DATASETS.sweep]: sweep?.rows ?? [],
     },
     notes,
   };
 }
 
-/** Smallest positive and largest value of each shipped column, over every variant (and point) drawn. */
-function extentsOf(series: PreparedSeries): Record<string, { min: number; max: number }> {
+/** Smallest positive and largest value of each shipped column, over every variant and point drawn. */
+function extentsOf(all: PreparedSeries[]): Record<string, { min: number; max: number }> {
   const out: Record<string, { min: number; max: number }> = {};
-  for (const v of series.variants) {
+  for (const v of all.flatMap((p) => p.variants)) {
     for (const [c, xs] of Object.entries(v.data)) {
       const e = (out[c] ??= { min: Infinity, max: -Infinity });
       for (const x of xs) if (x !== null) { if (x > 0 && x < e.min) e.min = x; if (x > e.max) e.max = x; }

@@ -47,6 +47,11 @@ td .pass { color: var(--ok); } td .fail { color: var(--warn); font-weight: 600; 
 figure.chart { margin: 0 0 12px; }
 .chart-error { color: var(--warn); }
 .chart-view { max-width: 100%; overflow-x: auto; }
+.series-controls { position: sticky; top: 0; z-index: 2; background: #fff; border-bottom: 1px solid var(--line); padding: 6px 0; display: flex; flex-wrap: wrap; gap: 6px 18px; align-items: center; font-size: 14px; }
+.series-controls select { font: inherit; max-width: 100%; }
+.series-controls fieldset { border: 0; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 4px 12px; }
+.series-controls legend { float: left; margin-right: 8px; color: var(--muted); }
+.series-controls label { white-space: nowrap; }
 pre { background: #f6f8fa; border: 1px solid var(--line); padding: 12px; overflow-x: auto; font-size: 13px; }
 footer { margin-top: 40px; color: var(--muted); font-size: 12px; }
 @media print { figure.chart { break-inside: avoid; } .vega-actions { display: none; } }
