@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { planReport } from '../../src/report/html/plan.js';
+import { formatValue } from '../../src/measures/format.js';
 import { cleanupFixtures, full, type Fixture } from './fixtures.js';
 import { hasChromium, launch, nextFrames, openReport, skipNote } from './browser.js';
 
@@ -96,6 +97,34 @@ describe('chart interactions', () => {
     expect(new Set(filtered.map((r) => r.variant))).toEqual(new Set(['no-retries', 'short-queue']));
     expect(new Set((await data('latency', 'series')).map((r) => r.variant))).toEqual(new Set(['no-retries', 'short-queue']));
     expect(new Set((await data('attempts', 'series')).map((r) => r.variant))).toEqual(new Set(['retries', 'no-retries', 'short-queue']));
+    expect(watch.problems).toEqual([]);
+    await page.close();
+  });
+
+  it.skipIf(!hasChromium)(`writes each variant's value in its heatmap cell, for the measure chosen under the chart${skipNote}`, async () => {
+    const { page, watch } = await openReport(browser!, f.dir, { width: 1400, height: 900 });
+    const r = f.bundle.results;
+    const cells = () => page.evaluate(() => {
+      const out: Record<string, string> = {};
+      type Node = { marktype?: string; items?: Node[]; datum?: { variant?: string; point?: string }; text?: string };
+      const walk = (n: Node) => {
+        if (n.marktype === 'text') for (const it of n.items ?? []) if (it.datum?.variant) out[`${it.datum.variant} ${it.datum.point}`] = String(it.text);
+        for (const c of n.items ?? []) walk(c);
+      };
+      walk((globalThis as unknown as { __views: Record<string, { scenegraph: () => { root: Node } }> }).__views.heatmap.scenegraph().root);
+      return out;
+    });
+    const expected = (key: string, format: (v: number | null) => string) => Object.fromEntries(r.variants.flatMap((v) => v.points.map((p) => [`${v.name} ${p.values['faults[0].duration']}`, format(p.measures[key].value)])));
+    expect(await cells()).toEqual(expected('recoveryTimeS', (x) => (x === null ? 'not recovered' : formatValue('duration', x))));
+
+    await page.selectOption('#chart-heatmap select', 'peakLoadMultiple');
+    const peaks = expected('peakLoadMultiple', (x) => formatValue('multiple', x));
+    await page.waitForFunction((want) => {
+      const view = (globalThis as unknown as { __views: Record<string, { signal: (n: string) => string }> }).__views.heatmap;
+      return view.signal('measure') === want;
+    }, 'peakLoadMultiple');
+    await nextFrames(page);
+    expect(await cells()).toEqual(peaks);
     expect(watch.problems).toEqual([]);
     await page.close();
   });

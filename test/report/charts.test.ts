@@ -27,7 +27,7 @@ describe('planReport charts', () => {
   it('compiles and renders every chart of a one-point experiment and of a sweep', async () => {
     for (const [fixture, ids] of [
       [s, ['load', 'attempts', 'goodput', 'latency', 'failures', 'queue', 'amplification']], // no give-ups, no dead letters: no other series
-      [f, ['load', 'attempts', 'goodput', 'latency', 'failures', 'queue', 'amplification', 'recovery', 'extra']],
+      [f, ['load', 'attempts', 'goodput', 'latency', 'failures', 'queue', 'amplification', 'recovery', 'heatmap', 'extra']],
     ] as const) {
       const plan = planReport(fixture.bundle);
       expect(plan.charts.map((c) => c.id)).toEqual(ids);
@@ -89,5 +89,25 @@ describe('planReport charts', () => {
     const retries = plan.datasets.sweep.filter((r) => r.variant === 'retries');
     expect(retries.map((r) => [r.label, r.recovered, r.rt])).toEqual([['30s', false, null], ['2m', false, null], ['5m', false, null]]);
     expect(retries[1].recovery).toBe('not recovered');
+  });
+
+  it('gives the heatmap one cell per variant, point and measure, scored best 0 to worst 1, with its own status for not recovered', () => {
+    const plan = planReport(f.bundle);
+    const rows = plan.datasets.heatmap;
+    const r = f.bundle.results;
+    const measures = [...new Set(rows.map((x) => x.measure as string))];
+    expect(measures).toEqual(['recoveryTimeS', 'perceivedOutageS', 'peakLoadMultiple', 'successRatio', 'wastedWorkShare']);
+    expect(rows).toHaveLength(measures.length * r.variants.length * r.sweep!.points.length);
+    const rt = rows.filter((x) => x.measure === 'recoveryTimeS');
+    expect(rt.filter((x) => x.variant === 'retries').map((x) => [x.point, x.status, x.text])).toEqual([['30s', 'not recovered', 'not recovered'], ['2m', 'not recovered', 'not recovered'], ['5m', 'not recovered', 'not recovered']]);
+    for (const m of measures) {
+      const ok = rows.filter((x) => x.measure === m && x.status === 'ok').map((x) => x.score as number);
+      expect(Math.min(...ok), m).toBe(0);
+      expect(Math.max(...ok), m).toBe(1);
+    }
+    // Higher success is better: the best success cell scores 0.
+    const success = rows.filter((x) => x.measure === 'successRatio');
+    const best = success.reduce((a, x) => (r.variants.find((v) => v.name === x.variant)!.points.find((p) => p.values['faults[0].duration'] === x.point)!.measures.successRatio.value! > r.variants.find((v) => v.name === a.variant)!.points.find((p) => p.values['faults[0].duration'] === a.point)!.measures.successRatio.value! ? x : a));
+    expect(best.score).toBe(0);
   });
 });

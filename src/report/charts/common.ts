@@ -19,6 +19,8 @@ export const DATASETS = {
   amplification: 'amplification',
   /** Recovery time by sweep value: see recovery-curve.ts. */
   sweep: 'sweep',
+  /** Variant x sweep point x measure cells: see heatmap.ts. */
+  heatmap: 'heatmap',
 } as const;
 
 export interface ChartContext {

@@ -49,7 +49,7 @@ export function renderReportHtml(b: ResultsBundle): string {
     timeDivisor: plan.ctx.time.divisor,
     featured: plan.featured,
     points: plan.points.map((p) => ({ index: p.index, series: p.series?.variants ?? [], datasets: p.datasets })),
-    datasets: { [DATASETS.sweep]: plan.datasets[DATASETS.sweep] },
+    datasets: { [DATASETS.sweep]: plan.datasets[DATASETS.sweep], [DATASETS.heatmap]: plan.datasets[DATASETS.heatmap] },
     charts: plan.charts.map((c) => ({ id: c.id, datasets: c.datasets, fields: seriesFields(c, plan.series), spec: c.spec })),
   };
 
@@ -59,7 +59,8 @@ export function renderReportHtml(b: ResultsBundle): string {
   const answerId = plan.charts.some((c) => c.id === 'recovery') ? 'recovery' : 'load';
   const answer = plan.charts.filter((c) => c.id === answerId);
   const over = plan.charts.filter((c) => TIME_SERIES.has(c.id) && c.id !== answerId);
-  const across = plan.charts.filter((c) => !TIME_SERIES.has(c.id) && c.id !== answerId);
+  const heatmap = plan.charts.filter((c) => c.id === 'heatmap');
+  const across = plan.charts.filter((c) => !TIME_SERIES.has(c.id) && c.id !== answerId && c.id !== 'heatmap');
   const verdict = verdictSentence(r);
 
   return `<!doctype html>
@@ -81,7 +82,7 @@ ${partialWarning(r)}
 </header>
 <main>
 ${answerSection(r, plan.ctx.colors, answer.map(figure).join('\n'))}
-${comparisonSection(r, plan.ctx.colors)}
+${comparisonSection(r, plan.ctx.colors, heatmap.map(figure).join('\n'))}
 ${populationSection(r, plan.ctx.colors)}
 ${over.length > 0 ? `<section id="over-time">\n<h2>Over time</h2>\n${seriesControls(r, plan)}\n${plan.notes.map((n) => `<p class="note">${esc(n)}</p>`).join('\n')}\n${over.map(figure).join('\n')}\n</section>` : plan.notes.map((n) => `<p class="note">${esc(n)}</p>`).join('\n')}
 ${across.length > 0 ? `<section id="across-variants">\n<h2>Across variants</h2>\n${across.map(figure).join('\n')}\n</section>` : ''}
@@ -191,7 +192,7 @@ function expectationText(e: ExpectationOutcome): string {
   return `${e.check} (${e.actual})`;
 }
 
-function comparisonSection(r: Results, colors: string[]): string {
+function comparisonSection(r: Results, colors: string[], heatmap: string): string {
   const measures = headlineMeasures(r);
   const withExpectations = r.expectations.length > 0;
   const swatch = swatchOf(r, colors);
@@ -215,16 +216,19 @@ function comparisonSection(r: Results, colors: string[]): string {
   const summary = withExpectations
     ? `<p class="${failed > 0 ? 'warning' : 'ok'}" id="expectations-summary">${failed > 0 ? `${failed} of ${r.expectations.length} expectation(s) failed.` : `All ${r.expectations.length} expectation(s) passed.`}</p>`
     : '';
-  return `<section id="comparison">
-<h2>Comparison</h2>
-<p class="note">Means across seeds; under each mean, its 95% confidence interval across seeds. Hover a column header for its definition. "not recovered": at least one seed had not recovered when the run ended (a metastable failure).</p>
-${summary}
+  const rows = r.variants.reduce((n, v) => n + v.points.length, 0);
+  const table = `<p class="note">Means across seeds; under each mean, its 95% confidence interval across seeds. Hover a column header for its definition. "not recovered": at least one seed had not recovered when the run ended (a metastable failure).</p>
 <div class="table-wrap"><table id="comparison-table">
 <thead>${head}</thead>
 <tbody>
 ${body}
 </tbody>
-</table></div>
+</table></div>`;
+  // With a sweep the heatmap is the comparison to scan; the numbers stay one click away.
+  return `<section id="comparison">
+<h2>Comparison</h2>
+${summary}
+${heatmap ? `${heatmap}\n<details id="comparison-details">\n<summary>Full comparison table (${rows} rows, ${measures.length} measures, with intervals${withExpectations ? ' and expectations' : ''})</summary>\n${table}\n</details>` : table}
 </section>`;
 }
 

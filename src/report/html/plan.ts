@@ -18,9 +18,11 @@ import { queueChart } from '../charts/queue.js';
 import { amplificationChart } from '../charts/amplification.js';
 import { recoveryCurveChart, type SweepAxis } from '../charts/recovery-curve.js';
 import { extraSeriesChart } from '../charts/extra-series.js';
+import { HEATMAP_MEASURES, HEATMAP_STATUS, heatmapChart, type HeatmapAxis } from '../charts/heatmap.js';
 import { formatDuration, parseDuration, parseRate } from '../../scenario/units.js';
 import { formatValue } from '../../measures/format.js';
-import { seedsText } from '../cells.js';
+import { formatInterval } from '../../measures/format.js';
+import { cellOf, healthyBefore, seedsText } from '../cells.js';
 
 export const CHART_WIDTH = 760;
 
@@ -81,6 +83,9 @@ export function planReport(b: ResultsBundle): ReportPlan {
   const sweep = sweepRows(r, time.divisor);
   if (sweep) charts.push(recoveryCurveChart({ ...ctx }, sweep.axis));
 
+  const heat = heatmapRows(r);
+  if (heat) charts.push(heatmapChart(ctx, heat.axis));
+
   if (series && series.extraColumns.length > 0) {
     charts.push(extraSeriesChart(ctx, series.extraColumns.map((name) => ({ name, perSecond: series.perSecond.has(name) }))));
   }
@@ -111,6 +116,7 @@ export function planReport(b: ResultsBundle): ReportPlan {
     datasets: {
       ...pointDatasets(featured),
       [DATASETS.sweep]: sweep?.rows ?? [],
+      [DATASETS.heatmap]: heat?.rows ?? [],
     },
     notes,
   };
@@ -212,6 +218,43 @@ function sweepRows(r: Results, divisor: number): { axis: SweepAxis; rows: Row[] 
   }
   const notRecovered = r.variants.map((v) => v.name).filter((name) => rows.some((row) => row.variant === name && row.recovered === false));
   return { axis: { title: x.title, groups, ordinal: x.ordinal, notRecovered }, rows };
+}
+
+/**
+ * The heatmap's cells: per variant, sweep point and offered measure, the value in words, a
+ * score from 0 (the best value of that measure anywhere) to 1 (the worst), and a status that
+ * takes the cell out of the scale (not recovered, unhealthy before the fault, no value).
+ * Null without a sweep of two points or more.
+ */
+function heatmapRows(r: Results): { axis: HeatmapAxis; rows: Row[] } | null {
+  if (!r.sweep || r.sweep.points.length < 2) return null;
+  const measures = HEATMAP_MEASURES.map((k) => r.measures.find((m) => m.key === k)).filter((m) => m !== undefined);
+  if (measures.length === 0) return null;
+  const label = (values: Record<string, string | number>) => Object.entries(values).map(([k, v]) => (r.sweep!.parameters.length === 1 ? String(v) : `${k} = ${v}`)).join(', ');
+  const points = r.sweep.points.map((p) => label(p.values));
+  const rows: Row[] = [];
+  for (const m of measures) {
+    const cells = r.variants.flatMap((v) => v.points.filter((p) => p.runs > 0).map((p) => ({ v, p, value: p.measures[m.key]?.value ?? null })));
+    const values = cells.filter((c) => c.value !== null && healthyBefore(c.p)).map((c) => c.value!);
+    const lo = Math.min(...values), hi = Math.max(...values);
+    for (const { v, p, value } of cells) {
+      const status = !healthyBefore(p) ? HEATMAP_STATUS.unhealthy
+        : value === null ? (m.key === 'recoveryTimeS' ? HEATMAP_STATUS.notRecovered : HEATMAP_STATUS.none) : 'ok';
+      const t = hi > lo && value !== null ? (value - lo) / (hi - lo) : 0;
+      const a = p.measures[m.key];
+      rows.push({
+        variant: v.name,
+        point: label(p.values),
+        measure: m.key,
+        label: m.label,
+        status,
+        score: status === 'ok' ? Number((m.better === 'higher' ? 1 - t : t).toFixed(4)) : null,
+        text: status === HEATMAP_STATUS.unhealthy ? 'unhealthy' : cellOf(m, p).text,
+        interval: a ? formatInterval(m.unit, a.lo, a.hi) ?? '' : '',
+      });
+    }
+  }
+  return { axis: { points, measures: measures.map((m) => ({ key: m.key, label: m.label })) }, rows };
 }
 
 /** Sweep values as written ("5m", "800/s", 0.9) → numbers for a quantitative axis, when they all read as one kind. */
