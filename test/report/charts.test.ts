@@ -27,7 +27,7 @@ describe('planReport charts', () => {
   it('compiles and renders every chart of a one-point experiment and of a sweep', async () => {
     for (const [fixture, ids] of [
       [s, ['load', 'attempts', 'goodput', 'latency', 'failures', 'queue', 'amplification']], // no give-ups, no dead letters: no other series
-      [f, ['load', 'attempts', 'goodput', 'latency', 'failures', 'queue', 'amplification', 'recovery', 'heatmap', 'extra']],
+      [f, ['load', 'attempts', 'goodput', 'latency', 'failures', 'queue', 'amplification', 'recovery', 'heatmap', 'populations', 'extra']],
     ] as const) {
       const plan = planReport(fixture.bundle);
       expect(plan.charts.map((c) => c.id)).toEqual(ids);
@@ -109,5 +109,21 @@ describe('planReport charts', () => {
     const success = rows.filter((x) => x.measure === 'successRatio');
     const best = success.reduce((a, x) => (r.variants.find((v) => v.name === x.variant)!.points.find((p) => p.values['faults[0].duration'] === x.point)!.measures.successRatio.value! > r.variants.find((v) => v.name === a.variant)!.points.find((p) => p.values['faults[0].duration'] === a.point)!.measures.successRatio.value! ? x : a));
     expect(best.score).toBe(0);
+  });
+
+  it('draws each population\'s success and perceived outage at the compared point, attackers named', () => {
+    const plan = planReport(f.bundle);
+    const rows = plan.datasets.populations;
+    const r = f.bundle.results;
+    const at = r.variants.map((v) => v.points.find((p) => p.point === plan.featured)!);
+    expect(rows).toHaveLength(r.variants.length * r.populations.length);
+    expect([...new Set(rows.map((x) => x.population))]).toEqual(['app', 'worker', 'scraper (attacker)']);
+    r.variants.forEach((v, i) => {
+      for (const scope of at[i].populations) {
+        const row = rows.find((x) => x.variant === v.name && String(x.population).startsWith(scope.name))!;
+        expect(row.success).toBe(scope.measures.successRatio.value);
+        expect(row.outageMin).toBeCloseTo(scope.measures.perceivedOutageS.value! / plan.ctx.time.divisor, 9);
+      }
+    });
   });
 });

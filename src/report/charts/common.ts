@@ -21,6 +21,8 @@ export const DATASETS = {
   sweep: 'sweep',
   /** Variant x sweep point x measure cells: see heatmap.ts. */
   heatmap: 'heatmap',
+  /** Per variant and population at the compared point: see populations.ts. */
+  populations: 'populations',
 } as const;
 
 export interface ChartContext {

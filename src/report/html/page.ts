@@ -49,7 +49,7 @@ export function renderReportHtml(b: ResultsBundle): string {
     timeDivisor: plan.ctx.time.divisor,
     featured: plan.featured,
     points: plan.points.map((p) => ({ index: p.index, series: p.series?.variants ?? [], datasets: p.datasets })),
-    datasets: { [DATASETS.sweep]: plan.datasets[DATASETS.sweep], [DATASETS.heatmap]: plan.datasets[DATASETS.heatmap] },
+    datasets: { [DATASETS.sweep]: plan.datasets[DATASETS.sweep], [DATASETS.heatmap]: plan.datasets[DATASETS.heatmap], [DATASETS.populations]: plan.datasets[DATASETS.populations] },
     charts: plan.charts.map((c) => ({ id: c.id, datasets: c.datasets, fields: seriesFields(c, plan.series), spec: c.spec })),
   };
 
@@ -60,7 +60,8 @@ export function renderReportHtml(b: ResultsBundle): string {
   const answer = plan.charts.filter((c) => c.id === answerId);
   const over = plan.charts.filter((c) => TIME_SERIES.has(c.id) && c.id !== answerId);
   const heatmap = plan.charts.filter((c) => c.id === 'heatmap');
-  const across = plan.charts.filter((c) => !TIME_SERIES.has(c.id) && c.id !== answerId && c.id !== 'heatmap');
+  const populations = plan.charts.filter((c) => c.id === 'populations');
+  const across = plan.charts.filter((c) => !TIME_SERIES.has(c.id) && c.id !== answerId && c.id !== 'heatmap' && c.id !== 'populations');
   const verdict = verdictSentence(r);
 
   return `<!doctype html>
@@ -83,7 +84,7 @@ ${partialWarning(r)}
 <main>
 ${answerSection(r, plan.ctx.colors, answer.map(figure).join('\n'))}
 ${comparisonSection(r, plan.ctx.colors, heatmap.map(figure).join('\n'))}
-${populationSection(r, plan.ctx.colors)}
+${populationSection(r, plan.ctx.colors, populations.map(figure).join('\n'))}
 ${over.length > 0 ? `<section id="over-time">\n<h2>Over time</h2>\n${seriesControls(r, plan)}\n${plan.notes.map((n) => `<p class="note">${esc(n)}</p>`).join('\n')}\n${over.map(figure).join('\n')}\n</section>` : plan.notes.map((n) => `<p class="note">${esc(n)}</p>`).join('\n')}
 ${across.length > 0 ? `<section id="across-variants">\n<h2>Across variants</h2>\n${across.map(figure).join('\n')}\n</section>` : ''}
 <section id="settings">
@@ -233,7 +234,7 @@ ${heatmap ? `${heatmap}\n<details id="comparison-details">\n<summary>Full compar
 }
 
 /** Outcomes per population at the featured point: whose users fared how. */
-function populationSection(r: Results, colors: string[]): string {
+function populationSection(r: Results, colors: string[], chart: string): string {
   const featured = featuredPointIndex(r);
   const rows = populationRows(r, featured);
   if (rows.length === 0) return '';
@@ -249,12 +250,16 @@ function populationSection(r: Results, colors: string[]): string {
     '</tr>').join('\n');
   return `<section id="populations">
 <h2>Per population${at ? ` at ${esc(at)}` : ''}</h2>
-<p class="note">How each population's users fared: the verdict is about ${esc(r.subject.join(', '))}; an attacker's refused requests are the service working.</p>
+<p class="note">How each population's users fared at the compared point: the verdict is about ${esc(r.subject.join(', '))}; an attacker's refused requests are the service working.</p>
+${chart}
+<details id="population-details"${chart ? '' : ' open'}>
+<summary>Every population measure, as a table</summary>
 <div class="table-wrap"><table id="population-table">
 <thead>${head}</thead>
 <tbody>
 ${body}
 </tbody>
 </table></div>
+</details>
 </section>`;
 }

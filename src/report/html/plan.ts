@@ -19,6 +19,9 @@ import { amplificationChart } from '../charts/amplification.js';
 import { recoveryCurveChart, type SweepAxis } from '../charts/recovery-curve.js';
 import { extraSeriesChart } from '../charts/extra-series.js';
 import { HEATMAP_MEASURES, HEATMAP_STATUS, heatmapChart, type HeatmapAxis } from '../charts/heatmap.js';
+import { populationsChart } from '../charts/populations.js';
+import { populationRows } from '../populations-view.js';
+import { pointLabel } from '../cells.js';
 import { formatDuration, parseDuration, parseRate } from '../../scenario/units.js';
 import { formatValue } from '../../measures/format.js';
 import { formatInterval } from '../../measures/format.js';
@@ -86,6 +89,9 @@ export function planReport(b: ResultsBundle): ReportPlan {
   const heat = heatmapRows(r);
   if (heat) charts.push(heatmapChart(ctx, heat.axis));
 
+  const pops = populationChartRows(r, featured, time.divisor);
+  if (pops.rows.length > 0) charts.push(populationsChart(ctx, pops.populations, pointLabel(r.variants.map((v) => atPoint(v, featured)).find((p) => p)?.values ?? {})));
+
   if (series && series.extraColumns.length > 0) {
     charts.push(extraSeriesChart(ctx, series.extraColumns.map((name) => ({ name, perSecond: series.perSecond.has(name) }))));
   }
@@ -117,6 +123,7 @@ export function planReport(b: ResultsBundle): ReportPlan {
       ...pointDatasets(featured),
       [DATASETS.sweep]: sweep?.rows ?? [],
       [DATASETS.heatmap]: heat?.rows ?? [],
+      [DATASETS.populations]: pops.rows,
     },
     notes,
   };
@@ -218,6 +225,28 @@ function sweepRows(r: Results, divisor: number): { axis: SweepAxis; rows: Row[] 
   }
   const notRecovered = r.variants.map((v) => v.name).filter((name) => rows.some((row) => row.variant === name && row.recovered === false));
   return { axis: { title: x.title, groups, ordinal: x.ordinal, notRecovered }, rows };
+}
+
+/** Success and perceived outage per variant and population at the compared point (the population table's numbers). */
+function populationChartRows(r: Results, point: number, divisor: number): { populations: string[]; rows: Row[] } {
+  const table = populationRows(r, point);
+  const name = (p: { population: string; role: string }) => (p.role === 'attacker' ? `${p.population} (attacker)` : p.population);
+  const rows = table.map((p) => {
+    const v = r.variants.find((x) => x.name === p.variant)!;
+    const scope = atPoint(v, point)!.populations.find((s) => s.name === p.population)!;
+    const text = (key: string) => p.cells.find((c) => c.key === key)?.text ?? '—';
+    const outage = scope.measures.perceivedOutageS?.value ?? null;
+    return {
+      variant: p.variant,
+      population: name(p),
+      success: scope.measures.successRatio?.value ?? null,
+      outageMin: outage === null ? null : outage / divisor,
+      successText: text('successRatio'),
+      outageText: text('perceivedOutageS'),
+      amplificationText: text('attemptsPerAction'),
+    };
+  });
+  return { populations: [...new Set(table.map(name))], rows };
 }
 
 /**
