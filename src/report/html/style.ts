@@ -54,5 +54,7 @@ figure.chart { margin: 0 0 12px; }
 .series-controls label { white-space: nowrap; }
 pre { background: #f6f8fa; border: 1px solid var(--line); padding: 12px; overflow-x: auto; font-size: 13px; }
 footer { margin-top: 40px; color: var(--muted); font-size: 12px; }
+/* A phone: charts shrink to the screen instead of scrolling sideways (a tooltip may then sit a little off its mark). */
+@media (max-width: 800px) { body { padding: 16px 14px 32px; } .chart-view svg.marks { max-width: 100%; height: auto; } .verdict { font-size: 16px; } }
 @media print { figure.chart { break-inside: avoid; } .vega-actions { display: none; } }
 `;
