@@ -53,13 +53,13 @@ const OPTIONS: Record<string, string[]> = {
   schema: [],
 };
 const COMMANDS = Object.keys(OPTIONS);
+const GLOBAL_OPTIONS = ['help', 'version'];
 
 /** summary.md's link to report.html: --report-url, else $RETRYSTORM_REPORT_URL, else the relative path. */
 function reportOptions(flag: string | undefined): ReportOptions {
   const url = flag ?? process.env.RETRYSTORM_REPORT_URL;
   return url !== undefined && url.trim() !== '' ? { reportLink: url.trim() } : {};
 }
-const GLOBAL_OPTIONS = ['help', 'version'];
 
 /**
  * yargs drops a lone "-" (so `validate -` validated nothing and passed): it is swapped for a
