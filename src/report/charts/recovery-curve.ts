@@ -9,6 +9,8 @@ import { DATASETS, pickParam, picked, topLevel, variantColor, type Chart, type C
 export interface SweepAxis {
   /** Axis title, e.g. "faults[0].duration (min)". */
   title: string;
+  /** What is swept, in words for the chart's title ("outage length", or the parameter's path). */
+  name: string;
   /** Distinct values of the second parameter, each a panel; [] with one parameter. */
   groups: string[];
   /** True when values are labels, not numbers (then x is ordinal). */
@@ -74,7 +76,7 @@ export function recoveryCurveChart(ctx: ChartContext, axis: SweepAxis): Chart {
   const body = axis.groups.length > 0 ? { vconcat: axis.groups.map(panel) } : panel(null);
   return {
     id: 'recovery',
-    title: 'Recovery time by swept value',
+    title: `Recovery time by ${axis.name}`,
     caption:
       'Mean recovery time across seeds (vertical bars: 95% interval) at each value of the swept parameter. ' +
       'Crosses in the "not recovered" strip above (one row per variant) mark values where at least one seed had not recovered when the run ended: a metastable failure, not a long recovery; the curve breaks there.',

@@ -224,7 +224,10 @@ function sweepRows(r: Results, divisor: number): { axis: SweepAxis; rows: Row[] 
     }
   }
   const notRecovered = r.variants.map((v) => v.name).filter((name) => rows.some((row) => row.variant === name && row.recovered === false));
-  return { axis: { title: x.title, groups, ordinal: x.ordinal, notRecovered }, rows };
+  const fault = /^faults\[(\d+)\]\.duration$/.exec(p1);
+  const kind = fault ? r.variants.flatMap((v) => v.points).find((p) => p.faults[Number(fault[1])])?.faults[Number(fault[1])].kind ?? '' : '';
+  const name = fault ? (/down|outage/.test(kind) ? 'outage length' : 'fault length') : p1;
+  return { axis: { title: x.title, name, groups, ordinal: x.ordinal, notRecovered }, rows };
 }
 
 /** Success and perceived outage per variant and population at the compared point (the population table's numbers). */
