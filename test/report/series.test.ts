@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareAllSeries, prepareSeries } from '../../src/report/html/series.js';
+import { planReport } from '../../src/report/html/plan.js';
 import { cleanupFixtures, full, type Fixture } from './fixtures.js';
 
 let f: Fixture;
@@ -75,5 +76,9 @@ describe('prepareSeries', () => {
     expect((v.data.t[v.data.t.length - 1] as number) + tight.points[1].widthS).toBeGreaterThanOrEqual(f.bundle.results.horizonS);
     const hi = Math.max(...(v.data.load_hi as number[]));
     expect(hi).toBeCloseTo(Math.max(...raw('retries', 1, 1, 'load_multiple'), ...raw('retries', 1, 2, 'load_multiple')), 3);
+    // The page says so, and by how much.
+    const notes = planReport(f.bundle, budget).notes.join(' ');
+    expect(notes).toContain(`Downsampled to keep this page small: the time series of all 3 sweep points are carried, with ${tight.points[0].factor} consecutive 10s buckets averaged into each plotted point`);
+    expect(planReport(f.bundle).notes.join(' ')).not.toContain('Downsampled');
   });
 });

@@ -22,7 +22,7 @@ export interface SweepAxis {
 export function recoveryCurveChart(ctx: ChartContext, axis: SweepAxis): Chart {
   const x = axis.ordinal
     ? { field: 'label', type: 'ordinal', title: axis.title, sort: { field: 'x' }, axis: { labelAngle: 0 } }
-    : { field: 'x', type: 'quantitative', title: axis.title, scale: { zero: false, padding: 14 } };
+    : { field: 'x', type: 'quantitative', title: axis.title, scale: { zero: false, nice: false, padding: 14 } };
   const tooltip = [
     { field: 'variant' },
     { field: 'label', title: 'value' },

@@ -49,13 +49,14 @@ export interface ReportPlan {
   notes: string[];
 }
 
-export function planReport(b: ResultsBundle): ReportPlan {
+/** `seriesBudget`: bytes of series JSON the page may carry (tests make it small to see the downsampling). */
+export function planReport(b: ResultsBundle, seriesBudget?: number): ReportPlan {
   const r = b.results;
   const names = r.variants.map((v) => v.name);
   const time = timeScale(r.horizonS);
   const ctx: ChartContext = { variants: names, colors: variantColors(names.length), time, width: CHART_WIDTH };
   const featured = featuredPointIndex(r);
-  const all = prepareAllSeries(b);
+  const all = prepareAllSeries(b, seriesBudget);
   const series = all ? all.points.find((p) => (p.point?.index ?? 0) === featured) ?? all.points[0] : null;
   if (all) ctx.extents = extentsOf(all.points);
   const notes: string[] = [];

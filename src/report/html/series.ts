@@ -156,7 +156,7 @@ export interface AllSeries {
  * all of them would exceed `budget` bytes as JSON, consecutive buckets are merged (the same
  * factor at every point, so switching points compares like with like) until they fit.
  */
-export function prepareAllSeries(b: ResultsBundle, budget = SERIES_BUDGET_BYTES): AllSeries | null {
+export function prepareAllSeries(b: ResultsBundle, budget: number = SERIES_BUDGET_BYTES): AllSeries | null {
   const r = b.results;
   if (b.series.rows === 0) return null;
   const indices = r.sweep ? r.sweep.points.map((p) => p.index) : [0];

@@ -30,9 +30,11 @@ thead th { font-weight: 600; border-bottom: 2px solid var(--line); cursor: help;
 td .value, td .interval { white-space: nowrap; font-variant-numeric: tabular-nums; }
 td .interval, th .point, th .variant-description { display: block; color: var(--muted); font-size: 12px; font-weight: normal; }
 th .variant-description { max-width: 260px; }
-td .pass, td .fail { display: block; min-width: 150px; }
-#comparison-table { font-size: 13px; }
-#comparison-table th, #comparison-table td { padding: 4px 6px; }
+td .pass, td .fail { display: block; min-width: 110px; }
+#comparison-table, .ranking-table:not(.compact) { font-size: 13px; }
+#comparison-table th, #comparison-table td, .ranking-table:not(.compact) th, .ranking-table:not(.compact) td { padding: 4px 5px; }
+.ranking-table:not(.compact) tbody th { min-width: 0; }
+#comparison-table th, #comparison-table td { padding: 4px 4px; }
 #comparison-table td .interval { font-size: 11px; white-space: normal; }
 #comparison-table tbody th { min-width: 100px; }
 tbody th { min-width: 120px; }
@@ -52,7 +54,7 @@ figure.chart { margin: 0 0 12px; }
 .series-controls fieldset { border: 0; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 4px 12px; }
 .series-controls legend { float: left; margin-right: 8px; color: var(--muted); }
 .series-controls label { white-space: nowrap; }
-pre { background: #f6f8fa; border: 1px solid var(--line); padding: 12px; overflow-x: auto; font-size: 13px; }
+pre { background: #f6f8fa; border: 1px solid var(--line); padding: 12px; font-size: 13px; white-space: pre-wrap; overflow-wrap: anywhere; }
 footer { margin-top: 40px; color: var(--muted); font-size: 12px; }
 /* A phone: charts shrink to the screen instead of scrolling sideways (a tooltip may then sit a little off its mark). */
 @media (max-width: 800px) { body { padding: 16px 14px 32px; } .chart-view svg.marks { max-width: 100%; height: auto; } .verdict { font-size: 16px; } }
