@@ -41,7 +41,7 @@ const MAX_FAILED_SHOWN = 15;
 const MAX_PASSED_SHOWN = 5;
 
 /**
- * summary.md: everything a reviewer needs before the `<details>` fold (about 40 lines for the
+ * summary.md: everything a reviewer needs before the `<details>` fold (28 lines for the
  * flagship): the question, the verdict sentence, the ranking at the compared point with its
  * cost columns, the failed expectations, and the link to report.html. The full comparison,
  * the per-population table and the other ranked points are folded below it.
