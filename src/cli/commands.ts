@@ -16,9 +16,10 @@ import { inShard, type RunSpec, type Shard } from '../experiment/expand.js';
 import { shardFromArg } from './shard-arg.js';
 import { estimate, ATTEMPTS_PER_S } from '../experiment/estimate.js';
 import { mergeDirs } from '../experiment/merge.js';
-import { renderOutputs } from '../report/write.js';
+import { renderOutputs, type ReportOptions } from '../report/write.js';
 import { OutputError, OutputFolder } from './output-folder.js';
-import { rankingText, summaryTable } from '../report/table.js';
+import { rankingText, summaryTable, wrapWords } from '../report/table.js';
+import { verdictSentence } from '../report/verdict.js';
 import type { Results } from '../results/results.js';
 import { resolveMeasureReferences } from '../experiment/expectations.js';
 import { MEASURES } from '../measures/registry.js';
@@ -31,6 +32,8 @@ export interface Io {
   err: (s: string) => void;
   /** Where progress is drawn (a terminal gets a redrawn bar). */
   progressStream: NodeJS.WriteStream;
+  /** The terminal's width in columns, when known: the tables fit in it. */
+  columns?: number;
 }
 
 export interface RunArgs {
@@ -45,6 +48,8 @@ export interface RunArgs {
   quiet?: boolean;
   /** A duration with its unit ("5s", "1m"): time between two progress updates (default 5s in a log, 0.2s on a terminal). */
   progressEvery?: string;
+  /** How the written files link to each other (summary.md → report.html). */
+  report?: ReportOptions;
 }
 
 /** A scenario file, or standard input for "-". */
@@ -170,17 +175,17 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
-  const { files, bundle } = commitOutputs(x, folder);
+  const { files, bundle } = commitOutputs(x, folder, args.report);
   const wall = (performance.now() - started) / 1000;
   const code = report(x, bundle.results, files, io, args.quiet ?? false, `${formatDuration(loaded.base.horizon)} simulated each, ${workers} worker(s), ${wall.toFixed(1)}s`);
   return code === EXIT.interrupted && stoppedBy === 'SIGTERM' ? EXIT.terminated : code;
 }
 
 /** Renders every output and puts the folder in place as a whole; the lock is given up either way. */
-function commitOutputs(x: ExperimentResult, folder: OutputFolder): { files: string[]; bundle: ReturnType<typeof renderOutputs>['bundle'] } {
+function commitOutputs(x: ExperimentResult, folder: OutputFolder, opts: ReportOptions = {}): { files: string[]; bundle: ReturnType<typeof renderOutputs>['bundle'] } {
   let kept = false;
   try {
-    const { files, bundle } = renderOutputs(x);
+    const { files, bundle } = renderOutputs(x, opts);
     return { files: folder.commit(files), bundle };
   } catch (e) {
     kept = e instanceof OutputError; // the journal holds the finished runs: keep it
@@ -196,11 +201,14 @@ function report(x: ExperimentResult, results: Results, files: string[], io: Io, 
   const seeds = new Set(x.runs.map((r) => r.seed)).size;
   const points = x.loaded.points.length;
   io.out(`${base.name}: ${x.loaded.variants.length} variant(s)${points > 1 ? ` x ${points} sweep points` : ''} x ${seeds} seed(s)${x.shard ? `, shard ${x.shard.index}/${x.shard.count}` : ''}${quiet ? '' : `; ${detail}`}`);
-  if (base.question) io.out(base.question.trim());
+  const width = io.columns ?? Infinity;
+  if (base.question) io.out(wrapWords(base.question.trim(), width));
+  const verdict = verdictSentence(results);
+  if (verdict) io.out(wrapWords(verdict, width));
   io.out('');
-  io.out(summaryTable(results));
+  io.out(summaryTable(results, width));
   io.out('');
-  const ranking = rankingText(results);
+  const ranking = rankingText(results, width);
   if (ranking) {
     io.out(ranking);
     io.out('');
@@ -224,10 +232,10 @@ function report(x: ExperimentResult, results: Results, files: string[], io: Io, 
   return EXIT.ok;
 }
 
-export async function mergeCommand(dirs: string[], out: string | undefined, io: Io): Promise<number> {
+export async function mergeCommand(dirs: string[], out: string | undefined, io: Io, opts: ReportOptions = {}): Promise<number> {
   const x = mergeDirs(dirs);
   const folder = OutputFolder.claim(out ?? join('reports', x.loaded.base.name));
-  const { files, bundle } = commitOutputs(x, folder);
+  const { files, bundle } = commitOutputs(x, folder, opts);
   return report(x, bundle.results, files, io, true, '');
 }
 

@@ -16,6 +16,7 @@ import { closest } from '../scenario/problems.js';
 import { TOOL_VERSION } from '../experiment/tool-version.js';
 import { runCommand, validateCommand, schemaCommand, mergeCommand, type Io } from './commands.js';
 import { reportCommand } from './report-command.js';
+import type { ReportOptions } from '../report/write.js';
 import { EXIT, UsageError } from './errors.js';
 import { OutputError } from './output-folder.js';
 import { forTerminal } from './terminal-text.js';
@@ -36,18 +37,30 @@ const io: Io = {
   out: (s) => write(process.stdout, s),
   err: (s) => write(process.stderr, s),
   progressStream: process.stderr,
+  // A terminal's own width; in a pipe or a log, $COLUMNS when set (else no limit).
+  get columns() {
+    if (process.stdout.isTTY && process.stdout.columns > 0) return process.stdout.columns;
+    const env = Number(process.env.COLUMNS);
+    return Number.isInteger(env) && env > 0 ? env : undefined;
+  },
 };
 
 /** The options of each command, for "did you mean" (yargs only says what it did not know). */
 const OPTIONS: Record<string, string[]> = {
-  run: ['seed', 'seeds', 'out', 'workers', 'force-workers', 'shard', 'quiet'],
-  merge: ['out'],
-  report: [],
+  run: ['seed', 'seeds', 'out', 'workers', 'force-workers', 'shard', 'quiet', 'report-url'],
+  merge: ['out', 'report-url'],
+  report: ['report-url'],
   validate: [],
   schema: [],
 };
 const COMMANDS = Object.keys(OPTIONS);
 const GLOBAL_OPTIONS = ['help', 'version'];
+
+/** summary.md's link to report.html: --report-url, else $RETRYSTORM_REPORT_URL, else the relative path. */
+function reportOptions(flag: string | undefined): ReportOptions {
+  const url = flag ?? process.env.RETRYSTORM_REPORT_URL;
+  return url !== undefined && url.trim() !== '' ? { reportLink: url.trim() } : {};
+}
 
 /**
  * yargs drops a lone "-" (so `validate -` validated nothing and passed): it is swapped for a
@@ -75,10 +88,11 @@ export async function main(rawArgv: string[]): Promise<number> {
           .option('force-workers', { type: 'boolean', default: false, describe: 'allow more workers than cores' })
           .option('shard', { type: 'string', describe: 'run only shard i of n (i/n); "auto" or "auto/n" reads i from JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID or RETRYSTORM_SHARD_INDEX; merge the folders with "merge"' })
           .option('quiet', { type: 'boolean', default: false, describe: 'print only the summary' })
-          .option('progress-every', { type: 'string', describe: 'time between progress updates (default 5s in a log, 200ms on a terminal)' }),
+          .option('progress-every', { type: 'string', describe: 'time between progress updates (default 5s in a log, 200ms on a terminal)' })
+          .option('report-url', { type: 'string', describe: 'where summary.md links to report.html, e.g. a CI artifact URL (default: the relative path report.html, or $RETRYSTORM_REPORT_URL)' }),
       async (a) => {
         code = await runCommand(
-          { scenario: undash(a.scenario as string), seed: a.seed, seeds: a.seeds, out: a.out === undefined ? undefined : undash(a.out), workers: a.workers, forceWorkers: a['force-workers'], shard: a.shard, quiet: a.quiet, progressEvery: a.progressEvery },
+          { scenario: undash(a.scenario as string), seed: a.seed, seeds: a.seeds, out: a.out === undefined ? undefined : undash(a.out), workers: a.workers, forceWorkers: a['force-workers'], shard: a.shard, quiet: a.quiet, progressEvery: a.progressEvery, report: reportOptions(a['report-url']) },
           io,
         );
       },
@@ -89,17 +103,19 @@ export async function main(rawArgv: string[]): Promise<number> {
       (y) =>
         y
           .positional('dirs', { type: 'string', array: true, demandOption: true })
-          .option('out', { type: 'string', describe: 'output folder (default: reports/<scenario name>)' }),
+          .option('out', { type: 'string', describe: 'output folder (default: reports/<scenario name>)' })
+          .option('report-url', { type: 'string', describe: 'where summary.md links to report.html, e.g. a CI artifact URL (default: the relative path report.html, or $RETRYSTORM_REPORT_URL)' }),
       async (a) => {
-        code = await mergeCommand((a.dirs as string[]).map(undash), a.out === undefined ? undefined : undash(a.out), io);
+        code = await mergeCommand((a.dirs as string[]).map(undash), a.out === undefined ? undefined : undash(a.out), io, reportOptions(a['report-url']));
       },
     )
     .command(
       'report <dir>',
       're-render report.html and summary.md from a results folder, without simulating',
-      (y) => y.positional('dir', { type: 'string', demandOption: true, describe: 'results folder written by run --out or merge' }),
+      (y) => y.positional('dir', { type: 'string', demandOption: true, describe: 'results folder written by run --out or merge' })
+          .option('report-url', { type: 'string', describe: 'where summary.md links to report.html, e.g. a CI artifact URL (default: the relative path report.html, or $RETRYSTORM_REPORT_URL)' }),
       async (a) => {
-        code = await reportCommand(undash(a.dir as string), io);
+        code = await reportCommand(undash(a.dir as string), io, reportOptions(a['report-url']));
       },
     )
     .command(

@@ -6,10 +6,11 @@
  * supposed to add markup to a PR comment; pipes are escaped so a cell cannot break a table.
  */
 import type { ResultsBundle } from '../results/bundle.js';
-import type { Results } from '../results/results.js';
+import type { ExpectationOutcome, Results } from '../results/results.js';
 import { formatDuration } from '../scenario/units.js';
 import { UNHEALTHY_TEXT, atPoint, cellOf, featuredPointIndex, headlineMeasures, healthyBefore, pointLabel } from './cells.js';
-import { rankingCells, rankingColumns, rankingNote } from './ranking-view.js';
+import { compactRankingColumns, rankingCells, rankingColumns, rankingNote } from './ranking-view.js';
+import { verdictPoint, verdictSentence } from './verdict.js';
 import { populationRows, populationMeasures } from './populations-view.js';
 
 /** Text safe in Markdown: no HTML, no table breaks, on one line when `oneLine`. */
@@ -21,8 +22,33 @@ export function mdText(text: string, oneLine = false): string {
 const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
 const table = (header: string[], rows: string[][]) => [row(header), row(header.map(() => '---')), ...rows.map(row)];
 
-export function summaryMarkdown(b: ResultsBundle): string {
+export interface SummaryOptions {
+  /**
+   * Where report.html is, as the reader of summary.md will reach it: by default the relative
+   * path "report.html" (right when summary.md sits beside it); a CI job passes its artifact URL
+   * (--report-url or RETRYSTORM_REPORT_URL).
+   */
+  reportLink?: string;
+}
+
+/** A link target safe inside Markdown's (<…>): no spaces, angle brackets or line breaks. */
+export function mdLink(url: string): string {
+  return url.trim().replace(/[\s<>()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+}
+
+/** Lines before the fold stay few: more failed expectations than this are listed in the fold. */
+const MAX_FAILED_SHOWN = 15;
+const MAX_PASSED_SHOWN = 5;
+
+/**
+ * summary.md: everything a reviewer needs before the `<details>` fold (28 lines for the
+ * flagship): the question, the verdict sentence, the ranking at the compared point with its
+ * cost columns, the failed expectations, and the link to report.html. The full comparison,
+ * the per-population table and the other ranked points are folded below it.
+ */
+export function summaryMarkdown(b: ResultsBundle, opts: SummaryOptions = {}): string {
   const r = b.results;
+  const link = mdLink(opts.reportLink ?? 'report.html');
   const out: string[] = [];
   out.push(`## retrystorm: ${mdText(r.scenario, true)}`, '');
   if (r.partial) {
@@ -30,18 +56,31 @@ export function summaryMarkdown(b: ResultsBundle): string {
   }
   if (r.failedRuns.length > 0) out.push(`> [!WARNING]`, `> ${r.failedRuns.length} run(s) failed and are left out (see summary.json).`, '');
   if (r.question) out.push(`**Question:** ${mdText(r.question.trim(), true)}`, '');
+  const verdict = verdictSentence(r);
+  if (verdict) out.push(`**Verdict:** ${mdText(verdict, true)}`, '');
 
-  out.push(...rankingMarkdown(r));
-  out.push(...expectationsMarkdown(r));
+  const shown = verdictPoint(r);
+  out.push(...rankingMarkdown(r, shown ? [shown] : [], true));
+  const ex = expectationsMarkdown(r);
+  out.push(...ex.before);
+  out.push(`**[Full report with charts](${link})** · ${formatDuration(r.horizonS)} simulated per run, ${r.seeds.length} seed${r.seeds.length === 1 ? '' : 's'} per variant; "not recovered": at least one seed had not recovered when the run ended.`, '');
 
-  out.push('### Comparison', '');
+  // The fold: what a reviewer reads only when they want the detail.
+  out.push('<details>', `<summary>Full comparison${r.variants.length > 0 ? ` (${r.variants.reduce((n, v) => n + v.points.length, 0)} rows)` : ''}, per population${ex.folded.length > 0 ? ', more expectations' : ''} and the ranking rule</summary>`, '');
+  out.push(...ex.folded);
+  if (r.ranking && r.ranking.points.length > 0) {
+    out.push(mdText(rankingNote(r), true), '');
+    const others = r.ranking.points.filter((p) => p !== shown);
+    out.push(...rankingMarkdown(r, others, false));
+  }
+  out.push('### Comparison', '', 'Means across seeds; in brackets, the 95% confidence interval across seeds.', '');
   const measures = headlineMeasures(r);
   out.push(...table(['variant', ...measures.map((m) => mdText(m.label, true))], r.variants.flatMap((v) => v.points.map((p) => {
     const at = pointLabel(p.values);
     const name = `**${mdText(v.name, true)}**${at ? ` (${mdText(at, true)})` : ''}${p.runs > 0 && !healthyBefore(p) ? ` ⚠ ${UNHEALTHY_TEXT}` : ''}`;
     return [name, ...measures.map((m) => {
       const c = cellOf(m, p);
-      return mdText(c.interval ? `${c.text} (95% CI ${c.interval})` : c.text, true);
+      return mdText(c.interval && c.interval !== `${c.text}–${c.text}` ? `${c.text} [${c.interval}]` : c.text, true);
     })];
   }))));
   out.push('');
@@ -55,36 +94,58 @@ export function summaryMarkdown(b: ResultsBundle): string {
     out.push(...table(['variant', 'population', ...ms.map((m) => mdText(m.label, true))], pops.map((p) => [mdText(p.variant, true), mdText(p.population, true) + (p.role === 'attacker' ? ' (attacker)' : ''), ...p.cells.map((c) => mdText(c.text, true))])));
     out.push('');
   }
-
-  const seeds = r.seeds.length;
-  out.push(`<sub>${formatDuration(r.horizonS)} simulated per run, ${seeds} seed${seeds === 1 ? '' : 's'} per variant; "not recovered": at least one seed had not recovered when the run ended. Charts and the scenario file: report.html.</sub>`);
+  out.push('</details>');
   return out.join('\n') + '\n';
 }
 
-/** Failed expectations first: they are what a reviewer has to act on. */
-function expectationsMarkdown(r: Results): string[] {
-  const ex = r.expectations;
-  if (ex.length === 0) return [];
-  const failed = ex.filter((e) => !e.passed);
-  const out = [failed.length > 0 ? `**Expectations: ${failed.length} of ${ex.length} failed**` : `**Expectations: all ${ex.length} passed**`, ''];
-  for (const e of [...failed, ...ex.filter((x) => x.passed)]) {
-    out.push(`- ${e.passed ? '✅' : '❌'} ${mdText(e.name, true)}: ${mdText(e.actual, true)}`);
-  }
-  out.push('');
-  return out;
+/** "❌ retries at faults[0].duration=5m: recovery time at most 1m — measured: not every seed recovered (0 of 2 did)". */
+function expectationLine(e: ExpectationOutcome): string {
+  return `- ${e.passed ? '✅' : '❌'} ${mdText(e.name, true)} — measured: ${mdText(e.actual, true)}`;
 }
 
-/** The "Ranking" section: one table per ranked point, best first; nothing without a ranking. */
-function rankingMarkdown(r: Results): string[] {
+/** Failed expectations first, before the fold: they are what a reviewer has to act on; passed ones are counted, listed when few. */
+function expectationsMarkdown(r: Results): { before: string[]; folded: string[] } {
+  const ex = r.expectations;
+  if (ex.length === 0) return { before: [], folded: [] };
+  const failed = ex.filter((e) => !e.passed);
+  const passed = ex.filter((e) => e.passed);
+  const before = [failed.length > 0 ? `**Expectations: ${failed.length} of ${ex.length} failed**` : `**Expectations: all ${ex.length} passed**`, ''];
+  const folded: string[] = [];
+  before.push(...failed.slice(0, MAX_FAILED_SHOWN).map(expectationLine));
+  if (failed.length > MAX_FAILED_SHOWN) {
+    before.push(`- … and ${failed.length - MAX_FAILED_SHOWN} more failed (below)`);
+    folded.push(...failed.slice(MAX_FAILED_SHOWN).map(expectationLine));
+  }
+  if (passed.length <= MAX_PASSED_SHOWN) before.push(...passed.map(expectationLine));
+  else {
+    before.push(`- ✅ ${passed.length} passed (listed below)`);
+    folded.push(...passed.map(expectationLine));
+  }
+  before.push('');
+  if (folded.length > 0) {
+    folded.unshift('### Expectations', '');
+    folded.push('');
+  }
+  return { before, folded };
+}
+
+/** Ranking tables, best first, for the given points: compact (the cost columns) before the fold, every column inside it. */
+function rankingMarkdown(r: Results, points: NonNullable<Results['ranking']>['points'], compact: boolean): string[] {
   const k = r.ranking;
-  if (!k || k.points.length === 0) return [];
-  const out = ['### Ranking', '', mdText(rankingNote(r), true), ''];
-  const cols = rankingColumns(r);
-  for (const p of k.points) {
+  if (!k || points.length === 0) return [];
+  const out: string[] = [];
+  const cols = compact ? compactRankingColumns(r) : rankingColumns(r);
+  for (const p of points) {
     const label = pointLabel(p.values);
-    if (label) out.push(`**At ${mdText(label, true)}**`, '');
-    out.push(...table(['rank', 'variant', ...cols.map((c) => mdText(c.header, true))], p.entries.map((e) => [String(e.rank), `**${mdText(e.variant, true)}**`, ...rankingCells(r, e).map((c) => mdText(c.text, true))])));
+    out.push(`### Ranking${label ? ` at ${mdText(label, true)}` : ''}`, '');
+    out.push(...table(['#', 'variant', ...cols.map((c) => mdText(c.header, true))], p.entries.map((e) => {
+      const cells = rankingCells(r, e);
+      return [String(e.rank), `**${mdText(e.variant, true)}**`, ...cols.map((c) => mdText(cells.find((x) => x.key === c.key)!.text, true))];
+    })));
     out.push('');
+  }
+  if (compact && k.longestRecoveredParameter) {
+    out.push(`Longest ${mdText(k.longestRecoveredParameter, true)} at which every seed recovered: ${points[0].entries.map((e) => `${mdText(e.variant, true)} ${e.longestRecovered === null || e.longestRecovered === undefined ? 'none' : mdText(String(e.longestRecovered), true)}`).join(', ')}.`, '');
   }
   return out;
 }

@@ -78,3 +78,9 @@ export function rankingCells(r: Results, e: RankingRow): RankingCell[] {
   };
   return rankingColumns(r).map((c) => ({ key: c.key, text: text[c.key][0], value: text[c.key][1] }));
 }
+
+/** The columns a glance needs: the outcome and its costs; the rest (waves, new users, recovers up to) are one click away. */
+export function compactRankingColumns(r: Results): RankingColumn[] {
+  const keep = ['recovered', 'recoveryTimeS', 'perceivedOutageS', 'outageSavedS', 'peakLoadMultiple', 'wastedWorkShare', 'attemptsPerAction', 'decidedBy'];
+  return rankingColumns(r).filter((c) => keep.includes(c.key));
+}

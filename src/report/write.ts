@@ -14,7 +14,10 @@ import { FILES, bundleOf, type ResultsBundle } from '../results/bundle.js';
 import { summaryJson } from '../results/summary-json.js';
 import { seriesCsv } from '../results/series.js';
 import { renderReportHtml } from './html/page.js';
-import { summaryMarkdown } from './markdown.js';
+import { summaryMarkdown, type SummaryOptions } from './markdown.js';
+
+/** How the written files refer to each other (summary.md's link to report.html). */
+export type ReportOptions = SummaryOptions;
 
 function writeWhole(dir: string, files: Array<[string, string]>): string[] {
   for (const [name, text] of files) {
@@ -26,10 +29,10 @@ function writeWhole(dir: string, files: Array<[string, string]>): string[] {
 }
 
 /** report.html and summary.md, from the bundle (in memory after a run, read back by `report DIR`). */
-export function writeReport(b: ResultsBundle, dir: string): string[] {
+export function writeReport(b: ResultsBundle, dir: string, opts: ReportOptions = {}): string[] {
   return writeWhole(dir, [
     ['report.html', renderReportHtml(b)],
-    ['summary.md', summaryMarkdown(b)],
+    ['summary.md', summaryMarkdown(b, opts)],
   ]);
 }
 
@@ -37,7 +40,7 @@ export function writeReport(b: ResultsBundle, dir: string): string[] {
  * Every output of a run (or a merge), rendered in memory: (file name, text) pairs for the
  * caller to put in place as a whole (cli/output-folder.ts), and the bundle they render.
  */
-export function renderOutputs(x: ExperimentResult): { files: Array<[string, string]>; bundle: ResultsBundle } {
+export function renderOutputs(x: ExperimentResult, opts: ReportOptions = {}): { files: Array<[string, string]>; bundle: ResultsBundle } {
   const bundle = bundleOf(x);
   const files: Array<[string, string]> = [
     [FILES.summary, summaryJson(bundle.results)],
@@ -47,14 +50,14 @@ export function renderOutputs(x: ExperimentResult): { files: Array<[string, stri
     // The scenario as written, so results can be reviewed (and re-rendered) next to it.
     [FILES.scenario, x.loaded.source],
     ['report.html', renderReportHtml(bundle)],
-    ['summary.md', summaryMarkdown(bundle)],
+    ['summary.md', summaryMarkdown(bundle, opts)],
   ];
   return { files, bundle };
 }
 
 /** Writes every output into `dir` file by file (tests and tools; the CLI stages the folder as a whole). */
-export function writeOutputs(x: ExperimentResult, dir: string): { files: string[]; bundle: ResultsBundle } {
+export function writeOutputs(x: ExperimentResult, dir: string, opts: ReportOptions = {}): { files: string[]; bundle: ResultsBundle } {
   mkdirSync(dir, { recursive: true });
-  const { files, bundle } = renderOutputs(x);
+  const { files, bundle } = renderOutputs(x, opts);
   return { files: writeWhole(dir, files), bundle };
 }

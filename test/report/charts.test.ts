@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compile } from 'vega-lite';
 import * as vega from 'vega';
-import { planReport, specWithData } from '../../src/report/html/plan.js';
+import { attemptBins, planReport, specWithData } from '../../src/report/html/plan.js';
+import { decadeTicks } from '../../src/report/charts/common.js';
 import { cleanupFixtures, full, small, type Fixture } from './fixtures.js';
 
 async function render(spec: Parameters<typeof compile>[0]): Promise<string> {
@@ -25,8 +26,8 @@ afterAll(cleanupFixtures);
 describe('planReport charts', () => {
   it('compiles and renders every chart of a one-point experiment and of a sweep', async () => {
     for (const [fixture, ids] of [
-      [s, ['load', 'attempts', 'goodput', 'latency', 'failures', 'queue', 'amplification', 'extra']],
-      [f, ['load', 'attempts', 'goodput', 'latency', 'failures', 'queue', 'amplification', 'recovery', 'extra']],
+      [s, ['load', 'attempts', 'goodput', 'latency', 'failures', 'queue', 'amplification']], // no give-ups, no dead letters: no other series
+      [f, ['load', 'attempts', 'goodput', 'latency', 'failures', 'queue', 'amplification', 'recovery', 'heatmap', 'populations', 'extra']],
     ] as const) {
       const plan = planReport(fixture.bundle);
       expect(plan.charts.map((c) => c.id)).toEqual(ids);
@@ -53,11 +54,34 @@ describe('planReport charts', () => {
     expect([...domains]).toEqual([JSON.stringify({ domain: ['retries', 'no-retries', 'short-queue'], range: plan.ctx.colors })]);
   });
 
-  it('draws the attempts-per-action distribution of the featured point', () => {
+  it('draws the attempts-per-action distribution of the featured point, binned from 6 attempts on', () => {
     const plan = planReport(f.bundle);
     const rows = plan.datasets.amplification.filter((r) => r.variant === 'retries');
     const hist = f.bundle.results.variants[0].points[1].attemptsHistogram;
-    expect(rows.map((r) => [r.attempts, r.value])).toEqual(hist.flatMap((c, k) => (c > 0 ? [[k, c]] : [])));
+    const sum = (from: number, to: number) => hist.slice(from, to + 1).reduce((a, x) => a + x, 0);
+    const expected = attemptBins(hist.length - 1).map((b) => [b.label, sum(b.from, b.to)]).filter(([, c]) => (c as number) > 0);
+    expect(rows.map((r) => [r.bin, r.value])).toEqual(expected);
+    expect(rows.reduce((a, r) => a + (r.share as number), 0)).toBeCloseTo(1, 9);
+  });
+
+  it('bins attempts so that labels stay few: one per count up to 5, then 6–10, 11–20, 21–50, 51–100', () => {
+    expect(attemptBins(3).map((b) => b.label)).toEqual(['1', '2', '3']);
+    expect(attemptBins(90).map((b) => b.label)).toEqual(['1', '2', '3', '4', '5', '6–10', '11–20', '21–50', '51–100']);
+    expect(attemptBins(250).slice(-2).map((b) => b.label)).toEqual(['101–200', '201–500']);
+  });
+
+  it('fixes the log axes at whole decades that cover the data, and lists only failure causes that occur', () => {
+    expect(decadeTicks(1, 1500, true)).toEqual({ domain: [0, 10000], values: [0, 1, 10, 100, 1000, 10000] });
+    expect(decadeTicks(3.2, 12000, false)).toEqual({ domain: [1, 100000], values: [1, 10, 100, 1000, 10000, 100000] });
+    const plan = planReport(f.bundle);
+    const queue = plan.charts.find((c) => c.id === 'queue')!;
+    const ticks = JSON.stringify(queue.spec).match(/"values":\[([\d,]+)\]/)![1].split(',').map(Number);
+    expect(ticks[ticks.length - 1]).toBeGreaterThanOrEqual(plan.ctx.extents!.queue_len.max);
+    const failures = plan.series!.failureColumns;
+    expect(failures.length).toBeGreaterThan(0);
+    for (const c of failures) expect(plan.series!.variants.some((v) => v.data[c].some((x) => (x ?? 0) > 0)), c).toBe(true);
+    const all = f.bundle.results.columns.run.filter((c) => c.name.startsWith('fail_')).length;
+    expect(failures.length).toBeLessThan(all);
   });
 
   it('shows non-recovered sweep points as not recovered, not as a number', () => {
@@ -65,5 +89,41 @@ describe('planReport charts', () => {
     const retries = plan.datasets.sweep.filter((r) => r.variant === 'retries');
     expect(retries.map((r) => [r.label, r.recovered, r.rt])).toEqual([['30s', false, null], ['2m', false, null], ['5m', false, null]]);
     expect(retries[1].recovery).toBe('not recovered');
+  });
+
+  it('gives the heatmap one cell per variant, point and measure, scored best 0 to worst 1, with its own status for not recovered', () => {
+    const plan = planReport(f.bundle);
+    const rows = plan.datasets.heatmap;
+    const r = f.bundle.results;
+    const measures = [...new Set(rows.map((x) => x.measure as string))];
+    expect(measures).toEqual(['recoveryTimeS', 'perceivedOutageS', 'peakLoadMultiple', 'successRatio', 'wastedWorkShare']);
+    expect(rows).toHaveLength(measures.length * r.variants.length * r.sweep!.points.length);
+    const rt = rows.filter((x) => x.measure === 'recoveryTimeS');
+    expect(rt.filter((x) => x.variant === 'retries').map((x) => [x.point, x.status, x.text])).toEqual([['30s', 'not recovered', 'not recovered'], ['2m', 'not recovered', 'not recovered'], ['5m', 'not recovered', 'not recovered']]);
+    for (const m of measures) {
+      const ok = rows.filter((x) => x.measure === m && x.status === 'ok').map((x) => x.score as number);
+      expect(Math.min(...ok), m).toBe(0);
+      expect(Math.max(...ok), m).toBe(1);
+    }
+    // Higher success is better: the best success cell scores 0.
+    const success = rows.filter((x) => x.measure === 'successRatio');
+    const best = success.reduce((a, x) => (r.variants.find((v) => v.name === x.variant)!.points.find((p) => p.values['faults[0].duration'] === x.point)!.measures.successRatio.value! > r.variants.find((v) => v.name === a.variant)!.points.find((p) => p.values['faults[0].duration'] === a.point)!.measures.successRatio.value! ? x : a));
+    expect(best.score).toBe(0);
+  });
+
+  it('draws each population\'s success and perceived outage at the compared point, attackers named', () => {
+    const plan = planReport(f.bundle);
+    const rows = plan.datasets.populations;
+    const r = f.bundle.results;
+    const at = r.variants.map((v) => v.points.find((p) => p.point === plan.featured)!);
+    expect(rows).toHaveLength(r.variants.length * r.populations.length);
+    expect([...new Set(rows.map((x) => x.population))]).toEqual(['app', 'worker', 'scraper (attacker)']);
+    r.variants.forEach((v, i) => {
+      for (const scope of at[i].populations) {
+        const row = rows.find((x) => x.variant === v.name && String(x.population).startsWith(scope.name))!;
+        expect(row.success).toBe(scope.measures.successRatio.value);
+        expect(row.outageMin).toBeCloseTo(scope.measures.perceivedOutageS.value! / plan.ctx.time.divisor, 9);
+      }
+    });
   });
 });

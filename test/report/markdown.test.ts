@@ -1,4 +1,5 @@
-/** summaryMarkdown: the verdict for PR comments and CI step summaries. */
+/** summaryMarkdown: the verdict for PR comments and CI step summaries, checked as GitHub-flavoured Markdown by a parser. */
+import { marked, type Tokens } from 'marked';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summaryMarkdown } from '../../src/report/markdown.js';
 import { cleanupFixtures, full, small, type Fixture } from './fixtures.js';
@@ -9,47 +10,79 @@ beforeAll(async () => {
 });
 afterAll(cleanupFixtures);
 
+/** What comes before the first <details>: what a reviewer sees without clicking. */
+const beforeFold = (md: string) => md.slice(0, md.indexOf('<details>'));
+/** The GFM tables marked finds, as header cells and row cells (text). */
+const tables = (md: string) => marked.lexer(md, { gfm: true }).filter((t): t is Tokens.Table => t.type === 'table')
+  .map((t) => ({ header: t.header.map((h) => h.text), rows: t.rows.map((r) => r.map((c) => c.text)) }));
+
 describe('summaryMarkdown', () => {
-  it('gives the question and one row per variant, with "not recovered" for a storm', () => {
+  it('gives the question, the verdict and one row per variant, with "not recovered" for a storm', () => {
     const md = summaryMarkdown(s.bundle);
     expect(md).toContain('**Question:** Does it come back?');
-    expect(md).toMatch(/^\| \*\*retries\*\* \| no \| not recovered \|/m);
-    expect(md).toMatch(/^\| \*\*no-retries\*\* \| yes \| \d+(m\d+s|m|s) \|/m);
+    // small: a capacity cut from 5m to 7m of a 20m run; no-retries recovers, retries does not.
+    expect(md).toMatch(/^\*\*Verdict:\*\* After the fault, no-retries brings the service back in \d+(m\d+s|m|s); retries does not recover within 13m\.$/m);
+    const [ranking] = tables(beforeFold(md));
+    expect(ranking.header.slice(0, 4)).toEqual(['#', 'variant', 'recovered', 'recovery time']);
+    expect(ranking.rows.map((r) => r.slice(0, 4))).toEqual([['1', '**no-retries**', 'yes', expect.stringMatching(/^\d+(m\d+s|m|s)$/)], ['2', '**retries**', 'no', 'not recovered']]);
     expect(md).not.toContain('Partial');
     expect(md).not.toContain('Expectations');
   });
 
-  it('lists failed expectations first, with what was measured', () => {
+  it('names the point and the baseline\'s cliff in the verdict, from the ranking and the sweep', () => {
+    const md = summaryMarkdown(f.bundle);
+    const entries = f.bundle.results.ranking!.points[0].entries;
+    expect(entries.map((e) => e.variant)).toEqual(['short-queue', 'no-retries', 'retries']);
+    expect(md).toContain('**Verdict:** At a 2-minute fault, short-queue brings the service back in 1s; retries does not recover within 13m, and it recovers from none of the swept lengths, not even 30s.');
+  });
+
+  it('lists failed expectations first, before the fold, with what was measured', () => {
     const md = summaryMarkdown(f.bundle);
     const failed = f.bundle.results.expectations.filter((e) => !e.passed);
     expect(failed.length).toBeGreaterThan(0);
-    expect(md).toContain(`**Expectations: ${failed.length} of ${f.bundle.results.expectations.length} failed**`);
-    expect(md).toContain('- ❌ retries at faults[0].duration=5m: recovery time at most 1m: not every seed recovered (0 of 2 did)');
-    expect(md.indexOf('❌')).toBeLessThan(md.indexOf('✅'));
+    const top = beforeFold(md);
+    expect(top).toContain(`**Expectations: ${failed.length} of ${f.bundle.results.expectations.length} failed**`);
+    expect(top).toContain('- ❌ retries at faults[0].duration=5m: recovery time at most 1m — measured: not every seed recovered (0 of 2 did)');
+    expect(top.indexOf('❌')).toBeLessThan(top.indexOf('✅'));
   });
 
-  it('puts the ranking first, with the objective that decided each place', () => {
+  it('puts the compact ranking before the fold and the full comparison inside it, all as GFM tables', () => {
     const md = summaryMarkdown(f.bundle);
-    const at = (x: string) => md.indexOf(x);
-    expect(at('### Ranking')).toBeGreaterThan(0);
-    expect(at('### Ranking')).toBeLessThan(at('### Comparison'));
-    expect(md).toContain('**At faults[0].duration = 2m**');
-    expect(md).toContain('| rank | variant | recovered | recovery time | perceived outage | outage saved vs retries | peak load | wasted work | attempts per action | new users served | retry waves | decided by | recovers up to |');
-    const entries = f.bundle.results.ranking!.points[0].entries;
-    expect(entries.map((e) => e.variant)).toEqual(['short-queue', 'no-retries', 'retries']);
-    const retries = md.split('\n').find((l) => l.startsWith('| 3 | **retries** |'))!.split(' | ');
-    expect(retries.slice(2, 4)).toEqual(['0 of 2 seeds', 'not recovered']);
+    const top = beforeFold(md);
+    expect(md.indexOf('<details>')).toBeGreaterThan(0);
+    expect(md.trimEnd().endsWith('</details>')).toBe(true);
+    expect(top.split('\n').length).toBeLessThanOrEqual(60);
+    const [ranking] = tables(top);
+    expect(ranking.header).toEqual(['#', 'variant', 'recovered', 'recovery time', 'perceived outage', 'outage saved vs retries', 'peak load', 'wasted work', 'attempts per action', 'decided by']);
+    const retries = ranking.rows.find((r) => r[1] === '**retries**')!;
+    expect(retries.slice(0, 4)).toEqual(['3', '**retries**', '0 of 2 seeds', 'not recovered']);
     expect(retries[5]).toBe('baseline');
-    expect(retries.slice(-2)).toEqual(['recovered', 'none |']);
+    expect(retries[9]).toBe('recovered');
+    expect(top).toContain('Longest faults[0].duration at which every seed recovered: short-queue 5m, no-retries 2m, retries none.');
+    // Inside the fold: every variant at every point, as one table whose rows all have the header's cells.
+    const all = tables(md);
+    const comparison = all.find((t) => t.header[0] === 'variant' && t.header.includes('success'))!;
+    expect(comparison.rows).toHaveLength(9);
+    for (const t of all) for (const r of t.rows) expect(r).toHaveLength(t.header.length);
+    expect(md.indexOf('### Comparison')).toBeGreaterThan(md.indexOf('<details>'));
   });
 
-  it('shows outcomes per population, attackers marked, dead letters counted', () => {
+  it('links report.html relatively, or where the caller says, without breaking the link', () => {
+    expect(beforeFold(summaryMarkdown(s.bundle))).toContain('**[Full report with charts](report.html)**');
+    const url = 'https://ci.example/artifacts/run 42/report.html';
+    const md = summaryMarkdown(s.bundle, { reportLink: url });
+    expect(md).toContain('(https://ci.example/artifacts/run%2042/report.html)');
+    const links: string[] = [];
+    marked.walkTokens(marked.lexer(md), (t) => { if (t.type === 'link') links.push((t as Tokens.Link).href); });
+    expect(links).toEqual(['https://ci.example/artifacts/run%2042/report.html']);
+  });
+
+  it('shows outcomes per population in the fold, attackers marked, dead letters counted', () => {
     const md = summaryMarkdown(f.bundle);
     expect(md).toContain('### Per population (at faults[0].duration = 2m)');
-    expect(md).toMatch(/^\| retries \| scraper \(attacker\) \|/m);
-    const worker = md.split('\n').find((l) => l.startsWith('| retries | worker |'))!;
-    const header = md.split('\n').find((l) => l.startsWith('| variant | population |'))!.split(' | ');
-    const deadLetters = Number(worker.split(' | ')[header.indexOf('dead letters')].replace(/,/g, ''));
-    expect(deadLetters).toBeGreaterThan(0);
+    const pops = tables(md).find((t) => t.header[1] === 'population')!;
+    expect(pops.rows.some((r) => r[0] === 'retries' && r[1] === 'scraper (attacker)')).toBe(true);
+    const worker = pops.rows.find((r) => r[0] === 'retries' && r[1] === 'worker')!;
+    expect(Number(worker[pops.header.indexOf('dead letters')].replace(/,/g, ''))).toBeGreaterThan(0);
   });
 });

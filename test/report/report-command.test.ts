@@ -1,6 +1,7 @@
 /** reportCommand: re-renders a results folder without simulating; a bad folder is a one-line ResultsError (exit 2). */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { reportCommand } from '../../src/cli/report-command.js';
 import { ResultsError } from '../../src/results/summary-json.js';
@@ -22,6 +23,24 @@ describe('reportCommand', () => {
     expect(readFileSync(join(dir, 'report.html'), 'utf8') === first).toBe(true);
     expect(existsSync(join(dir, 'report.html.tmp'))).toBe(false);
     expect(first.length).toBeLessThan(3_000_000);
+  });
+
+  it('links summary.md to report.html where --report-url or RETRYSTORM_REPORT_URL says (the CLI as a process)', async () => {
+    const root = resolve(import.meta.dirname, '../..');
+    expect(existsSync(join(root, 'dist/src/cli/main.js')), 'dist/ is missing: run `npm run build`').toBe(true);
+    const { dir } = await small();
+    const cli = (args: string[], env: Record<string, string>) => {
+      const { RETRYSTORM_REPORT_URL: _, ...rest } = process.env;
+      const r = spawnSync(process.execPath, ['bin/retrystorm.js', 'report', dir, ...args], { cwd: root, env: { ...rest, ...env }, encoding: 'utf8', timeout: 60_000 });
+      expect(r.status, r.stderr).toBe(0);
+      return readFileSync(join(dir, 'summary.md'), 'utf8');
+    };
+    expect(cli([], {})).toContain('](report.html)');
+    expect(cli([], { RETRYSTORM_REPORT_URL: 'https://ci.example/a/1/report.html' })).toContain('](https://ci.example/a/1/report.html)');
+    // The flag wins over the environment.
+    const md = cli(['--report-url', 'https://ci.example/b/2/report.html'], { RETRYSTORM_REPORT_URL: 'https://ci.example/a/1/report.html' });
+    expect(md).toContain('](https://ci.example/b/2/report.html)');
+    expect(md).not.toContain('ci.example/a/1');
   });
 
   it('refuses a missing or empty folder with a one-line ResultsError', async () => {

@@ -4,23 +4,17 @@
  * and show hostile scenario text as text without running any of it. Skipped only when
  * /usr/bin/chromium is absent (CI installs it: apt-get install -y chromium).
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { loadScenarioFile } from '../../src/scenario/load.js';
 import { runExperiment } from '../../src/experiment/experiment.js';
 import { writeOutputs } from '../../src/report/write.js';
 import { formatValue } from '../../src/measures/format.js';
 import type { Results } from '../../src/results/results.js';
 import { cleanupFixtures, tempDir } from './fixtures.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-const skipNote = hasChromium ? '' : ` [skipped: ${CHROMIUM} not found; install it with apt-get install -y chromium]`;
-
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+import { hasChromium, launch, openReport as open, skipNote } from './browser.js';
 
 const SCENARIO = (extra: { question: string; description: string; variantDescription: string; comment: string }) => `# ${extra.comment}
 name: browser-check
@@ -65,27 +59,11 @@ async function results(source: string): Promise<string> {
   return out;
 }
 
-interface Watch { requests: string[]; problems: string[]; dialogs: string[] }
-
-/** Opens the report and waits until every chart has rendered (or failed). */
-async function open(browser: Browser, dir: string): Promise<{ page: Page; watch: Watch; url: string }> {
-  const page = await browser.newPage();
-  const watch: Watch = { requests: [], problems: [], dialogs: [] };
-  page.on('request', (r) => watch.requests.push(r.url()));
-  page.on('pageerror', (e) => watch.problems.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') watch.problems.push(`console ${m.type()}: ${m.text()}`); });
-  page.on('dialog', (d) => { watch.dialogs.push(d.message()); void d.dismiss(); });
-  const url = pathToFileURL(join(dir, 'report.html')).href;
-  await page.goto(url);
-  await page.waitForFunction(() => (globalThis as { __reportReady?: boolean }).__reportReady === true, null, { timeout: 60_000 });
-  return { page, watch, url };
-}
-
 describe('report.html in Chromium', () => {
   afterAll(cleanupFixtures);
   let browser: Browser | undefined;
   beforeAll(async () => {
-    if (hasChromium) browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+    if (hasChromium) browser = await launch();
   });
   afterAll(async () => {
     await browser?.close();
@@ -102,7 +80,7 @@ describe('report.html in Chromium', () => {
 
     // Every chart has a view and an SVG with drawn marks.
     const charts = await page.$$eval('.chart-view', (els) => els.map((el) => ({ id: el.id, marks: el.querySelectorAll('svg g[class^="mark-"] > *').length })));
-    expect(charts.map((c) => c.id)).toEqual(['chart-load', 'chart-attempts', 'chart-goodput', 'chart-latency', 'chart-failures', 'chart-queue', 'chart-extra', 'chart-amplification']);
+    expect(charts.map((c) => c.id)).toEqual(['chart-load', 'chart-attempts', 'chart-goodput', 'chart-latency', 'chart-failures', 'chart-queue', 'chart-amplification']);
     for (const c of charts) expect(c.marks, c.id).toBeGreaterThan(4);
     const views = await page.evaluate(() => Object.keys((globalThis as { __views?: object }).__views ?? {}));
     expect(views.length).toBe(charts.length);
@@ -123,14 +101,17 @@ describe('report.html in Chromium', () => {
 
     // The ranking comes first, and its table is summary.json's ranking: the same order, ranks and numbers.
     const sections = await page.$$eval('main > section', (els) => els.map((el) => el.id));
-    expect(sections.slice(0, 3)).toEqual(['ranking', 'settings', 'comparison']);
+    expect(sections.slice(0, 2)).toEqual(['answer', 'comparison']);
+    // The compact ranking on the first screen shows the same order as the full one in the fold.
+    const compact = await page.$$eval('#ranking table.ranking-table.compact tbody tr', (trs) => trs.map((tr) => tr.getAttribute('data-variant')));
     const k = summary.ranking!;
     expect(k.baseline).toBe('no-retries');
     expect(k.points).toHaveLength(1);
     const entries = k.points[0].entries;
     expect(entries.map((e) => e.variant)).toEqual(['no-retries', 'retries']); // it recovered, the storm did not
     expect(entries[1].decidedBy).toBe('recovered');
-    const rows = await page.$$eval('#ranking table.ranking-table tbody tr', (trs) => trs.map((tr) => ({
+    expect(compact).toEqual(entries.map((e) => e.variant));
+    const rows = await page.$$eval('#ranking table.ranking-table:not(.compact) tbody tr', (trs) => trs.map((tr) => ({
       variant: tr.getAttribute('data-variant'),
       rank: tr.getAttribute('data-rank'),
       cells: Object.fromEntries([...tr.querySelectorAll('td[data-field]')].map((td) => [td.getAttribute('data-field'), { value: td.getAttribute('data-value'), text: td.textContent }])),

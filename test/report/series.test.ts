@@ -4,7 +4,8 @@
  * unit) must become rates, and the offered load's peak must survive the averaging.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prepareSeries } from '../../src/report/html/series.js';
+import { prepareAllSeries, prepareSeries } from '../../src/report/html/series.js';
+import { planReport } from '../../src/report/html/plan.js';
 import { cleanupFixtures, full, type Fixture } from './fixtures.js';
 
 let f: Fixture;
@@ -50,8 +51,35 @@ describe('prepareSeries', () => {
     const p = prepareSeries(f.bundle, 2)!;
     expect(p.point).toEqual({ index: 2, values: { 'faults[0].duration': '5m' } });
     expect(p.failureColumns).toContain('fail_timeout');
-    expect(p.extraColumns).toEqual(['actions_abandoned', 'dead_lettered', 'lost_attempts']);
+    // actions_abandoned is zero throughout (nobody gives up in this fixture): no panel for it;
+    // nor for lost_attempts (nothing crashes).
+    expect(p.extraColumns).toEqual(['dead_lettered']);
+    expect(p.columns).not.toContain('actions_abandoned');
     expect(p.perSecond.has('dead_lettered')).toBe(true);
     expect(p.perSecond.has('busy_slots')).toBe(false);
+  });
+
+  it('carries every sweep point, merging buckets only as far as a byte budget needs, the same at every point', () => {
+    const roomy = prepareAllSeries(f.bundle)!;
+    expect(roomy.points.map((p) => p.point!.index)).toEqual([0, 1, 2]);
+    expect(roomy.budgetFactor).toBe(1);
+    expect(roomy.points.every((p) => p.factor === 1)).toBe(true);
+    const roomyBytes = JSON.stringify(roomy.points.map((p) => p.variants)).length;
+
+    const budget = Math.round(roomyBytes / 3.5);
+    const tight = prepareAllSeries(f.bundle, budget)!;
+    expect(tight.points).toHaveLength(3);
+    expect(tight.budgetFactor).toBeGreaterThan(1);
+    expect(new Set(tight.points.map((p) => p.factor)).size).toBe(1);
+    expect(JSON.stringify(tight.points.map((p) => p.variants)).length).toBeLessThanOrEqual(budget);
+    // Merged, not cut: the whole horizon is still drawn, and the load peak survives in the band.
+    const v = tight.points[1].variants.find((x) => x.variant === 'retries')!;
+    expect((v.data.t[v.data.t.length - 1] as number) + tight.points[1].widthS).toBeGreaterThanOrEqual(f.bundle.results.horizonS);
+    const hi = Math.max(...(v.data.load_hi as number[]));
+    expect(hi).toBeCloseTo(Math.max(...raw('retries', 1, 1, 'load_multiple'), ...raw('retries', 1, 2, 'load_multiple')), 3);
+    // The page says so, and by how much.
+    const notes = planReport(f.bundle, budget).notes.join(' ');
+    expect(notes).toContain(`Downsampled to keep this page small: the time series of all 3 sweep points are carried, with ${tight.points[0].factor} consecutive 10s buckets averaged into each plotted point`);
+    expect(planReport(f.bundle).notes.join(' ')).not.toContain('Downsampled');
   });
 });

@@ -35,7 +35,7 @@ export function attemptsChart(ctx: ChartContext): Chart {
                 legend: { orient: 'right', title: null },
               },
               order: { field: 'what', sort: 'ascending' },
-              tooltip: [{ field: 'what', title: 'kind' }, { field: 't', title: `time (${ctx.time.unit})`, format: '.2~f' }, { field: 'rate', title: 'per second', format: ',.1f' }],
+              tooltip: [{ field: 'what', title: 'kind' }, { field: 't', title: `time (${ctx.time.unit})`, format: '.2~f' }, { field: 'rate', title: 'attempts/s', format: ',.1f' }],
             },
           },
           faultLayer(ctx, v),

@@ -19,10 +19,16 @@ export const DATASETS = {
   amplification: 'amplification',
   /** Recovery time by sweep value: see recovery-curve.ts. */
   sweep: 'sweep',
+  /** Variant x sweep point x measure cells: see heatmap.ts. */
+  heatmap: 'heatmap',
+  /** Per variant and population at the compared point: see populations.ts. */
+  populations: 'populations',
 } as const;
 
 export interface ChartContext {
   variants: string[];
+  /** Smallest positive and largest value of a series column over every point drawn: fixed axes that do not jump between sweep points. */
+  extents?: Record<string, { min: number; max: number }>;
   /** Colour of each variant, same order as `variants`. */
   colors: string[];
   time: { unit: string; divisor: number; domain: [number, number] };
@@ -48,8 +54,12 @@ type Json = Record<string, unknown>;
  */
 export const LINE_GAPS = 'break-paths-filter-domains';
 
-/** Tableau 10, vega's default categorical scheme: distinct hues, readable on white. */
-const PALETTE = ['#4c78a8', '#f58518', '#54a24b', '#e45756', '#72b7b2', '#eeca3b', '#b279a2', '#ff9da6', '#9d755d', '#bab0ac'];
+/**
+ * One colour per variant, the same in every chart and table swatch: the Okabe–Ito palette,
+ * told apart with the common colour-vision deficiencies, without its yellow (unreadable on
+ * white) and with Paul Tol's wine and teal for an 8th and 9th variant; after that hues repeat.
+ */
+export const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#D55E00', '#56B4E9', '#CC79A7', '#000000', '#882255', '#44AA99'];
 
 export function variantColors(n: number): string[] {
   return Array.from({ length: n }, (_, i) => PALETTE[i % PALETTE.length]);
@@ -79,8 +89,44 @@ export function variantColor(ctx: ChartContext): Json {
     type: 'nominal',
     title: 'variant',
     scale: { domain: ctx.variants, range: ctx.colors },
-    legend: { orient: 'top', direction: 'horizontal', title: null },
+    legend: { orient: 'top', direction: 'horizontal', title: null, symbolType: 'stroke', symbolStrokeWidth: 3 },
   };
+}
+
+/** The name of the legend-bound selection of a variant (`view.signal('pick')` in the page). */
+export const PICK = 'pick';
+
+/**
+ * A click on a legend entry isolates that variant in the chart (shift-click adds another):
+ * vega-lite's point selection bound to the legend. A legend binding turns off vega-lite's
+ * own "clear" events (and setting them breaks legend clicks in concatenated views), so the
+ * page script empties the selection's store on a double-click (page-script.ts). Put it on
+ * the first view that carries the colour legend; every layer then fades with `picked`.
+ */
+export function pickParam(): Json {
+  return { name: PICK, select: { type: 'point', fields: ['variant'] }, bind: 'legend' };
+}
+
+/** Opacity that keeps the picked variants (all when none is picked) at `shown` and hides the others. */
+export function picked(shown = 1): Json {
+  return { condition: { param: PICK, value: shown, empty: true }, value: 0 };
+}
+
+/**
+ * Zoom on a time axis: shift + mouse wheel zooms, dragging pans, double-click resets
+ * (a plain wheel keeps scrolling the page). Put it on one layer of a time-series view.
+ */
+export function zoomParam(name = 'zoom'): Json {
+  return { name, select: { type: 'interval', encodings: ['x'], zoom: 'wheel![event.shiftKey]' }, bind: 'scales' };
+}
+
+/** A log-like axis with ticks at whole powers of ten from `lo` up to one at or above the data's top, so no value sits above the last tick. */
+export function decadeTicks(minPositive: number, max: number, withZero: boolean): { domain: [number, number]; values: number[] } {
+  const lo = withZero ? 0 : 10 ** Math.floor(Math.log10(Math.max(minPositive, 1e-9)));
+  const top = 10 ** Math.ceil(Math.log10(Math.max(max, withZero ? 1 : lo * 10)));
+  const values: number[] = withZero ? [0] : [];
+  for (let x = withZero ? 1 : lo; x <= top * 1.0001; x *= 10) values.push(Number(x.toPrecision(1)));
+  return { domain: [lo, top], values };
 }
 
 export function timeX(ctx: ChartContext, axis = true): Json {

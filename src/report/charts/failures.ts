@@ -6,7 +6,8 @@
  */
 import { DATASETS, faultLayer, onlyVariant, perVariant, timeX, topLevel, type Chart, type ChartContext } from './common.js';
 
-const CAUSE_COLORS = ['#8c6d31', '#bd9e39', '#843c39', '#ad494a', '#7b4173', '#a55194', '#636363', '#969696', '#393b79', '#637939'];
+/** Paul Tol's "light" scheme: distinct to colour-blind readers, and paler than any variant's colour. */
+const CAUSE_COLORS = ['#77AADD', '#EE8866', '#EEDD88', '#FFAABB', '#99DDFF', '#44BB99', '#BBCC33', '#AAAA00', '#DDDDDD'];
 
 /** "fail_queue_full" → "queue full", "rejected_rate_limit" → "rejected: rate limit". */
 export function causeLabel(column: string): string {
@@ -52,7 +53,7 @@ export function failuresChart(ctx: ChartContext, columns: string[]): Chart {
               },
               // Stack in legend order, first cause at the bottom.
               order: { field: 'rank', type: 'quantitative', sort: 'ascending' },
-              tooltip: [{ field: 'what', title: 'cause' }, { field: 't', title: `time (${ctx.time.unit})`, format: '.2~f' }, { field: 'rate', title: 'per second', format: ',.1f' }],
+              tooltip: [{ field: 'what', title: 'cause' }, { field: 't', title: `time (${ctx.time.unit})`, format: '.2~f' }, { field: 'rate', title: 'failed attempts/s', format: ',.1f' }],
             },
           },
           faultLayer(ctx, v),

@@ -3,22 +3,25 @@
  * actions that succeeded, per variant. Load can look fine while goodput is near zero: the
  * server is busy, but with work for clients that already gave up.
  */
-import { DATASETS, LINE_GAPS, faultLayer, timeX, topLevel, variantColor, type Chart, type ChartContext } from './common.js';
+import { DATASETS, LINE_GAPS, faultLayer, pickParam, picked, timeX, topLevel, variantColor, zoomParam, type Chart, type ChartContext } from './common.js';
 
 export function goodputChart(ctx: ChartContext): Chart {
-  const panel = (field: string, title: string, format: string, extra: Record<string, unknown> = {}) => ({
+  const panel = (field: string, title: string, format: string, extra: Record<string, unknown> = {}, zoom = false) => ({
     width: ctx.width,
     height: 150,
     layer: [
       faultLayer(ctx),
       {
         data: { name: DATASETS.series },
+        // One selection per chart, defined in the first panel: a double-click anywhere clears it.
+        ...(zoom ? { params: [pickParam(), zoomParam()] } : {}),
         mark: { type: 'line', strokeWidth: 1.5, invalid: LINE_GAPS },
         encoding: {
           x: timeX(ctx),
           y: { field, type: 'quantitative', title, axis: { format }, ...extra },
           color: variantColor(ctx),
-          tooltip: [{ field: 'variant' }, { field: 't', title: `time (${ctx.time.unit})`, format: '.2~f' }, { field, title, format }],
+          opacity: picked(),
+          tooltip: [{ field: 'variant' }, { field: 't', title: `time (${ctx.time.unit})`, format: '.2~f' }, { field, title, format: format === '.0%' ? '.1%' : ',.1f' }],
         },
       },
     ],
@@ -32,7 +35,7 @@ export function goodputChart(ctx: ChartContext): Chart {
     datasets: [DATASETS.series, DATASETS.faultWindows],
     spec: topLevel({
       vconcat: [
-        panel('goodput_per_s', 'goodput (actions/s)', ',.0f'),
+        panel('goodput_per_s', 'goodput (actions/s)', ',.0f', {}, true),
         panel('success_ratio', 'success ratio', '.0%', { scale: { domain: [0, 1] } }),
       ],
       resolve: { scale: { x: 'shared' } },

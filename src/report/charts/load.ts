@@ -4,7 +4,7 @@
  * one stuck in a metastable failure stays at 2x-4x while clients keep retrying. The pale
  * band is the range across seeds and merged buckets, so peaks hidden by averaging stay visible.
  */
-import { DATASETS, LINE_GAPS, faultLayer, timeX, topLevel, variantColor, type Chart, type ChartContext } from './common.js';
+import { DATASETS, LINE_GAPS, faultLayer, pickParam, picked, timeX, topLevel, variantColor, zoomParam, type Chart, type ChartContext } from './common.js';
 
 export function loadChart(ctx: ChartContext): Chart {
   const series = { name: DATASETS.series };
@@ -14,7 +14,8 @@ export function loadChart(ctx: ChartContext): Chart {
     title: 'Offered load',
     caption:
       'Attempts reaching the server per second, divided by the 1x baseline (user actions per second before the fault). ' +
-      'Shaded: fault windows. The dashed line is 1x; the pale band around each line spans the lowest to highest value across seeds and merged buckets.',
+      'Shaded: fault windows. The dashed line is 1x; the pale band around each line spans the lowest to highest value across seeds and merged buckets. ' +
+      'Click a legend entry to show only that variant (shift-click for more); shift + scroll zooms the time axis, drag pans, double-click resets.',
     datasets: [DATASETS.series, DATASETS.faultWindows],
     spec: topLevel({
       width: ctx.width,
@@ -23,21 +24,23 @@ export function loadChart(ctx: ChartContext): Chart {
         faultLayer(ctx),
         {
           data: series,
-          mark: { type: 'area', opacity: 0.18 },
-          encoding: { x: timeX(ctx), y: { ...y, field: 'load_lo' }, y2: { field: 'load_hi' }, color: variantColor(ctx) },
+          mark: { type: 'area' },
+          encoding: { x: timeX(ctx), y: { ...y, field: 'load_lo' }, y2: { field: 'load_hi' }, color: variantColor(ctx), opacity: picked(0.18) },
         },
         {
           data: series,
+          params: [pickParam(), zoomParam()],
           mark: { type: 'line', strokeWidth: 1.5, invalid: LINE_GAPS },
           encoding: {
             x: timeX(ctx),
             y,
             color: variantColor(ctx),
+            opacity: picked(),
             tooltip: [
               { field: 'variant' },
               { field: 't', title: `time (${ctx.time.unit})`, format: '.2~f' },
-              { field: 'load_multiple', title: 'load (× baseline)', format: '.3~f' },
-              { field: 'load_hi', title: 'highest', format: '.3~f' },
+              { field: 'load_multiple', title: 'offered load (× baseline)', format: '.3~f' },
+              { field: 'load_hi', title: 'highest (× baseline)', format: '.3~f' },
             ],
           },
         },

@@ -4,9 +4,11 @@
  * of abandoned attempts, with every slot busy on wasted work, is the signature of a
  * metastable failure.
  */
-import { DATASETS, LINE_GAPS, faultLayer, timeX, topLevel, variantColor, type Chart, type ChartContext } from './common.js';
+import { DATASETS, LINE_GAPS, decadeTicks, faultLayer, pickParam, picked, timeX, topLevel, variantColor, zoomParam, type Chart, type ChartContext } from './common.js';
 
 export function queueChart(ctx: ChartContext): Chart {
+  // Symmetric log with ticks at 0, 1, 10, 100 … up to a decade at or above the longest queue drawn.
+  const ticks = decadeTicks(1, ctx.extents?.queue_len?.max ?? 10, true);
   const tooltip = (field: string, title: string) => [{ field: 'variant' }, { field: 't', title: `time (${ctx.time.unit})`, format: '.2~f' }, { field, title, format: ',.1f' }];
   return {
     id: 'queue',
@@ -24,12 +26,14 @@ export function queueChart(ctx: ChartContext): Chart {
             faultLayer(ctx),
             {
               data: { name: DATASETS.series },
+              params: [pickParam(), zoomParam()],
               mark: { type: 'line', strokeWidth: 1.5, invalid: LINE_GAPS },
               encoding: {
                 x: timeX(ctx),
-                y: { field: 'queue_len', type: 'quantitative', title: 'queue length', scale: { type: 'symlog' }, axis: { format: '~s' } },
+                y: { field: 'queue_len', type: 'quantitative', title: 'queue length', scale: { type: 'symlog', domain: ticks.domain }, axis: { values: ticks.values, format: ',~r' } },
                 color: variantColor(ctx),
-                tooltip: tooltip('queue_len', 'queue length'),
+                opacity: picked(),
+                tooltip: tooltip('queue_len', 'queue length (attempts)'),
               },
             },
           ],
@@ -50,6 +54,7 @@ export function queueChart(ctx: ChartContext): Chart {
                 x: timeX(ctx),
                 y: { field: 'slots_value', type: 'quantitative', title: 'slots' },
                 color: variantColor(ctx),
+                opacity: picked(),
                 strokeDash: { field: 'line', type: 'nominal', scale: { domain: ['busy', 'capacity', 'wasted'], range: [[1, 0], [6, 3], [1, 2]] }, legend: { orient: 'top', title: null } },
                 tooltip: [...tooltip('slots_value', 'slots'), { field: 'line' }],
               },

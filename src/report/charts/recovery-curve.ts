@@ -4,21 +4,25 @@
  * not recover is not a number, so it is not drawn as one: it sits in the "not recovered"
  * strip above the curve, and the curve breaks there instead of joining its neighbours.
  */
-import { DATASETS, topLevel, variantColor, type Chart, type ChartContext } from './common.js';
+import { DATASETS, pickParam, picked, topLevel, variantColor, type Chart, type ChartContext } from './common.js';
 
 export interface SweepAxis {
   /** Axis title, e.g. "faults[0].duration (min)". */
   title: string;
+  /** What is swept, in words for the chart's title ("outage length", or the parameter's path). */
+  name: string;
   /** Distinct values of the second parameter, each a panel; [] with one parameter. */
   groups: string[];
   /** True when values are labels, not numbers (then x is ordinal). */
   ordinal: boolean;
+  /** The variants with at least one point not recovered, in scenario order: one row each in the strip. */
+  notRecovered: string[];
 }
 
 export function recoveryCurveChart(ctx: ChartContext, axis: SweepAxis): Chart {
   const x = axis.ordinal
     ? { field: 'label', type: 'ordinal', title: axis.title, sort: { field: 'x' }, axis: { labelAngle: 0 } }
-    : { field: 'x', type: 'quantitative', title: axis.title, scale: { zero: false } };
+    : { field: 'x', type: 'quantitative', title: axis.title, scale: { zero: false, nice: false, padding: 14 } };
   const tooltip = [
     { field: 'variant' },
     { field: 'label', title: 'value' },
@@ -30,19 +34,22 @@ export function recoveryCurveChart(ctx: ChartContext, axis: SweepAxis): Chart {
     return {
       ...(group === null ? {} : { title: group }),
       vconcat: [
-        {
+        ...(axis.notRecovered.length === 0 ? [] : [{
+          // One row per variant that failed somewhere, named: crosses never sit on each other.
           width: ctx.width,
-          height: 36,
+          height: 16 * axis.notRecovered.length,
+          title: { text: '✕ not recovered (at least one seed still down when the run ended)', color: '#9a3412', fontSize: 11, fontWeight: 'normal' },
           transform: [...mine, { filter: '!datum.recovered' }],
-          mark: { type: 'point', shape: 'cross', size: 90, filled: true },
+          params: [pickParam()],
+          mark: { type: 'point', shape: 'cross', size: 110, filled: true, strokeWidth: 0 },
           encoding: {
+            opacity: picked(),
             x: { ...x, axis: null },
-            y: { datum: 'not recovered', type: 'nominal', title: null },
-            yOffset: { field: 'variant', type: 'nominal', scale: { domain: ctx.variants } },
+            y: { field: 'variant', type: 'nominal', title: null, scale: { domain: axis.notRecovered }, axis: { ticks: false, domain: false, labelLimit: 140 } },
             color: variantColor(ctx),
             tooltip,
           },
-        },
+        }]),
         {
           width: ctx.width,
           height: 220,
@@ -51,13 +58,14 @@ export function recoveryCurveChart(ctx: ChartContext, axis: SweepAxis): Chart {
           layer: [
             {
               transform: [{ filter: 'datum.recovered && isValid(datum.lo)' }],
-              mark: { type: 'rule', strokeWidth: 1.2, opacity: 0.7 },
-              encoding: { y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' } },
+              mark: { type: 'rule', strokeWidth: 1.2 },
+              encoding: { y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' }, opacity: picked(0.7) },
             },
             {
               // The curve breaks at points that did not recover (rt is null there).
+              params: [pickParam()],
               mark: { type: 'line', point: true, invalid: 'break-paths-show-domains' },
-              encoding: { y: { field: 'rt', type: 'quantitative', title: `recovery time (${ctx.time.unit})`, scale: { zero: true } }, tooltip },
+              encoding: { y: { field: 'rt', type: 'quantitative', title: `recovery time (${ctx.time.unit})`, scale: { zero: true } }, opacity: picked(), tooltip },
             },
           ],
         },
@@ -68,10 +76,10 @@ export function recoveryCurveChart(ctx: ChartContext, axis: SweepAxis): Chart {
   const body = axis.groups.length > 0 ? { vconcat: axis.groups.map(panel) } : panel(null);
   return {
     id: 'recovery',
-    title: 'Recovery time by swept value',
+    title: `Recovery time by ${axis.name}`,
     caption:
       'Mean recovery time across seeds (vertical bars: 95% interval) at each value of the swept parameter. ' +
-      'Crosses in the "not recovered" strip mark values where at least one seed had not recovered by the horizon: a metastable failure, not a long recovery.',
+      'Crosses in the "not recovered" strip above (one row per variant) mark values where at least one seed had not recovered when the run ended: a metastable failure, not a long recovery; the curve breaks there.',
     datasets: [DATASETS.sweep],
     spec: topLevel({ data: { name: DATASETS.sweep }, ...body }),
   };

@@ -12,16 +12,20 @@
  */
 import { createHash } from 'node:crypto';
 import type { ResultsBundle } from '../../results/bundle.js';
-import type { ExpectationOutcome, Results } from '../../results/results.js';
-import { planReport, seriesFields } from './plan.js';
+import type { ExpectationOutcome, RankingResult, Results } from '../../results/results.js';
+import { planReport, seriesFields, type ReportPlan } from './plan.js';
+import { DATASETS } from '../charts/common.js';
 import { UNHEALTHY_TEXT, atPoint, cellOf, featuredPointIndex, headlineMeasures, healthyBefore, pointLabel } from '../cells.js';
 import { keySettings } from './settings.js';
-import { rankingCells, rankingColumns, rankingNote } from '../ranking-view.js';
+import { compactRankingColumns, rankingCells, rankingColumns, rankingNote } from '../ranking-view.js';
+import { verdictPoint, verdictSentence } from '../verdict.js';
 import { populationMeasures, populationRows } from '../populations-view.js';
 import { escapeHtml as esc, inlineJson, inlineScript } from './escape.js';
 import { vendorScripts } from './vendor.js';
 import { PAGE_SCRIPT } from './page-script.js';
 import { STYLE } from './style.js';
+
+type RankedPoint = RankingResult['points'][number];
 
 const TIME_SERIES = new Set(['load', 'attempts', 'goodput', 'latency', 'failures', 'queue', 'extra']);
 
@@ -40,17 +44,25 @@ export function renderReportHtml(b: ResultsBundle): string {
     "form-action 'none'",
   ].join('; ');
 
+  // Every point's series and point datasets travel once; the page draws the featured one first.
   const data = {
     timeDivisor: plan.ctx.time.divisor,
-    series: plan.series?.variants ?? [],
-    datasets: plan.datasets,
+    featured: plan.featured,
+    points: plan.points.map((p) => ({ index: p.index, series: p.series?.variants ?? [], datasets: p.datasets })),
+    datasets: { [DATASETS.sweep]: plan.datasets[DATASETS.sweep], [DATASETS.heatmap]: plan.datasets[DATASETS.heatmap], [DATASETS.populations]: plan.datasets[DATASETS.populations] },
     charts: plan.charts.map((c) => ({ id: c.id, datasets: c.datasets, fields: seriesFields(c, plan.series), spec: c.spec })),
   };
 
   const figure = (c: (typeof plan.charts)[number]) =>
     `<figure class="chart" id="figure-${esc(c.id)}">\n<h3>${esc(c.title)}</h3>\n<p class="caption">${esc(c.caption)}</p>\n<div class="chart-view" id="chart-${esc(c.id)}"></div>\n</figure>`;
-  const over = plan.charts.filter((c) => TIME_SERIES.has(c.id));
-  const across = plan.charts.filter((c) => !TIME_SERIES.has(c.id));
+  // The first screen: the recovery-time curve (the cliff) with a sweep, else offered load.
+  const answerId = plan.charts.some((c) => c.id === 'recovery') ? 'recovery' : 'load';
+  const answer = plan.charts.filter((c) => c.id === answerId);
+  const over = plan.charts.filter((c) => TIME_SERIES.has(c.id) && c.id !== answerId);
+  const heatmap = plan.charts.filter((c) => c.id === 'heatmap');
+  const populations = plan.charts.filter((c) => c.id === 'populations');
+  const across = plan.charts.filter((c) => !TIME_SERIES.has(c.id) && c.id !== answerId && c.id !== 'heatmap' && c.id !== 'populations');
+  const verdict = verdictSentence(r);
 
   return `<!doctype html>
 <html lang="en">
@@ -66,21 +78,22 @@ export function renderReportHtml(b: ResultsBundle): string {
 <p class="kicker">retrystorm report</p>
 <h1 id="scenario-name">${esc(r.scenario)}</h1>
 ${r.question ? `<p class="question" id="question">${esc(r.question.trim())}</p>` : ''}
-${r.description ? `<p class="description" id="description">${esc(r.description.trim())}</p>` : ''}
+${verdict ? `<p class="verdict" id="verdict">${esc(verdict)}</p>` : ''}
 ${partialWarning(r)}
 </header>
 <main>
-${rankingSection(r, plan.ctx.colors)}
+${answerSection(r, plan.ctx.colors, answer.map(figure).join('\n'))}
+${comparisonSection(r, plan.ctx.colors, heatmap.map(figure).join('\n'))}
+${populationSection(r, plan.ctx.colors, populations.map(figure).join('\n'))}
+${over.length > 0 ? `<section id="over-time">\n<h2>Over time</h2>\n${seriesControls(r, plan)}\n${plan.notes.map((n) => `<p class="note">${esc(n)}</p>`).join('\n')}\n${over.map(figure).join('\n')}\n</section>` : plan.notes.map((n) => `<p class="note">${esc(n)}</p>`).join('\n')}
+${across.length > 0 ? `<section id="across-variants">\n<h2>Across variants</h2>\n${across.map(figure).join('\n')}\n</section>` : ''}
 <section id="settings">
 <h2>Settings</h2>
+${r.description ? `<p class="description" id="description">${esc(r.description.trim())}</p>` : ''}
 <dl>
 ${keySettings(r).map((s) => `<dt>${esc(s.label)}</dt><dd>${esc(s.value)}</dd>`).join('\n')}
 </dl>
 </section>
-${comparisonSection(r, plan.ctx.colors)}
-${populationSection(r, plan.ctx.colors)}
-${over.length > 0 ? `<section id="over-time">\n<h2>Over time</h2>\n${plan.notes.map((n) => `<p class="note">${esc(n)}</p>`).join('\n')}\n${over.map(figure).join('\n')}\n</section>` : plan.notes.map((n) => `<p class="note">${esc(n)}</p>`).join('\n')}
-${across.length > 0 ? `<section id="across-variants">\n<h2>Across variants</h2>\n${across.map(figure).join('\n')}\n</section>` : ''}
 <section id="scenario-file">\n<h2>Scenario file</h2>\n<pre id="scenario-source">${esc(b.scenarioSource)}</pre>\n</section>
 </main>
 <footer>Written by retrystorm from the summary.json and timeseries.csv beside this page (the same bytes whichever folder holds them). Charts: ${vendorScripts().map((v) => `${esc(v.name)} ${esc(v.version)}`).join(', ')}, inlined; this page makes no network request.</footer>
@@ -89,6 +102,22 @@ ${scripts.map((s) => `<script>${s}</script>`).join('\n')}
 </body>
 </html>
 `;
+}
+
+/**
+ * What the time series show: a sweep point selector (every point's series are in the page)
+ * and a variant filter. It stays at the top of the window while the charts scroll by.
+ * Without a script (or a sweep) there is nothing to choose.
+ */
+function seriesControls(r: Results, plan: ReportPlan): string {
+  const select = plan.points.length > 1
+    ? `<label>Sweep point <select id="sweep-point">${plan.points.map((p) => `<option value="${p.index}"${p.index === plan.featured ? ' selected' : ''}>${esc(p.label)}${r.ranking?.at && r.ranking.points.some((k) => k.point === p.index) ? ' (compared)' : ''}</option>`).join('')}</select></label>`
+    : '';
+  const swatch = swatchOf(r, plan.ctx.colors);
+  const filter = r.variants.length > 1
+    ? `<fieldset id="variant-filter"><legend>Variants</legend>${r.variants.map((v) => `<label>${swatch(v.name)}<input type="checkbox" value="${esc(v.name)}" checked> ${esc(v.name)}</label>`).join('')}</fieldset>`
+    : '';
+  return select || filter ? `<div class="series-controls" id="series-controls">${select}${filter}</div>` : '';
 }
 
 function partialWarning(r: Results): string {
@@ -101,34 +130,57 @@ function partialWarning(r: Results): string {
 const swatchOf = (r: Results, colors: string[]) => (variant: string) =>
   `<span class="swatch" style="background:${colors[r.variants.findIndex((v) => v.name === variant)] ?? '#888'}"></span>`;
 
-/** The verdict first: the variants best first, one table per ranked point. Empty without a ranking. */
-function rankingSection(r: Results, colors: string[]): string {
-  const k = r.ranking;
-  if (!k || k.points.length === 0) return '';
-  const cols = rankingColumns(r);
+/** One ranking table: the variants best first at one point, `compact` with the outcome and cost columns only. */
+function rankingTable(r: Results, p: RankedPoint, colors: string[], compact: boolean): string {
+  const k = r.ranking!;
+  const cols = compact ? [...compactRankingColumns(r), ...rankingColumns(r).filter((c) => c.key === 'longestRecovered')] : rankingColumns(r);
   const swatch = swatchOf(r, colors);
-  const head = `<tr><th scope="col">rank</th><th scope="col">variant</th>${cols.map((c) => `<th scope="col" title="${esc(c.definition)}">${esc(c.header)}</th>`).join('')}</tr>`;
+  const head = `<tr><th scope="col">#</th><th scope="col">variant</th>${cols.map((c) => `<th scope="col" title="${esc(c.definition)}">${esc(c.header)}</th>`).join('')}</tr>`;
   const value = (v: number | string | null) => (v === null ? '' : esc(String(v)));
-  const tables = k.points.map((p) => {
-    const label = pointLabel(p.values);
-    const rows = p.entries.map((e) => {
-      const cls = [e.variant === k.baseline ? 'baseline' : '', e.healthyBefore ? '' : 'unhealthy'].filter(Boolean).join(' ');
-      return `<tr data-variant="${esc(e.variant)}" data-rank="${e.rank}"${cls ? ` class="${cls}"` : ''}><td data-field="rank" data-value="${e.rank}">${e.rank}</td>` +
-        `<th scope="row">${swatch(e.variant)}<span class="variant-name">${esc(e.variant)}</span>${e.healthyBefore ? '' : `<span class="flag">${UNHEALTHY_TEXT}</span>`}</th>` +
-        rankingCells(r, e).map((c) => `<td data-field="${esc(c.key)}" data-value="${value(c.value)}"><span class="value">${esc(c.text)}</span></td>`).join('') +
-        '</tr>';
-    }).join('\n');
-    return `${label ? `<h3>At ${esc(label)}</h3>\n` : ''}<div class="table-wrap"><table class="ranking-table" data-point="${p.point}">
+  const rows = p.entries.map((e) => {
+    const cls = [e.variant === k.baseline ? 'baseline' : '', e.healthyBefore ? '' : 'unhealthy'].filter(Boolean).join(' ');
+    const cells = rankingCells(r, e);
+    return `<tr data-variant="${esc(e.variant)}" data-rank="${e.rank}"${cls ? ` class="${cls}"` : ''}><td data-field="rank" data-value="${e.rank}">${e.rank}</td>` +
+      `<th scope="row">${swatch(e.variant)}<span class="variant-name">${esc(e.variant)}</span>${e.healthyBefore ? '' : `<span class="flag">${UNHEALTHY_TEXT}</span>`}</th>` +
+      cols.map((col) => {
+        const c = cells.find((x) => x.key === col.key)!;
+        // The share saved goes on its own line, so it is not read as an interval.
+        const m = col.key === 'outageSavedS' ? /^(.*) \((.*)\)$/.exec(c.text) : null;
+        const text = m ? `<span class="value">${esc(m[1])}</span><span class="interval">${esc(m[2])}</span>` : `<span class="value">${esc(c.text)}</span>`;
+        return `<td data-field="${esc(c.key)}" data-value="${value(c.value)}">${text}</td>`;
+      }).join('') +
+      '</tr>';
+  }).join('\n');
+  return `<div class="table-wrap"><table class="ranking-table${compact ? ' compact' : ''}" data-point="${p.point}">
 <thead>${head}</thead>
 <tbody>
 ${rows}
 </tbody>
 </table></div>`;
-  });
-  return `<section id="ranking">
-<h2>Ranking</h2>
+}
+
+/**
+ * The first screen: the chart that answers the question (recovery time by outage length, or
+ * the offered load without a sweep) and the compact ranking at the compared point; every
+ * column and the other ranked points are folded below it.
+ */
+function answerSection(r: Results, colors: string[], chart: string): string {
+  const k = r.ranking;
+  const shown = verdictPoint(r);
+  if (!k || !shown) return chart ? `<section id="answer">\n${chart}\n</section>` : '';
+  const label = pointLabel(shown.values);
+  const others = k.points.filter((p) => p !== shown);
+  return `<section id="answer">
+${chart}
+<div id="ranking">
+<h2>Ranking${label ? ` at ${esc(label)}` : ''}</h2>
+${rankingTable(r, shown, colors, true)}
+<details id="ranking-details">
+<summary>Every ranking column${others.length > 0 ? `, the ranking at ${others.length} other point${others.length === 1 ? '' : 's'}` : ''} and the rule</summary>
 <p class="note">${esc(rankingNote(r))} Means across seeds; hover a column header for its definition.</p>
-${tables.join('\n')}
+${[shown, ...others].map((p) => `${pointLabel(p.values) ? `<h3>At ${esc(pointLabel(p.values)!)}</h3>\n` : ''}${rankingTable(r, p, colors, false)}`).join('\n')}
+</details>
+</div>
 </section>`;
 }
 
@@ -141,7 +193,7 @@ function expectationText(e: ExpectationOutcome): string {
   return `${e.check} (${e.actual})`;
 }
 
-function comparisonSection(r: Results, colors: string[]): string {
+function comparisonSection(r: Results, colors: string[], heatmap: string): string {
   const measures = headlineMeasures(r);
   const withExpectations = r.expectations.length > 0;
   const swatch = swatchOf(r, colors);
@@ -153,11 +205,11 @@ function comparisonSection(r: Results, colors: string[]): string {
       `${at ? `<span class="point">${esc(at)}</span>` : ''}${unhealthy ? `<span class="flag">${UNHEALTHY_TEXT}</span>` : ''}${v.description && i === 0 ? `<span class="variant-description">${esc(v.description)}</span>` : ''}</th>`;
     const cells = measures.map((m) => {
       const c = cellOf(m, p);
-      return `<td data-measure="${esc(c.key)}"><span class="value">${esc(c.text)}</span>${c.interval ? `<span class="interval">95% CI ${esc(c.interval)}</span>` : ''}</td>`;
+      return `<td data-measure="${esc(c.key)}"><span class="value">${esc(c.text)}</span>${c.interval ? `<span class="interval">${esc(c.interval).replace('–', '–<wbr>')}</span>` : ''}</td>`;
     }).join('');
     const mine = expectationsAt(r, v.name, p.values);
     const exp = withExpectations
-      ? `<td data-measure="expectations">${mine.map((e) => `<span class="${e.passed ? 'pass' : 'fail'}">${e.passed ? '✓' : '✗'} ${esc(expectationText(e))}</span>`).join('') || '—'}</td>`
+      ? `<td data-measure="expectations">${mine.map((e) => `<span class="${e.passed ? 'pass' : 'fail'}" title="${esc(expectationText(e))}">${e.passed ? '✓' : '✗'} ${esc(e.check)}<span class="interval">${esc(e.actual)}</span></span>`).join('') || '—'}</td>`
       : '';
     return `<tr data-variant="${esc(v.name)}"${i > 0 ? ' class="same-variant"' : ''}>${name}${cells}${exp}</tr>`;
   })).join('\n');
@@ -165,21 +217,24 @@ function comparisonSection(r: Results, colors: string[]): string {
   const summary = withExpectations
     ? `<p class="${failed > 0 ? 'warning' : 'ok'}" id="expectations-summary">${failed > 0 ? `${failed} of ${r.expectations.length} expectation(s) failed.` : `All ${r.expectations.length} expectation(s) passed.`}</p>`
     : '';
-  return `<section id="comparison">
-<h2>Comparison</h2>
-<p class="note">Means across seeds, with 95% confidence intervals; hover a column header for its definition. "not recovered": at least one seed had not recovered when the run ended (a metastable failure).</p>
-${summary}
+  const rows = r.variants.reduce((n, v) => n + v.points.length, 0);
+  const table = `<p class="note">Means across seeds; under each mean, its 95% confidence interval across seeds. Hover a column header for its definition. "not recovered": at least one seed had not recovered when the run ended (a metastable failure).</p>
 <div class="table-wrap"><table id="comparison-table">
 <thead>${head}</thead>
 <tbody>
 ${body}
 </tbody>
-</table></div>
+</table></div>`;
+  // With a sweep the heatmap is the comparison to scan; the numbers stay one click away.
+  return `<section id="comparison">
+<h2>Comparison</h2>
+${summary}
+${heatmap ? `${heatmap}\n<details id="comparison-details">\n<summary>Full comparison table (${rows} rows, ${measures.length} measures, with intervals${withExpectations ? ' and expectations' : ''})</summary>\n${table}\n</details>` : table}
 </section>`;
 }
 
 /** Outcomes per population at the featured point: whose users fared how. */
-function populationSection(r: Results, colors: string[]): string {
+function populationSection(r: Results, colors: string[], chart: string): string {
   const featured = featuredPointIndex(r);
   const rows = populationRows(r, featured);
   if (rows.length === 0) return '';
@@ -195,12 +250,16 @@ function populationSection(r: Results, colors: string[]): string {
     '</tr>').join('\n');
   return `<section id="populations">
 <h2>Per population${at ? ` at ${esc(at)}` : ''}</h2>
-<p class="note">How each population's users fared: the verdict is about ${esc(r.subject.join(', '))}; an attacker's refused requests are the service working.</p>
+<p class="note">How each population's users fared at the compared point: the verdict is about ${esc(r.subject.join(', '))}; an attacker's refused requests are the service working.</p>
+${chart}
+<details id="population-details"${chart ? '' : ' open'}>
+<summary>Every population measure, as a table</summary>
 <div class="table-wrap"><table id="population-table">
 <thead>${head}</thead>
 <tbody>
 ${body}
 </tbody>
 </table></div>
+</details>
 </section>`;
 }

@@ -7,7 +7,7 @@
 import type { ResultsBundle } from '../../results/bundle.js';
 import type { Results } from '../../results/results.js';
 import { atPoint, featuredPointIndex } from '../cells.js';
-import { prepareSeries, seriesRows, type PreparedSeries } from './series.js';
+import { prepareAllSeries, seriesRows, type PreparedSeries } from './series.js';
 import { DATASETS, timeScale, variantColors, type Chart, type ChartContext } from '../charts/common.js';
 import { loadChart } from '../charts/load.js';
 import { attemptsChart } from '../charts/attempts.js';
@@ -18,9 +18,14 @@ import { queueChart } from '../charts/queue.js';
 import { amplificationChart } from '../charts/amplification.js';
 import { recoveryCurveChart, type SweepAxis } from '../charts/recovery-curve.js';
 import { extraSeriesChart } from '../charts/extra-series.js';
+import { HEATMAP_MEASURES, HEATMAP_STATUS, heatmapChart, type HeatmapAxis } from '../charts/heatmap.js';
+import { populationsChart } from '../charts/populations.js';
+import { populationRows } from '../populations-view.js';
+import { pointLabel } from '../cells.js';
 import { formatDuration, parseDuration, parseRate } from '../../scenario/units.js';
 import { formatValue } from '../../measures/format.js';
-import { seedsText } from '../cells.js';
+import { formatInterval } from '../../measures/format.js';
+import { cellOf, healthyBefore, seedsText } from '../cells.js';
 
 export const CHART_WIDTH = 760;
 
@@ -29,32 +34,44 @@ type Row = Record<string, unknown>;
 export interface ReportPlan {
   ctx: ChartContext;
   charts: Chart[];
-  /** Time-series data, by variant and column (the page turns them into `series` rows). */
+  /** Time-series data of the featured point, by variant and column (the page turns them into `series` rows). */
   series: PreparedSeries | null;
+  /** The featured point's index (0 without a sweep). */
+  featured: number;
+  /**
+   * Every sweep point's time series and point-specific datasets (fault windows, attempts per
+   * action), for the page's point selector; the featured point's are also `series`/`datasets`.
+   */
+  points: Array<{ index: number; label: string; series: PreparedSeries | null; datasets: Record<string, Row[]> }>;
   /** The other datasets, as rows. */
   datasets: Record<string, Row[]>;
   /** Things the reader should know about what is (not) drawn. */
   notes: string[];
 }
 
-export function planReport(b: ResultsBundle): ReportPlan {
+/** `seriesBudget`: bytes of series JSON the page may carry (tests make it small to see the downsampling). */
+export function planReport(b: ResultsBundle, seriesBudget?: number): ReportPlan {
   const r = b.results;
   const names = r.variants.map((v) => v.name);
   const time = timeScale(r.horizonS);
   const ctx: ChartContext = { variants: names, colors: variantColors(names.length), time, width: CHART_WIDTH };
   const featured = featuredPointIndex(r);
-  const series = prepareSeries(b, featured);
+  const all = prepareAllSeries(b, seriesBudget);
+  const series = all ? all.points.find((p) => (p.point?.index ?? 0) === featured) ?? all.points[0] : null;
+  if (all) ctx.extents = extentsOf(all.points);
   const notes: string[] = [];
   const charts: Chart[] = [];
   const has = (...cols: string[]) => !!series && cols.every((c) => series.columns.includes(c));
 
   if (!series) notes.push('No run finished: no time-series charts.');
   else {
-    if (series.factor > 1) notes.push(`Time series: ${series.factor} consecutive ${formatDuration(r.bucketS)} buckets are averaged into each plotted point (${formatDuration(series.widthS)}).`);
+    if (all!.budgetFactor > 1) {
+      notes.push(`Downsampled to keep this page small: the time series of all ${all!.points.length} sweep points are carried, with ${series.factor} consecutive ${formatDuration(r.bucketS)} buckets averaged into each plotted point (${formatDuration(series.widthS)}; offered load keeps each merged stretch's lowest and highest value as its band). timeseries.csv has every bucket.`);
+    } else if (series.factor > 1) notes.push(`Time series: ${series.factor} consecutive ${formatDuration(r.bucketS)} buckets are averaged into each plotted point (${formatDuration(series.widthS)}).`);
     if (r.seeds.length > 1) notes.push(`Time series show the mean across ${r.seeds.length} seeds in each bucket.`);
     if (series.point) {
       const which = r.ranking?.at && r.ranking.points.length === 1 && r.ranking.points[0].point === series.point.index ? 'the sweep point the ranking reads' : 'the first sweep point with runs';
-      notes.push(`Time series, fault windows and attempts per action show ${which} (${Object.entries(series.point.values).map(([k, v]) => `${k} = ${v}`).join(', ')}); timeseries.csv holds every point.`);
+      notes.push(`Time series, fault windows and attempts per action show the sweep point chosen above; the page opens on ${which} (${Object.entries(series.point.values).map(([k, v]) => `${k} = ${v}`).join(', ')}).`);
     }
     if (has('load_multiple')) charts.push(loadChart(ctx));
     if (has('first_tries', 'retries')) charts.push(attemptsChart(ctx));
@@ -70,29 +87,59 @@ export function planReport(b: ResultsBundle): ReportPlan {
   const sweep = sweepRows(r, time.divisor);
   if (sweep) charts.push(recoveryCurveChart({ ...ctx }, sweep.axis));
 
+  const heat = heatmapRows(r);
+  if (heat) charts.push(heatmapChart(ctx, heat.axis));
+
+  const pops = populationChartRows(r, featured, time.divisor);
+  if (pops.rows.length > 0) charts.push(populationsChart(ctx, pops.populations, pointLabel(r.variants.map((v) => atPoint(v, featured)).find((p) => p)?.values ?? {})));
+
   if (series && series.extraColumns.length > 0) {
     charts.push(extraSeriesChart(ctx, series.extraColumns.map((name) => ({ name, perSecond: series.perSecond.has(name) }))));
   }
 
-  const faults = faultRows(r, featured, time.divisor);
-  const seen = new Set<string>();
-  const faultWindows = faults.filter((f) => {
-    const key = `${f.kind}|${f.start}|${f.end}`;
-    return seen.has(key) ? false : (seen.add(key), true);
-  }).map(({ variant: _, ...f }) => f);
+  const pointDatasets = (index: number): Record<string, Row[]> => {
+    const faults = faultRows(r, index, time.divisor);
+    const seen = new Set<string>();
+    const faultWindows = faults.filter((f) => {
+      const key = `${f.kind}|${f.start}|${f.end}`;
+      return seen.has(key) ? false : (seen.add(key), true);
+    }).map(({ variant: _, ...f }) => f);
+    return { [DATASETS.faults]: faults, [DATASETS.faultWindows]: faultWindows, [DATASETS.amplification]: amplificationRows(r, index) };
+  };
+  const indices = r.sweep ? r.sweep.points.map((p) => p.index) : [0];
+  const points = indices.map((index) => ({
+    index,
+    label: r.sweep ? Object.entries(r.sweep.points.find((p) => p.index === index)!.values).map(([k, v]) => `${k} = ${v}`).join(', ') : '',
+    series: all?.points.find((p) => (p.point?.index ?? 0) === index) ?? null,
+    datasets: pointDatasets(index),
+  }));
 
   return {
     ctx,
     charts,
     series,
+    featured,
+    points,
     datasets: {
-      [DATASETS.faults]: faults,
-      [DATASETS.faultWindows]: faultWindows,
-      [DATASETS.amplification]: amplification,
+      ...pointDatasets(featured),
       [DATASETS.sweep]: sweep?.rows ?? [],
+      [DATASETS.heatmap]: heat?.rows ?? [],
+      [DATASETS.populations]: pops.rows,
     },
     notes,
   };
+}
+
+/** Smallest positive and largest value of each shipped column, over every variant and point drawn. */
+function extentsOf(all: PreparedSeries[]): Record<string, { min: number; max: number }> {
+  const out: Record<string, { min: number; max: number }> = {};
+  for (const v of all.flatMap((p) => p.variants)) {
+    for (const [c, xs] of Object.entries(v.data)) {
+      const e = (out[c] ??= { min: Infinity, max: -Infinity });
+      for (const x of xs) if (x !== null) { if (x > 0 && x < e.min) e.min = x; if (x > e.max) e.max = x; }
+    }
+  }
+  return out;
 }
 
 /** Fault windows per variant at the featured point, in the chart time unit. */
@@ -107,16 +154,37 @@ function faultRows(r: Results, point: number, divisor: number): Array<{ variant:
   );
 }
 
+/**
+ * Bins of attempts per action: each count up to 5 on its own, then 6–10, 11–20, 21–50,
+ * 51–100, 101–200, …: a loop with no ceiling takes 50 or 90 tries, and 90 labels of one
+ * try each would run into each other.
+ */
+export function attemptBins(maxAttempts: number): Array<{ from: number; to: number; label: string }> {
+  const bins: Array<{ from: number; to: number; label: string }> = [];
+  for (let a = 1; a <= Math.min(5, maxAttempts); a++) bins.push({ from: a, to: a, label: String(a) });
+  let from = 6;
+  for (let k = 0; from <= maxAttempts; k++) {
+    const to = [10, 20, 50][k % 3] * 10 ** Math.floor(k / 3);
+    bins.push({ from, to, label: `${from}–${to}` });
+    from = to + 1;
+  }
+  return bins;
+}
+
+/** Share of the featured point's finished actions by attempts taken, binned (attemptBins), per variant. */
 function amplificationRows(r: Results, point: number): Row[] {
   const rows: Row[] = [];
-  for (const v of r.variants) {
-    const p = atPoint(v, point);
-    if (!p || p.runs === 0) continue;
-    const h = p.attemptsHistogram;
+  const hists = r.variants.map((v) => ({ v, p: atPoint(v, point) })).filter((x) => x.p && x.p.runs > 0);
+  const max = Math.max(0, ...hists.map(({ p }) => p!.attemptsHistogram.reduce((m, c, k) => (c > 0 ? k : m), 0)));
+  const bins = attemptBins(max);
+  for (const { v, p } of hists) {
+    const h = p!.attemptsHistogram;
     const total = h.reduce((s, x) => s + x, 0);
     if (total === 0) continue;
-    h.forEach((count, attempts) => {
-      if (count > 0) rows.push({ variant: v.name, stat: 'histogram', attempts, value: count, share: count / total });
+    bins.forEach((b, i) => {
+      let count = 0;
+      for (let a = b.from; a <= b.to && a < h.length; a++) count += h[a];
+      if (count > 0) rows.push({ variant: v.name, stat: 'histogram', bin: b.label, order: i, value: count, share: count / total });
     });
   }
   return rows;
@@ -156,7 +224,70 @@ function sweepRows(r: Results, divisor: number): { axis: SweepAxis; rows: Row[] 
       });
     }
   }
-  return { axis: { title: x.title, groups, ordinal: x.ordinal }, rows };
+  const notRecovered = r.variants.map((v) => v.name).filter((name) => rows.some((row) => row.variant === name && row.recovered === false));
+  const fault = /^faults\[(\d+)\]\.duration$/.exec(p1);
+  const kind = fault ? r.variants.flatMap((v) => v.points).find((p) => p.faults[Number(fault[1])])?.faults[Number(fault[1])].kind ?? '' : '';
+  const name = fault ? (/down|outage/.test(kind) ? 'outage length' : 'fault length') : p1;
+  return { axis: { title: x.title, name, groups, ordinal: x.ordinal, notRecovered }, rows };
+}
+
+/** Success and perceived outage per variant and population at the compared point (the population table's numbers). */
+function populationChartRows(r: Results, point: number, divisor: number): { populations: string[]; rows: Row[] } {
+  const table = populationRows(r, point);
+  const name = (p: { population: string; role: string }) => (p.role === 'attacker' ? `${p.population} (attacker)` : p.population);
+  const rows = table.map((p) => {
+    const v = r.variants.find((x) => x.name === p.variant)!;
+    const scope = atPoint(v, point)!.populations.find((s) => s.name === p.population)!;
+    const text = (key: string) => p.cells.find((c) => c.key === key)?.text ?? '—';
+    const outage = scope.measures.perceivedOutageS?.value ?? null;
+    return {
+      variant: p.variant,
+      population: name(p),
+      success: scope.measures.successRatio?.value ?? null,
+      outageMin: outage === null ? null : outage / divisor,
+      successText: text('successRatio'),
+      outageText: text('perceivedOutageS'),
+      amplificationText: text('attemptsPerAction'),
+    };
+  });
+  return { populations: [...new Set(table.map(name))], rows };
+}
+
+/**
+ * The heatmap's cells: per variant, sweep point and offered measure, the value in words, a
+ * score from 0 (the best value of that measure anywhere) to 1 (the worst), and a status that
+ * takes the cell out of the scale (not recovered, unhealthy before the fault, no value).
+ * Null without a sweep of two points or more.
+ */
+function heatmapRows(r: Results): { axis: HeatmapAxis; rows: Row[] } | null {
+  if (!r.sweep || r.sweep.points.length < 2) return null;
+  const measures = HEATMAP_MEASURES.map((k) => r.measures.find((m) => m.key === k)).filter((m) => m !== undefined);
+  if (measures.length === 0) return null;
+  const label = (values: Record<string, string | number>) => Object.entries(values).map(([k, v]) => (r.sweep!.parameters.length === 1 ? String(v) : `${k} = ${v}`)).join(', ');
+  const points = r.sweep.points.map((p) => label(p.values));
+  const rows: Row[] = [];
+  for (const m of measures) {
+    const cells = r.variants.flatMap((v) => v.points.filter((p) => p.runs > 0).map((p) => ({ v, p, value: p.measures[m.key]?.value ?? null })));
+    const values = cells.filter((c) => c.value !== null && healthyBefore(c.p)).map((c) => c.value!);
+    const lo = Math.min(...values), hi = Math.max(...values);
+    for (const { v, p, value } of cells) {
+      const status = !healthyBefore(p) ? HEATMAP_STATUS.unhealthy
+        : value === null ? (m.key === 'recoveryTimeS' ? HEATMAP_STATUS.notRecovered : HEATMAP_STATUS.none) : 'ok';
+      const t = hi > lo && value !== null ? (value - lo) / (hi - lo) : 0;
+      const a = p.measures[m.key];
+      rows.push({
+        variant: v.name,
+        point: label(p.values),
+        measure: m.key,
+        label: m.label,
+        status,
+        score: status === 'ok' ? Number((m.better === 'higher' ? 1 - t : t).toFixed(4)) : null,
+        text: status === HEATMAP_STATUS.unhealthy ? 'unhealthy' : cellOf(m, p).text,
+        interval: a ? formatInterval(m.unit, a.lo, a.hi) ?? '' : '',
+      });
+    }
+  }
+  return { axis: { points, measures: measures.map((m) => ({ key: m.key, label: m.label })) }, rows };
 }
 
 /** Sweep values as written ("5m", "800/s", 0.9) → numbers for a quantitative axis, when they all read as one kind. */

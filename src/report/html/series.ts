@@ -46,7 +46,7 @@ export const isCount = (c: ColumnInfoResult) => c.unit === 'count' || c.unit ===
 
 const sig4 = (x: number) => (x === 0 ? 0 : Number(x.toPrecision(4)));
 
-export function prepareSeries(b: ResultsBundle, pointIndex: number, maxPoints = MAX_POINTS): PreparedSeries | null {
+export function prepareSeries(b: ResultsBundle, pointIndex: number, maxPoints = MAX_POINTS, prune = true): PreparedSeries | null {
   const r = b.results;
   const tab = b.series;
   if (tab.rows === 0) return null;
@@ -108,8 +108,10 @@ export function prepareSeries(b: ResultsBundle, pointIndex: number, maxPoints = 
     return { variant: v.name, seeds: seeds.size, data };
   });
 
+  // A failure cause that never occurs gets no column, hence no legend entry nor colour; an
+  // other series that is zero throughout gets no panel.
   const values = r.sweep?.points.find((p) => p.index === pointIndex)?.values;
-  return {
+  const prepared: PreparedSeries = {
     columns,
     failureColumns,
     extraColumns,
@@ -119,6 +121,64 @@ export function prepareSeries(b: ResultsBundle, pointIndex: number, maxPoints = 
     point: r.sweep && values ? { index: pointIndex, values } : null,
     variants,
   };
+  if (prune) pruneColumns([prepared]);
+  return prepared;
+}
+
+/** Drops, from every one of `all`, the failure and other columns that are zero (or empty) in all of them. */
+function pruneColumns(all: PreparedSeries[]): void {
+  const occurs = (c: string) => all.some((p) => p.variants.some((v) => v.data[c]?.some((x) => x !== null && x !== 0)));
+  const first = all[0];
+  const gone = new Set([...first.failureColumns, ...first.extraColumns].filter((c) => !occurs(c)));
+  for (const p of all) {
+    for (const v of p.variants) for (const c of gone) delete v.data[c];
+    p.columns = p.columns.filter((c) => !gone.has(c));
+    p.failureColumns = p.failureColumns.filter((c) => !gone.has(c));
+    p.extraColumns = p.extraColumns.filter((c) => !gone.has(c));
+  }
+}
+
+/**
+ * The series JSON a report may carry, in bytes (the vega builds take 0.83 MB): with it, the
+ * flagship's report.html (8 variants x 8 outage lengths x 4 h) stays under 3 MB.
+ */
+export const SERIES_BUDGET_BYTES = 1_500_000;
+
+export interface AllSeries {
+  /** One prepared series per sweep point (one without a sweep), in sweep order; the same columns and merging in each. */
+  points: PreparedSeries[];
+  /** Buckets merged into one plotted point only to stay within the byte budget (1: none beyond MAX_POINTS). */
+  budgetFactor: number;
+}
+
+/**
+ * Every sweep point's series, so the page can switch points without re-reading files. When
+ * all of them would exceed `budget` bytes as JSON, consecutive buckets are merged (the same
+ * factor at every point, so switching points compares like with like) until they fit.
+ */
+export function prepareAllSeries(b: ResultsBundle, budget: number = SERIES_BUDGET_BYTES): AllSeries | null {
+  const r = b.results;
+  if (b.series.rows === 0) return null;
+  const indices = r.sweep ? r.sweep.points.map((p) => p.index) : [0];
+  const nb = Math.max(1, Math.ceil(r.horizonS / r.bucketS - 1e-9));
+  const base = Math.max(1, Math.ceil(nb / MAX_POINTS));
+  const build = (factor: number) => {
+    const maxPoints = Math.ceil(nb / factor);
+    const points = indices.map((i) => prepareSeries(b, i, maxPoints, false)!);
+    pruneColumns(points);
+    return points;
+  };
+  let factor = base;
+  let points = build(factor);
+  const size = (ps: PreparedSeries[]) => JSON.stringify(ps.map((p) => p.variants)).length;
+  let bytes = size(points);
+  while (bytes > budget && factor < nb) {
+    // Merging k buckets divides the size by about k: jump close to the factor that fits.
+    factor = Math.min(nb, Math.max(factor + 1, Math.ceil(factor * bytes / budget)));
+    points = build(factor);
+    bytes = size(points);
+  }
+  return { points, budgetFactor: factor / base };
 }
 
 /** The rows the charts' `series` dataset holds (the page does the same in its script). */

@@ -1,0 +1,131 @@
+/**
+ * The verdict in one sentence, generated from the ranking: which variants bring the service
+ * back at the compared point and how fast, what the baseline does there, and (with a swept
+ * outage length) from which length on the baseline no longer recovers. report.html opens with
+ * it, summary.md puts it under the question and the terminal prints it, so a reader gets the
+ * answer before any table. Every number in it comes from the Results and is formatted by unit.
+ */
+import { formatValue } from '../measures/format.js';
+import type { RankingResult, RankingRow, Results } from '../results/results.js';
+import { parseDuration } from '../scenario/units.js';
+import { atPoint, featuredPointIndex, pointLabel } from './cells.js';
+
+type RankedPoint = RankingResult['points'][number];
+
+/** The ranked point the verdict (and the first screen) is about: the compared point, else the featured one. */
+export function verdictPoint(r: Results): RankedPoint | null {
+  const k = r.ranking;
+  if (!k || k.points.length === 0) return null;
+  const featured = featuredPointIndex(r);
+  return k.points.find((p) => p.point === featured) ?? k.points[0];
+}
+
+/** 720 s → "12-minute", 90 s → "90-second", 3600 s → "1-hour"; null when it is not a whole number of one unit. */
+function durationWords(s: number): string | null {
+  if (s > 0 && s % 3600 === 0) return `${s / 3600}-hour`;
+  if (s > 0 && s % 60 === 0) return `${s / 60}-minute`;
+  if (s > 0 && Number.isInteger(s)) return `${s}-second`;
+  return null;
+}
+
+const FAULT_DURATION = /^faults\[(\d+)\]\.duration$/;
+
+/** "At a 12-minute outage" for a swept fault length, else "At faults[0].duration = 12m", or "After the fault" without a sweep. */
+function pointPhrase(r: Results, p: RankedPoint): string {
+  const entries = Object.entries(p.values);
+  if (entries.length === 1) {
+    const [param, value] = entries[0];
+    const m = FAULT_DURATION.exec(param);
+    const d = parseDuration(value);
+    const words = m && d.ok ? durationWords(d.value) : null;
+    if (m && words) {
+      const kind = r.variants.map((v) => atPoint(v, p.point)?.faults[Number(m[1])]?.kind).find((k) => k !== undefined) ?? '';
+      return `At a ${words} ${/down|outage/.test(kind) ? 'outage' : 'fault'}`;
+    }
+  }
+  const label = pointLabel(p.values);
+  return label ? `At ${label}` : 'After the fault';
+}
+
+/** "a", "a and b", "a, b and c", "a, b, c and 2 more". */
+export function listWords(names: string[], most = 3): string {
+  const shown = names.length > most ? [...names.slice(0, most), `${names.length - most} more`] : names;
+  return shown.length <= 1 ? (shown[0] ?? '') : `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
+}
+
+const fullyRecovered = (e: RankingRow) => e.healthyBefore && (e.values.recovered ?? 0) >= 1 && e.values.recoveryTimeS !== null && e.values.recoveryTimeS !== undefined;
+
+/** How long after the last trigger a run could still have recovered: the horizon minus the trigger's end. */
+function windowAfterFault(r: Results, variant: string, point: number): number | null {
+  const v = r.variants.find((x) => x.name === variant);
+  const end = v ? atPoint(v, point)?.measures.lastTriggerEndS?.value ?? null : null;
+  return end === null ? null : Math.max(0, r.horizonS - end);
+}
+
+function timeRange(xs: number[]): string {
+  const lo = Math.min(...xs), hi = Math.max(...xs);
+  const a = formatValue('duration', lo), b = formatValue('duration', hi);
+  return a === b ? a : `${a}–${b}`;
+}
+
+/** What the baseline does at the point, in a clause ("as-is does not recover within 3h28m"). */
+function baselineClause(r: Results, p: RankedPoint, e: RankingRow): string {
+  if (!e.healthyBefore) return `${e.variant} is already unhealthy before the fault`;
+  const frac = e.values.recovered ?? null;
+  const rt = e.values.recoveryTimeS ?? null;
+  if (frac !== null && frac > 0 && frac < 1 && e.runs > 1) return `${e.variant} recovers in only ${Math.round(frac * e.runs)} of ${e.runs} seeds`;
+  if (rt === null || frac === 0) {
+    const w = windowAfterFault(r, e.variant, p.point);
+    return `${e.variant} does not recover${w === null ? ' before the run ends' : ` within ${formatValue('duration', w)}`}`;
+  }
+  return `${e.variant} takes ${formatValue('duration', rt)}`;
+}
+
+/** With a swept duration: where the baseline stops recovering ("it stops recovering between 6m and 8m of outage"). */
+function cliffClause(r: Results, e: RankingRow): string | null {
+  const k = r.ranking!;
+  const param = k.longestRecoveredParameter;
+  if (!param || !r.sweep) return null;
+  const seconds = (x: string | number) => { const d = parseDuration(x); return d.ok ? d.value : NaN; };
+  const swept = [...new Set(r.sweep.points.map((p) => p.values[param]).filter((x) => x !== undefined))].sort((a, b) => seconds(a) - seconds(b));
+  if (swept.length < 2) return null;
+  const noun = FAULT_DURATION.test(param) ? ' of outage' : '';
+  const L = e.longestRecovered ?? null;
+  if (L === null) return `recovers from none of the swept lengths, not even ${swept[0]}`;
+  const i = swept.findIndex((x) => String(x) === String(L));
+  if (i === swept.length - 1) return `recovers from every swept length up to ${L}`;
+  return `stops recovering between ${L} and ${swept[i + 1]}${noun}`;
+}
+
+/**
+ * The sentence: "At a 12-minute outage, all-defences and client-ceiling bring the service back
+ * in 3m; as-is does not recover within 3h28m, and it stops recovering between 6m and 8m of
+ * outage." Null without a ranking.
+ */
+export function verdictSentence(r: Results): string | null {
+  const p = verdictPoint(r);
+  if (!p) return null;
+  const k = r.ranking!;
+  const parts: string[] = [];
+  const best = p.entries.filter((e) => e.rank === 1 && fullyRecovered(e));
+  const winners = best.map((e) => e.variant);
+  if (best.length > 0) {
+    parts.push(`${listWords(winners)} ${winners.length > 1 ? 'bring' : 'brings'} the service back in ${timeRange(best.map((e) => e.values.recoveryTimeS!))}`);
+  } else {
+    const w = windowAfterFault(r, p.entries[0].variant, p.point);
+    const top = p.entries[0];
+    const some = p.entries.filter((e) => e.healthyBefore && (e.values.recovered ?? 0) > 0);
+    parts.push(some.length > 0
+      ? `no variant recovers in every seed; ${top.variant} comes closest (${Math.round((top.values.recovered ?? 0) * top.runs)} of ${top.runs} seeds)`
+      : `no variant brings the service back${w === null ? ' before the run ends' : ` within ${formatValue('duration', w)}`}`);
+  }
+  const base = p.entries.find((e) => e.variant === k.baseline);
+  if (base) {
+    const cliff = cliffClause(r, base);
+    // Already said: the baseline is a winner, or nothing recovered at all.
+    const said = winners.includes(base.variant) || (best.length === 0 && (base.values.recovered ?? 0) === 0 && base.healthyBefore);
+    if (!said) parts.push(baselineClause(r, p, base) + (cliff ? `, and it ${cliff}` : ''));
+    else if (cliff) parts.push(`${base.variant} ${cliff}`);
+  }
+  return `${pointPhrase(r, p)}, ${parts.join('; ')}.`;
+}

@@ -1,0 +1,43 @@
+/**
+ * Opening report.html in a real browser for the tests: Debian's Chromium through
+ * playwright-core, offline, with every request, page error and console warning recorded.
+ * Tests that need it skip (and say why) only when /usr/bin/chromium is absent.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const hasChromium = existsSync(CHROMIUM);
+export const skipNote = hasChromium ? '' : ` [skipped: ${CHROMIUM} not found; install it with apt-get install -y chromium]`;
+
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+
+export function launch(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+}
+
+export interface Watch { requests: string[]; problems: string[]; dialogs: string[] }
+
+/** Opens DIR/report.html at the given viewport and waits until every chart has rendered (or failed). */
+export async function openReport(browser: Browser, dir: string, viewport = { width: 1280, height: 900 }): Promise<{ page: Page; watch: Watch; url: string }> {
+  const page = await browser.newPage({ viewport });
+  const watch: Watch = { requests: [], problems: [], dialogs: [] };
+  page.on('request', (r) => watch.requests.push(r.url()));
+  page.on('pageerror', (e) => watch.problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') watch.problems.push(`console ${m.type()}: ${m.text()}`); });
+  page.on('dialog', (d) => { watch.dialogs.push(d.message()); void d.dismiss(); });
+  const url = pathToFileURL(join(dir, 'report.html')).href;
+  await page.goto(url);
+  await page.waitForFunction(() => (globalThis as { __reportReady?: boolean }).__reportReady === true, null, { timeout: 60_000 });
+  return { page, watch, url };
+}
+
+/** Waits until the page has run one more frame (a signal, not a sleep): after a click, vega re-renders in a frame. */
+export function nextFrames(page: Page): Promise<unknown> {
+  return page.evaluate(() => new Promise((done) => {
+    const raf = (globalThis as unknown as { requestAnimationFrame: (f: () => void) => void }).requestAnimationFrame;
+    raf(() => raf(() => done(null)));
+  }));
+}
