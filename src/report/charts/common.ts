@@ -15,6 +15,8 @@ export const DATASETS = {
   faults: 'faults',
   /** The distinct fault windows over all variants, for charts that overlay variants. */
   faultWindows: 'faultWindows',
+  /** Operator actions that took effect: `variant`, `name`, `kind`, `t` (time unit), `when`, `why`, `seeds` (see actions-view.ts). */
+  actions: 'actions',
   /** Attempts per user action: `variant`, `stat`, `value` (and `attempts`, `share` for histograms). */
   amplification: 'amplification',
   /** Recovery time by sweep value: see recovery-curve.ts. */
@@ -152,6 +154,30 @@ export function faultLayer(ctx: ChartContext, variant?: string): Json {
         { field: 'kind', title: 'fault' },
         { field: 'start', title: `from (${ctx.time.unit})`, format: '.3~f' },
         { field: 'end', title: `to (${ctx.time.unit})`, format: '.3~f' },
+      ],
+    },
+  };
+}
+
+/**
+ * A dashed vertical rule, in the variant's colour, where an operator action or an autoscaler
+ * decision took effect (the earliest over the seeds); its tooltip says what and why.
+ */
+export function actionLayer(ctx: ChartContext): Json {
+  return {
+    data: { name: DATASETS.actions },
+    mark: { type: 'rule', strokeDash: [6, 3], strokeWidth: 1.5 },
+    encoding: {
+      x: { field: 't', type: 'quantitative', scale: { domain: ctx.time.domain, nice: false } },
+      color: variantColor(ctx),
+      opacity: picked(0.9),
+      tooltip: [
+        { field: 'variant' },
+        { field: 'name', title: 'action' },
+        { field: 'kind', title: 'effect' },
+        { field: 'when', title: 'at' },
+        { field: 'why', title: 'why' },
+        { field: 'seeds', title: 'seeds' },
       ],
     },
   };

@@ -3,7 +3,7 @@
  * actions that succeeded, per variant. Load can look fine while goodput is near zero: the
  * server is busy, but with work for clients that already gave up.
  */
-import { DATASETS, LINE_GAPS, faultLayer, pickParam, picked, timeX, topLevel, variantColor, zoomParam, type Chart, type ChartContext } from './common.js';
+import { DATASETS, LINE_GAPS, actionLayer, faultLayer, pickParam, picked, timeX, topLevel, variantColor, zoomParam, type Chart, type ChartContext } from './common.js';
 
 export function goodputChart(ctx: ChartContext): Chart {
   const panel = (field: string, title: string, format: string, extra: Record<string, unknown> = {}, zoom = false) => ({
@@ -24,6 +24,7 @@ export function goodputChart(ctx: ChartContext): Chart {
           tooltip: [{ field: 'variant' }, { field: 't', title: `time (${ctx.time.unit})`, format: '.2~f' }, { field, title, format: format === '.0%' ? '.1%' : ',.1f' }],
         },
       },
+      actionLayer(ctx),
     ],
   });
   return {
@@ -31,8 +32,8 @@ export function goodputChart(ctx: ChartContext): Chart {
     title: 'Goodput and success ratio',
     caption:
       'Top: user actions completed successfully per second. Bottom: the share of user actions ending in each bucket that succeeded ' +
-      '(an action succeeds if any of its attempts does). Gaps mean no action ended in that bucket.',
-    datasets: [DATASETS.series, DATASETS.faultWindows],
+      '(an action succeeds if any of its attempts does). Gaps mean no action ended in that bucket. Dashed vertical lines: operator actions.',
+    datasets: [DATASETS.series, DATASETS.faultWindows, DATASETS.actions],
     spec: topLevel({
       vconcat: [
         panel('goodput_per_s', 'goodput (actions/s)', ',.0f', {}, true),

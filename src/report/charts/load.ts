@@ -4,7 +4,7 @@
  * one stuck in a metastable failure stays at 2x-4x while clients keep retrying. The pale
  * band is the range across seeds and merged buckets, so peaks hidden by averaging stay visible.
  */
-import { DATASETS, LINE_GAPS, faultLayer, pickParam, picked, timeX, topLevel, variantColor, zoomParam, type Chart, type ChartContext } from './common.js';
+import { DATASETS, LINE_GAPS, actionLayer, faultLayer, pickParam, picked, timeX, topLevel, variantColor, zoomParam, type Chart, type ChartContext } from './common.js';
 
 export function loadChart(ctx: ChartContext): Chart {
   const series = { name: DATASETS.series };
@@ -14,9 +14,9 @@ export function loadChart(ctx: ChartContext): Chart {
     title: 'Offered load',
     caption:
       'Attempts reaching the server per second, divided by the 1x baseline (user actions per second before the fault). ' +
-      'Shaded: fault windows. The dashed line is 1x; the pale band around each line spans the lowest to highest value across seeds and merged buckets. ' +
+      'Shaded: fault windows; dashed vertical lines: operator actions and autoscaler decisions (hover for what and why). The dashed line is 1x; the pale band around each line spans the lowest to highest value across seeds and merged buckets. ' +
       'Click a legend entry to show only that variant (shift-click for more); shift + scroll zooms the time axis, drag pans, double-click resets.',
-    datasets: [DATASETS.series, DATASETS.faultWindows],
+    datasets: [DATASETS.series, DATASETS.faultWindows, DATASETS.actions],
     spec: topLevel({
       width: ctx.width,
       height: 220,
@@ -45,6 +45,7 @@ export function loadChart(ctx: ChartContext): Chart {
           },
         },
         { data: { values: [{}] }, mark: { type: 'rule', strokeDash: [4, 4], color: '#555' }, encoding: { y: { datum: 1 } } },
+        actionLayer(ctx),
       ],
     }),
   };

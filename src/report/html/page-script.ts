@@ -83,7 +83,7 @@ export const PAGE_SCRIPT = String.raw`(function () {
     });
   });
   // Redraws every chart that shows the chosen point's data; the sweep chart is about all points.
-  var PER_POINT = ['series', 'faults', 'faultWindows', 'amplification'];
+  var PER_POINT = ['series', 'faults', 'faultWindows', 'actions', 'amplification'];
   function redraw() {
     var sets = setsFor(false);
     // Charts drawn as one panel per variant keep every panel (an empty panel would have no scale).

@@ -20,6 +20,7 @@ import { keySettings } from './settings.js';
 import { compactRankingColumns, rankingCells, rankingColumns, rankingNote } from '../ranking-view.js';
 import { verdictPoint, verdictSentence } from '../verdict.js';
 import { populationMeasures, populationRows } from '../populations-view.js';
+import { actionRows, whenText } from '../actions-view.js';
 import { escapeHtml as esc, inlineJson, inlineScript } from './escape.js';
 import { vendorScripts } from './vendor.js';
 import { PAGE_SCRIPT } from './page-script.js';
@@ -85,6 +86,7 @@ ${partialWarning(r)}
 ${answerSection(r, plan.ctx.colors, answer.map(figure).join('\n'))}
 ${comparisonSection(r, plan.ctx.colors, heatmap.map(figure).join('\n'))}
 ${populationSection(r, plan.ctx.colors, populations.map(figure).join('\n'))}
+${actionsSection(r, plan.ctx.colors)}
 ${over.length > 0 ? `<section id="over-time">\n<h2>Over time</h2>\n${seriesControls(r, plan)}\n${plan.notes.map((n) => `<p class="note">${esc(n)}</p>`).join('\n')}\n${over.map(figure).join('\n')}\n</section>` : plan.notes.map((n) => `<p class="note">${esc(n)}</p>`).join('\n')}
 ${across.length > 0 ? `<section id="across-variants">\n<h2>Across variants</h2>\n${across.map(figure).join('\n')}\n</section>` : ''}
 <section id="settings">
@@ -234,6 +236,33 @@ ${heatmap ? `${heatmap}\n<details id="comparison-details">\n<summary>Full compar
 }
 
 /** Outcomes per population at the featured point: whose users fared how. */
+/**
+ * What operators and automation did during the runs at the compared point, in time order per
+ * variant, and why: the same rows the time series mark with dashed lines.
+ */
+function actionsSection(r: Results, colors: string[]): string {
+  const featured = featuredPointIndex(r);
+  const rows = actionRows(r, featured);
+  if (rows.length === 0) return '';
+  const swatch = swatchOf(r, colors);
+  const at = pointLabel(r.variants.map((v) => atPoint(v, featured)).find((p) => p)?.values ?? {});
+  const body = rows.map((a, i) =>
+    `<tr data-variant="${esc(a.variant)}" data-action="${esc(a.name)}"${i > 0 && rows[i - 1].variant === a.variant ? ' class="same-variant"' : ''}>` +
+    `<th scope="row">${swatch(a.variant)}<span class="variant-name">${esc(a.variant)}</span></th>` +
+    `<td class="when">${esc(whenText(a))}</td><td>${esc(a.name)}</td><td>${esc(a.kind)}</td>` +
+    `<td>${esc(a.why)}${a.note ? ` <span class="flag">${esc(a.note)}</span>` : ''}</td><td>${a.seeds} of ${a.of}</td></tr>`).join('\n');
+  return `<section id="actions">
+<h2>Operator actions${at ? ` at ${esc(at)}` : ''}</h2>
+<p class="note">Actions and autoscaler decisions that took effect during the runs, earliest first (over the seeds, when they differ); the time series mark them with dashed lines.</p>
+<div class="table-wrap"><table id="actions-table">
+<thead><tr><th scope="col">variant</th><th scope="col">at</th><th scope="col">action</th><th scope="col">effect</th><th scope="col">why</th><th scope="col">seeds</th></tr></thead>
+<tbody>
+${body}
+</tbody>
+</table></div>
+</section>`;
+}
+
 function populationSection(r: Results, colors: string[], chart: string): string {
   const featured = featuredPointIndex(r);
   const rows = populationRows(r, featured);

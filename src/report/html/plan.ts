@@ -21,6 +21,7 @@ import { extraSeriesChart } from '../charts/extra-series.js';
 import { HEATMAP_MEASURES, HEATMAP_STATUS, heatmapChart, type HeatmapAxis } from '../charts/heatmap.js';
 import { populationsChart } from '../charts/populations.js';
 import { populationRows } from '../populations-view.js';
+import { actionRows, whenText } from '../actions-view.js';
 import { pointLabel } from '../cells.js';
 import { formatDuration, parseDuration, parseRate } from '../../scenario/units.js';
 import { formatValue } from '../../measures/format.js';
@@ -104,7 +105,11 @@ export function planReport(b: ResultsBundle, seriesBudget?: number): ReportPlan 
       const key = `${f.kind}|${f.start}|${f.end}`;
       return seen.has(key) ? false : (seen.add(key), true);
     }).map(({ variant: _, ...f }) => f);
-    return { [DATASETS.faults]: faults, [DATASETS.faultWindows]: faultWindows, [DATASETS.amplification]: amplificationRows(r, index) };
+    const actions = actionRows(r, index).map((a) => ({
+      variant: a.variant, name: a.name, kind: a.kind, t: a.firstS / time.divisor,
+      when: whenText(a), why: a.note ? `${a.why} (${a.note})` : a.why, seeds: `${a.seeds} of ${a.of}`,
+    }));
+    return { [DATASETS.faults]: faults, [DATASETS.faultWindows]: faultWindows, [DATASETS.actions]: actions, [DATASETS.amplification]: amplificationRows(r, index) };
   };
   const indices = r.sweep ? r.sweep.points.map((p) => p.index) : [0];
   const points = indices.map((index) => ({
