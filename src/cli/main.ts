@@ -16,6 +16,7 @@ import { closest } from '../scenario/problems.js';
 import { TOOL_VERSION } from '../experiment/tool-version.js';
 import { runCommand, validateCommand, schemaCommand, mergeCommand, type Io } from './commands.js';
 import { reportCommand } from './report-command.js';
+import { diffCommand } from './diff-command.js';
 import { EXIT, UsageError } from './errors.js';
 import { forTerminal } from './terminal-text.js';
 
@@ -42,6 +43,7 @@ const OPTIONS: Record<string, string[]> = {
   run: ['seed', 'seeds', 'out', 'workers', 'force-workers', 'shard', 'quiet'],
   merge: ['out'],
   report: [],
+  diff: ['json', 'markdown', 'out', 'seeds', 'workers', 'fail-on-worse'],
   validate: [],
   schema: [],
 };
@@ -102,6 +104,26 @@ export async function main(rawArgv: string[]): Promise<number> {
       },
     )
     .command(
+      'diff <base> <head>',
+      'what a change does to the verdict: compare two results folders, or run two scenario files and compare them',
+      (y) =>
+        y
+          .positional('base', { type: 'string', demandOption: true, describe: 'results folder or scenario file before the change' })
+          .positional('head', { type: 'string', demandOption: true, describe: 'results folder or scenario file after the change' })
+          .option('json', { type: 'boolean', default: false, describe: 'print the diff as JSON' })
+          .option('markdown', { type: 'boolean', default: false, describe: 'print the diff as a pull-request comment' })
+          .option('out', { type: 'string', describe: 'when running scenario files: keep their results in OUT/base and OUT/head' })
+          .option('seeds', { type: 'number', describe: 'when running scenario files: seeds per variant for both (overrides the scenarios\'' })
+          .option('workers', { type: 'number', describe: 'worker threads (default and most: the number of cores)' })
+          .option('fail-on-worse', { type: 'boolean', default: false, describe: 'exit 1 when a verdict measure gets worse beyond seed noise' }),
+      async (a) => {
+        code = await diffCommand(
+          { base: undash(a.base as string), head: undash(a.head as string), json: a.json, markdown: a.markdown, out: a.out, seeds: a.seeds, workers: a.workers, failOnWorse: a['fail-on-worse'] },
+          io,
+        );
+      },
+    )
+    .command(
       'validate <files..>',
       'check scenario files and report every problem with its position (- reads standard input)',
       (y) => y.positional('files', { type: 'string', array: true, demandOption: true }),
@@ -112,7 +134,7 @@ export async function main(rawArgv: string[]): Promise<number> {
     .command('schema', 'print the JSON Schema of scenario files (for editor autocompletion)', (y) => y, async () => {
       code = await schemaCommand(io);
     })
-    .demandCommand(1, 'name a command: run, merge, report, validate or schema')
+    .demandCommand(1, 'name a command: run, merge, report, diff, validate or schema')
     .strict()
     .recommendCommands()
     .help()

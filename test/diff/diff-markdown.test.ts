@@ -1,0 +1,62 @@
+// The pull-request comment's size: whatever changed, the part above the first <details>
+// fold stays within about 60 lines for the flagship's shape (8 variants x 8 outage lengths),
+// and the fold holds the rest.
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { loadScenario } from '../../src/scenario/load.js';
+import { MEASURES } from '../../src/measures/registry.js';
+import type { ResultsDiff, MeasureChange } from '../../src/results/diff/results-diff.js';
+import { diffMarkdown, md } from '../../src/report/diff/diff-markdown.js';
+import { VERDICT_MEASURES } from '../../src/report/diff/diff-cells.js';
+
+const flagship = loadScenario(readFileSync('scenarios/retry-storm.yaml', 'utf8'), 'scenarios/retry-storm.yaml');
+
+/** The worst case: every measure of every variant at every point worse beyond noise, every ranking reversed, every expectation flipped. */
+function everythingWorse(): ResultsDiff {
+  const variants = flagship.variants.map((v) => v.name);
+  const change = (key: string): MeasureChange => {
+    const m = MEASURES.get(key)!;
+    return { key, label: m.label, unit: m.unit, better: m.better, base: 100, head: 900, delta: 800, lo: 700, hi: 900, p: 0.001, beyondNoise: true, direction: m.better === 'none' ? 'changed' : m.better === 'lower' ? 'worse' : 'better', why: 'Welch p = 0.001' };
+  };
+  const ranked = variants.map((v, i) => ({ rank: i + 1, variant: v }));
+  return {
+    base: { scenario: 'retry-storm', seeds: [1, 2, 3], runs: 192, partial: false },
+    head: { scenario: 'retry-storm', seeds: [1, 2, 3], runs: 192, partial: false },
+    variantsAdded: ['new-policy'], variantsRemoved: ['old-policy'], pointsAdded: [], pointsRemoved: [],
+    comparedAt: { 'faults[0].duration': '12m' },
+    points: variants.flatMap((variant) => flagship.points.map((p) => ({ variant, values: p.values, baseRuns: 3, headRuns: 3, changes: MEASURES.keys.map(change) }))),
+    ranking: flagship.points.map((p) => ({ values: p.values, before: ranked, after: [...ranked].reverse(), changed: true })),
+    expectations: Array.from({ length: 20 }, (_, i) => ({ name: `expectation ${i}`, before: true, after: false, actualBefore: 'ok', actualAfter: 'not ok' })),
+  };
+}
+
+describe('the diff as a pull-request comment', () => {
+  it('fits in 60 lines before the first fold for the flagship, even when everything changed', () => {
+    const diff = everythingWorse();
+    const text = diffMarkdown(diff);
+    const beforeFold = text.slice(0, text.indexOf('<details>')).split('\n');
+    expect(beforeFold.length).toBeLessThanOrEqual(60);
+    // The verdict comes first, and the compared point's worse changes lead it.
+    expect(beforeFold[1]).toMatch(/^### retrystorm diff: retry-storm: \d+ worse/);
+    expect(beforeFold[3]).toMatch(/^- 🔴 as-is at faults\\\[0\\\]\.duration = 12m: recovery time/);
+    // Nothing is lost: the fold holds every change and every expectation.
+    const flagged = diff.points.length * MEASURES.keys.length;
+    expect(text).toContain(`Every change beyond seed noise (${flagged}, at 64 of 64 variant-points)`);
+    expect(text).toContain('expectation 19');
+    // GitHub refuses a comment over 65,536 characters: the fold is cut short of it, and says so.
+    expect(text.length).toBeLessThan(65_536);
+    expect(text).toMatch(/\(\d+ more variant-point\(s\) left out to keep the comment within GitHub's size limit/);
+    expect(text).toContain('**as-is at faults\\[0\\].duration = 1m**');
+  });
+
+  it('escapes text from the scenario so it cannot break a table or inject HTML', () => {
+    expect(md('a|b <script> *x*')).toBe('a\\|b \\<script\\> \\*x\\*');
+  });
+
+  it('says so when nothing changed', () => {
+    const diff = { ...everythingWorse(), variantsAdded: [], variantsRemoved: [], expectations: [], ranking: [], points: [] };
+    const text = diffMarkdown(diff);
+    expect(text).toContain('no change beyond seed noise');
+    expect(VERDICT_MEASURES).toContain('recoveryTimeS');
+  });
+});
