@@ -40,7 +40,7 @@ const io: Io = {
 
 /** The options of each command, for "did you mean" (yargs only says what it did not know). */
 const OPTIONS: Record<string, string[]> = {
-  run: ['seed', 'seeds', 'out', 'workers', 'force-workers', 'shard', 'quiet'],
+  run: ['seed', 'seeds', 'out', 'workers', 'force-workers', 'shard', 'quiet', 'base'],
   merge: ['out'],
   report: [],
   diff: ['json', 'markdown', 'out', 'seeds', 'workers', 'fail-on-worse'],
@@ -76,10 +76,11 @@ export async function main(rawArgv: string[]): Promise<number> {
           .option('force-workers', { type: 'boolean', default: false, describe: 'allow more workers than cores' })
           .option('shard', { type: 'string', describe: 'run only shard i of n (i/n); "auto" or "auto/n" reads i from JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID or RETRYSTORM_SHARD_INDEX; merge the folders with "merge"' })
           .option('quiet', { type: 'boolean', default: false, describe: 'print only the summary' })
+          .option('base', { type: 'string', describe: 'results folder of the base (run --out): check the guards on change (worsenBy) against it' })
           .option('progress-every', { type: 'string', describe: 'time between progress updates (default 5s in a log, 200ms on a terminal)' }),
       async (a) => {
         code = await runCommand(
-          { scenario: undash(a.scenario as string), seed: a.seed, seeds: a.seeds, out: a.out === undefined ? undefined : undash(a.out), workers: a.workers, forceWorkers: a['force-workers'], shard: a.shard, quiet: a.quiet, progressEvery: a.progressEvery },
+          { scenario: undash(a.scenario as string), seed: a.seed, seeds: a.seeds, out: a.out === undefined ? undefined : undash(a.out), workers: a.workers, forceWorkers: a['force-workers'], shard: a.shard, quiet: a.quiet, progressEvery: a.progressEvery, base: a.base === undefined ? undefined : undash(a.base) },
           io,
         );
       },

@@ -18,8 +18,9 @@ beforeAll(async () => {
     'base.yaml': smallFlagship(),
     'attempts-8.yaml': smallFlagship({ attempts: 8 }),
     'attempts-8-deadline-60s.yaml': smallFlagship({ attempts: 8, deadline: '60s' }),
-    'comment.yaml': smallFlagship({ comment: 'a reviewer asked for this comment' }),
-    'seeds-5.yaml': smallFlagship({ seeds: 5 }),
+    'comment.yaml': smallFlagship({ comment: 'a reviewer asked for this comment', guards: ['10%'] }),
+    'seeds-5.yaml': smallFlagship({ seeds: 5, guards: ['10%'] }),
+    'deadline-30s.yaml': smallFlagship({ deadline: '30s', guards: ['10%', '50%'] }),
   };
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   const base = await runCliProcess(dir, ['run', 'base.yaml', '--out', 'base-out', '--quiet']);
@@ -34,7 +35,8 @@ describe('retrystorm diff on the flagship (smaller model)', () => {
     const r = await diff('attempts-8-deadline-60s.yaml', '--json', '--out', 'h8d');
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/passed on the base and fail on the head: client-ceiling at faults\[0\]\.duration=12m: recovered at least 100%/);
-    const d = JSON.parse(r.stdout);
+    const all = JSON.parse(r.stdout);
+    const d = all.results;
     const p = d.points.find((x: { variant: string }) => x.variant === 'client-ceiling');
     expect(p.values).toEqual({ 'faults[0].duration': '12m' });
     const rt = p.changes.find((c: { key: string }) => c.key === 'recoveryTimeS');
@@ -46,6 +48,12 @@ describe('retrystorm diff on the flagship (smaller model)', () => {
     const po = p.changes.find((c: { key: string }) => c.key === 'perceivedOutageS');
     expect(po).toMatchObject({ beyondNoise: true, direction: 'worse' });
     expect(po.lo).toBeGreaterThan(5 * 60);
+    // The scenario diff says what the pull request changed, once resolved.
+    expect(all.scenario.changes).toEqual(expect.arrayContaining([
+      { variant: 'client-ceiling', path: 'clients.app.layers.app.maxAttempts', before: '4', after: '8', viaBefore: null, viaAfter: null },
+      { variant: 'client-ceiling', path: 'clients.app.layers.app.deadline', before: '20s', after: '60s', viaBefore: null, viaAfter: null },
+    ]));
+    expect(all.scenario.changes).toHaveLength(6); // app, sync and partner: attempts and deadline
     // as-is did not change: its scenario did not.
     const asIs = d.points.find((x: { variant: string }) => x.variant === 'as-is');
     expect(asIs.changes.every((c: { beyondNoise: boolean; delta: number | null }) => !c.beyondNoise && (c.delta === null || c.delta === 0))).toBe(true);
@@ -58,21 +66,27 @@ describe('retrystorm diff on the flagship (smaller model)', () => {
     const md = await diff('h8d/head', '--markdown');
     const lines = md.stdout.split('\n');
     expect(lines[1]).toMatch(/^### retrystorm diff: retry-storm: \d+ worse beyond seed noise, 1 expectation\(s\) now failing$/);
+    expect(md.stdout).toContain('- client-ceiling: clients.app.layers.app.maxAttempts 4 → 8');
     expect(lines[3]).toMatch(/^- 🔴 client-ceiling at faults\\\[0\\\]\.duration = 12m: recovery time 2m\d+s → not recovered \(worse, beyond seed noise\)$/);
   }, 300_000);
 
   it('client-ceiling at 8 attempts alone changes nothing: its 20 s deadline and the honoured 30 s Retry-After end the retries first', async () => {
     const r = await diff('attempts-8.yaml', '--json');
     expect(r.code).toBe(0);
-    const d = JSON.parse(r.stdout);
+    const all = JSON.parse(r.stdout);
+    const d = all.results;
     for (const p of d.points) for (const c of p.changes) expect(c.delta === null || c.delta === 0, `${p.variant} ${c.key}`).toBe(true);
+    expect(all.scenario.changes.map((c: { path: string }) => c.path)).toEqual(['clients.app.layers.app.maxAttempts', 'clients.partner.layers.app.maxAttempts', 'clients.sync.layers.sync.maxAttempts']);
   }, 300_000);
 
   it('a changed comment changes no number', async () => {
     const r = await diff('comment.yaml', '--json');
     expect(r.code).toBe(0);
-    const d = JSON.parse(r.stdout);
+    const all = JSON.parse(r.stdout);
+    const d = all.results;
     expect(d.points).toHaveLength(2);
+    expect(all.guards).toMatchObject([{ passed: true, actual: expect.stringMatching(/^2m\d+s -> 2m\d+s: unchanged$/) }]);
+    expect(all.scenario.changes).toEqual([]);
     for (const p of d.points) for (const c of p.changes) expect(c.base === c.head && !c.beyondNoise, `${p.variant} ${c.key}`).toBe(true);
     expect(d.ranking.every((k: { changed: boolean }) => !k.changed)).toBe(true);
   }, 300_000);
@@ -80,12 +94,32 @@ describe('retrystorm diff on the flagship (smaller model)', () => {
   it('more seeds alone: numbers move, nothing beyond seed noise', async () => {
     const r = await diff('seeds-5.yaml', '--json');
     expect(r.code).toBe(0);
-    const d = JSON.parse(r.stdout);
+    const all = JSON.parse(r.stdout);
+    const d = all.results;
     expect(d.base.seeds).toEqual([1, 2, 3]);
     expect(d.head.seeds).toEqual([1, 2, 3, 4, 5]);
+    expect(all.scenario.changes).toEqual([{ variant: null, path: 'seeds', before: '3', after: '5', viaBefore: null, viaAfter: null }]);
     const changes = d.points.flatMap((p: { changes: unknown[] }) => p.changes);
     expect(changes.some((c: { delta: number | null }) => c.delta !== null && c.delta !== 0)).toBe(true); // two more seeds did move the means
     expect(changes.filter((c: { beyondNoise: boolean }) => c.beyondNoise)).toEqual([]);
+    // Two more seeds move the mean recovery time by less than 10%: the guard passes.
+    expect(all.guards).toHaveLength(1);
+    expect(all.guards[0].passed).toBe(true);
+    expect(Math.abs(all.guards[0].head - all.guards[0].base) / all.guards[0].base).toBeLessThan(0.1);
+  }, 300_000);
+
+  it('a guard on change fails the check when recovery worsens by more than it allows, and passes when it allows that much', async () => {
+    // A 30 s deadline instead of 20 s: every seed still recovers, about 40% later.
+    const r = await runCliProcess(dir, ['run', 'deadline-30s.yaml', '--base', 'base-out', '--out', 'deadline-30s-out', '--quiet']);
+    expect(r.code).toBe(1);
+    const fail = /^FAIL {2}guard: client-ceiling at faults\[0\]\.duration=12m: recovery time worsens by at most 10% \((\d+)m(\d+)s -> (\d+)m(\d+)s: .* worse \(\+(\d+\.\d)% worse\)\)$/m.exec(r.stdout);
+    expect(fail, r.stdout).not.toBeNull();
+    const worse = Number(fail![5]);
+    expect(worse).toBeGreaterThan(10);
+    expect(worse).toBeLessThan(50);
+    expect(r.stdout).toMatch(/^PASS {2}guard: client-ceiling at faults\[0\]\.duration=12m: recovery time worsens by at most 50% /m);
+    expect(r.stdout).toMatch(/^PASS {2}client-ceiling at faults\[0\]\.duration=12m: recovered at least 100%/m); // the absolute check still passes
+    expect(r.stderr).toMatch(/1 guard\(s\) on change failed against the base/);
   }, 300_000);
 
   it('refuses a side that is neither a folder nor a file, with exit code 2', async () => {

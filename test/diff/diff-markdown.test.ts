@@ -30,19 +30,34 @@ function everythingWorse(): ResultsDiff {
   };
 }
 
+/** Every layer of every population of every variant changed. */
+const scenarioChanges = flagship.variants.flatMap((v) => Object.entries(v.scenario.clients).flatMap(([p, c]) => Object.keys(c.layers ?? {}).map((l) => ({
+  variant: v.name, path: `clients.${p}.layers.${l}.maxAttempts`, before: '3', after: '5', viaBefore: 'preset got', viaAfter: null,
+}))));
+
+/** A failing guard at every variant and point. */
+const guards = flagship.variants.flatMap((v) => flagship.points.map((p) => ({
+  name: `${v.name} at faults[0].duration=${p.values['faults[0].duration']}: recovery time worsens by at most 10%`, variant: v.name, at: p.values, measure: 'recoveryTimeS',
+  base: 100, head: 200, worsening: 100, limit: 10, passed: false, actual: '1m40s -> 3m20s: 1m40s worse (+100.0% worse)',
+})));
+
 describe('the diff as a pull-request comment', () => {
   it('fits in 60 lines before the first fold for the flagship, even when everything changed', () => {
     const diff = everythingWorse();
-    const text = diffMarkdown(diff);
+    const text = diffMarkdown({ results: diff, scenario: { variantsAdded: [], variantsRemoved: [], changes: scenarioChanges }, scenarioNote: null, guards });
     const beforeFold = text.slice(0, text.indexOf('<details>')).split('\n');
     expect(beforeFold.length).toBeLessThanOrEqual(60);
     // The verdict comes first, and the compared point's worse changes lead it.
     expect(beforeFold[1]).toMatch(/^### retrystorm diff: retry-storm: \d+ worse/);
-    expect(beforeFold[3]).toMatch(/^- 🔴 as-is at faults\\\[0\\\]\.duration = 12m: recovery time/);
+    expect(beforeFold[3]).toMatch(/^- ⛔ guard failed: /); // failed guards lead: they fail the check
+    expect(beforeFold.find((l) => l.startsWith('- 🔴'))).toMatch(/^- 🔴 as-is at faults\\\[0\\\]\.duration = 12m: recovery time/);
     // Nothing is lost: the fold holds every change and every expectation.
     const flagged = diff.points.length * MEASURES.keys.length;
     expect(text).toContain(`Every change beyond seed noise (${flagged}, at 64 of 64 variant-points)`);
     expect(text).toContain('expectation 19');
+    expect(beforeFold).toContain('- ⛔ guard failed: as-is at faults\\[0\\].duration=1m: recovery time worsens by at most 10% (1m40s -\\> 3m20s: 1m40s worse (+100.0% worse))');
+    expect(text).toContain('- **FAIL** all-defences at faults\\[0\\].duration=30m: recovery time worsens by at most 10%');
+    expect(text).toContain(`- ${md(`all-defences: clients.worker.layers.proxy.maxAttempts 3 (via preset got) → 5`)}`);
     // GitHub refuses a comment over 65,536 characters: the fold is cut short of it, and says so.
     expect(text.length).toBeLessThan(65_536);
     expect(text).toMatch(/\(\d+ more variant-point\(s\) left out to keep the comment within GitHub's size limit/);
@@ -55,7 +70,7 @@ describe('the diff as a pull-request comment', () => {
 
   it('says so when nothing changed', () => {
     const diff = { ...everythingWorse(), variantsAdded: [], variantsRemoved: [], expectations: [], ranking: [], points: [] };
-    const text = diffMarkdown(diff);
+    const text = diffMarkdown({ results: diff, scenario: null, scenarioNote: null, guards: [] });
     expect(text).toContain('no change beyond seed noise');
     expect(VERDICT_MEASURES).toContain('recoveryTimeS');
   });

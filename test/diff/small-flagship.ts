@@ -16,6 +16,8 @@ export interface SmallFlagshipOptions {
   seeds?: number;
   /** A comment added at the top of the file. */
   comment?: string;
+  /** Guards on change for client-ceiling's recovery time at 12 min ("10%"), one expectation each. */
+  guards?: string[];
 }
 
 export function smallFlagship(o: SmallFlagshipOptions = {}): string {
@@ -31,7 +33,11 @@ export function smallFlagship(o: SmallFlagshipOptions = {}): string {
     if (o.attempts !== undefined) doc.setIn([...at, 'maxAttempts'], o.attempts);
     if (o.deadline !== undefined) doc.setIn([...at, 'deadline'], o.deadline);
   }
-  doc.set('expectations', doc.createNode([{ variant: 'client-ceiling', at: { 'faults[0].duration': '12m' }, recovered: { atLeast: 1 } }]));
+  const at = { 'faults[0].duration': '12m' };
+  doc.set('expectations', doc.createNode([
+    { variant: 'client-ceiling', at, recovered: { atLeast: 1 } },
+    ...(o.guards ?? []).map((g) => ({ variant: 'client-ceiling', at, recoveryTimeS: { worsenBy: { atMost: g } } })),
+  ]));
   const text = doc.toString({ lineWidth: 0 });
   return o.comment ? `# ${o.comment}\n${text}` : text;
 }

@@ -6,11 +6,15 @@
  * or the page.
  */
 import type { ResultsDiff } from '../../results/diff/results-diff.js';
+import type { DiffReport } from '../../results/diff/diff-report.js';
+import { changeText } from '../../results/diff/scenario-diff.js';
 import { pointLabel } from '../cells.js';
 import { changeLine, deltaText, flaggedCount, seedsSummary, sideText, verdictChanges, whereText } from './diff-cells.js';
 
 /** The verdict lines shown above the fold; the rest are counted and folded. */
 export const VERDICT_LINES = 12;
+/** The scenario changes shown above the fold. */
+export const SCENARIO_LINES = 10;
 
 /** Markdown and HTML special characters in text from a scenario, escaped. */
 export function md(text: string): string {
@@ -26,7 +30,8 @@ export const COMMENT_CHARS = 60_000;
 /** A hidden marker: the CI recipe finds and updates its own comment by it. */
 export const COMMENT_MARKER = '<!-- retrystorm-diff -->';
 
-export function diffMarkdown(diff: ResultsDiff): string {
+export function diffMarkdown(report: DiffReport): string {
+  const diff = report.results;
   const out: string[] = [COMMENT_MARKER];
   const verdict = verdictChanges(diff);
   const worse = verdict.filter((v) => v.change.direction === 'worse').length;
@@ -35,12 +40,18 @@ export function diffMarkdown(diff: ResultsDiff): string {
   const failing = flips.filter((e) => e.after === false).length;
   const head = verdict.length === 0 ? 'no change beyond seed noise'
     : [worse ? `${worse} worse` : '', better ? `${better} better` : '', verdict.length - worse - better ? `${verdict.length - worse - better} changed` : ''].filter(Boolean).join(', ') + ' beyond seed noise';
-  out.push(`### retrystorm diff: ${md(diff.head.scenario)}: ${head}${failing ? `, ${failing} expectation(s) now failing` : ''}`, '');
+  const failedGuards = report.guards.filter((g) => !g.passed);
+  out.push(`### retrystorm diff: ${md(diff.head.scenario)}: ${head}${failing ? `, ${failing} expectation(s) now failing` : ''}${failedGuards.length ? `, ${failedGuards.length} guard(s) failed` : ''}`, '');
+  for (const g of failedGuards.slice(0, 5)) out.push(`- ⛔ guard failed: ${md(g.name)} (${md(g.actual)})`);
+  if (failedGuards.length > 5) out.push(`- … and ${failedGuards.length - 5} more failed guard(s) (below)`);
+  if (failedGuards.length) out.push('');
   for (const { point, change } of verdict.slice(0, VERDICT_LINES)) {
     out.push(`- ${change.direction === 'worse' ? '🔴' : change.direction === 'better' ? '🟢' : '🟡'} ${md(changeLine(point, change, '→'))}`);
   }
   if (verdict.length > VERDICT_LINES) out.push(`- … and ${verdict.length - VERDICT_LINES} more (below)`);
   if (verdict.length === 0) out.push(`No measure the verdict reads changed beyond seed noise (${flaggedCount(diff)} other change(s) beyond noise, below).`);
+  const passedGuards = report.guards.length - failedGuards.length;
+  if (passedGuards) out.push('', `${passedGuards} guard(s) on change passed.`);
   out.push('', `<sub>${seedsSummary(diff)}; "beyond seed noise": Welch's t test on the per-seed values, p < 0.05, and more than the measure's tie tolerance.</sub>`);
 
   if (flips.length) out.push('');
@@ -55,6 +66,13 @@ export function diffMarkdown(diff: ResultsDiff): string {
     ...(diff.pointsRemoved.length ? [`removed sweep point(s): ${diff.pointsRemoved.map((p) => md(pointLabel(p) ?? '')).join('; ')}`] : []),
   ];
   if (added.length) out.push('', ...added.map((a) => `- ${a}`));
+
+  const changes = report.scenario?.changes ?? [];
+  if (report.scenario) {
+    out.push('', changes.length ? '**What changed in the scenario** (overlays, defaults and presets resolved):' : '**The scenario** runs the same world and experiment once resolved (no change).');
+    for (const c of changes.slice(0, SCENARIO_LINES)) out.push(`- ${md(changeText(c, '→'))}`);
+    if (changes.length > SCENARIO_LINES) out.push(`- … and ${changes.length - SCENARIO_LINES} more (below)`);
+  } else if (report.scenarioNote) out.push('', `Scenario diff: ${md(report.scenarioNote)}`);
 
   // The ranking before and after: the compared point's (one table), or a line per point.
   const ranked = diff.ranking;
@@ -76,8 +94,11 @@ export function diffMarkdown(diff: ResultsDiff): string {
     out.push('', `**Ranking** changed at ${changed.length} of ${ranked.length} points (below).`);
   }
 
+  const guardFold = report.guards.length ? ['', '<details><summary>Guards on change</summary>', '', ...report.guards.slice(0, 200).map((g) => `- ${g.passed ? 'PASS' : '**FAIL**'} ${md(g.name)} (${md(g.actual)})`), '', '</details>'] : [];
+  const folded = changes.length > SCENARIO_LINES ? ['', '<details><summary>Every scenario change</summary>', '', ...changes.slice(0, 400).map((c) => `- ${md(changeText(c, '→'))}`), '', '</details>'] : [];
+  folded.push(...guardFold);
   const top = out.join('\n');
-  return `${top}\n\n${details(diff, COMMENT_CHARS - top.length).join('\n')}\n`;
+  return `${top}\n\n${details(diff, COMMENT_CHARS - top.length - folded.join('\n').length).join('\n')}${folded.join('\n')}\n`;
 }
 
 function details(diff: ResultsDiff, budget: number): string[] {

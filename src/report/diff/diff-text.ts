@@ -3,20 +3,31 @@
  * measures the ranking reads), then the ranking before and after, expectations that changed
  * outcome, what was added or removed, and every other change beyond noise.
  */
-import type { ResultsDiff } from '../../results/diff/results-diff.js';
+import type { DiffReport } from '../../results/diff/diff-report.js';
+import { changeText } from '../../results/diff/scenario-diff.js';
 import { pointLabel, printable } from '../cells.js';
 import { changeLine, deltaText, flaggedCount, seedsSummary, verdictChanges, whereText } from './diff-cells.js';
 
-export function diffText(diff: ResultsDiff): string {
+export function diffText(report: DiffReport): string {
+  const diff = report.results;
   const out: string[] = [];
   const verdict = verdictChanges(diff);
   out.push(`${diff.head.scenario}: ${verdict.length === 0 ? 'no change to the verdict beyond seed noise' : `${verdict.length} change(s) to the verdict beyond seed noise`} (${seedsSummary(diff)})`);
   for (const { point, change } of verdict) out.push(`  ${changeLine(point, change)}`);
+  if (report.guards.length) {
+    out.push('', 'guards on change (against the base):');
+    for (const g of report.guards) out.push(`  ${g.passed ? 'PASS' : 'FAIL'}  ${g.name} (${g.actual})`);
+  }
   const flips = diff.expectations.filter((e) => e.before !== e.after);
   if (flips.length) {
     out.push('', 'expectations that changed:');
     for (const e of flips) out.push(`  ${e.before === null ? 'new' : e.before ? 'PASS' : 'FAIL'} -> ${e.after === null ? 'removed' : e.after ? 'PASS' : 'FAIL'}  ${e.name}${e.actualAfter ? ` (${e.actualAfter})` : ''}`);
   }
+  if (report.scenario) {
+    const cs = report.scenario.changes;
+    out.push('', cs.length ? 'what changed in the scenario (overlays, defaults and presets resolved):' : 'the scenarios run the same world and experiment (no change once resolved)');
+    for (const c of cs) out.push(`  ${changeText(c)}`);
+  } else if (report.scenarioNote) out.push('', `scenario diff: ${report.scenarioNote}`);
   if (diff.variantsAdded.length) out.push('', `new variant(s): ${diff.variantsAdded.join(', ')}`);
   if (diff.variantsRemoved.length) out.push('', `removed variant(s): ${diff.variantsRemoved.join(', ')}`);
   if (diff.pointsAdded.length) out.push('', `new sweep point(s): ${diff.pointsAdded.map((p) => pointLabel(p)).join('; ')}`);
