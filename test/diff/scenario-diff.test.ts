@@ -39,6 +39,19 @@ describe('the scenario diff, resolved', () => {
     expect(texts(scenario('{ timeout: 60s }'), scenario('{ timeout: 1m }'))).toEqual([]);
   });
 
+  it('reads the one-layer shorthand (retry:) as layer app, in every variant', () => {
+    const one = (n: number) => loadScenario(`name: s
+horizon: 10m
+clients:
+  app: { arrivals: { kind: constant, rate: 10/s }, retry: { maxAttempts: 4, timeout: 1s } }
+server: { slots: 10, serviceTime: { kind: exponential, mean: 100ms } }
+variants:
+  retries: {}
+  fewer: { overlay: { clients: { app: { retry: { maxAttempts: ${n} } } } } }
+`, 's.yaml');
+    expect(texts(one(1), one(3))).toEqual(['fewer: clients.app.layers.app.maxAttempts 1 -> 3']);
+  });
+
   it('says which variant an overlay change is about', () => {
     const t = texts(scenario('{}'), scenario('{}', '', '{ clients: { app: { layers: { app: { maxAttempts: 1 } } } } }'));
     expect(t).toEqual(['one-try: clients.app.layers.app.maxAttempts 2 -> 1']);

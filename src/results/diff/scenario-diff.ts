@@ -133,7 +133,8 @@ function rawVariants(loaded: LoadedScenario): Map<string, Flat> {
   for (const v of loaded.variants) {
     const decl = variants && typeof variants === 'object' ? (variants as Record<string, { overlay?: Record<string, unknown> }>)[v.name] : undefined;
     const overlay = decl && typeof decl === 'object' && decl.overlay && typeof decl.overlay === 'object' ? decl.overlay : {};
-    const merged = deepMerge(base, overlay);
+    // A copy: the shorthand is rewritten below, and a merge shares what it did not change with the base.
+    const merged = structuredClone(deepMerge(base, overlay));
     const clients = merged.clients as Record<string, Record<string, unknown>> | undefined;
     // The `retry` shorthand is shown where the resolved world has it: as layer app.
     for (const p of Object.values(clients ?? {})) if (p && p.retry && !p.layers) { p.layers = { app: p.retry }; delete p.retry; }
