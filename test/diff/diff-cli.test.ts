@@ -9,6 +9,11 @@ import { ensureBuilt, runCliProcess } from '../helpers/cli.js';
 import { smallFlagship } from './small-flagship.js';
 
 let dir: string;
+/** The scenario change of a head that adds a guard on change the base does not have. */
+const GUARD_ADDED = {
+  variant: null, path: 'expectations[1]', before: null, viaBefore: null, viaAfter: null,
+  after: '{ variant: client-ceiling, at: { "faults[0].duration": 12m }, recoveryTimeS: { worsenBy: { atMost: 10% } } }',
+};
 const diff = (head: string, ...flags: string[]) => runCliProcess(dir, ['diff', 'base-out', head, ...flags], { NO_COLOR: '1' });
 
 beforeAll(async () => {
@@ -86,7 +91,8 @@ describe('retrystorm diff on the flagship (smaller model)', () => {
     const d = all.results;
     expect(d.points).toHaveLength(2);
     expect(all.guards).toMatchObject([{ passed: true, actual: expect.stringMatching(/^2m\d+s -> 2m\d+s: unchanged$/) }]);
-    expect(all.scenario.changes).toEqual([]);
+    // Only the guard this head adds (the base has none): the comment itself is no change.
+    expect(all.scenario.changes).toEqual([GUARD_ADDED]);
     for (const p of d.points) for (const c of p.changes) expect(c.base === c.head && !c.beyondNoise, `${p.variant} ${c.key}`).toBe(true);
     expect(d.ranking.every((k: { changed: boolean }) => !k.changed)).toBe(true);
   }, 300_000);
@@ -98,7 +104,7 @@ describe('retrystorm diff on the flagship (smaller model)', () => {
     const d = all.results;
     expect(d.base.seeds).toEqual([1, 2, 3]);
     expect(d.head.seeds).toEqual([1, 2, 3, 4, 5]);
-    expect(all.scenario.changes).toEqual([{ variant: null, path: 'seeds', before: '3', after: '5', viaBefore: null, viaAfter: null }]);
+    expect(all.scenario.changes).toEqual([{ variant: null, path: 'seeds', before: '3', after: '5', viaBefore: null, viaAfter: null }, GUARD_ADDED]);
     const changes = d.points.flatMap((p: { changes: unknown[] }) => p.changes);
     expect(changes.some((c: { delta: number | null }) => c.delta !== null && c.delta !== 0)).toBe(true); // two more seeds did move the means
     expect(changes.filter((c: { beyondNoise: boolean }) => c.beyondNoise)).toEqual([]);
