@@ -25,6 +25,8 @@ import { resolveMeasureReferences } from '../experiment/expectations.js';
 import { MEASURES } from '../measures/registry.js';
 import { formatDuration, parseDuration } from '../scenario/units.js';
 import { progress } from './progress.js';
+import { readResultsFolder } from '../results/bundle.js';
+import { checkGuards, type GuardResult } from '../results/diff/guards.js';
 import { EXIT, UsageError } from './errors.js';
 
 export interface Io {
@@ -50,6 +52,8 @@ export interface RunArgs {
   progressEvery?: string;
   /** How the written files link to each other (summary.md → report.html). */
   report?: ReportOptions;
+  /** A results folder to check the scenario's guards on change (`worsenBy`) against. */
+  base?: string;
 }
 
 /** A scenario file, or standard input for "-". */
@@ -113,6 +117,8 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
 
   const loaded = await loadInput(args.scenario);
   checkSizeFlags(loaded, args.seeds);
+  // Read before the runs: a wrong folder is said in a second, not after an hour of simulation.
+  const baseResults = args.base === undefined ? undefined : readResultsFolder(args.base).results;
   // Checked and locked before any simulation: an unusable --out is said now, not after the runs.
   const folder = OutputFolder.claim(args.out ?? join('reports', loaded.base.name));
   for (const orphan of folder.orphans()) {
@@ -178,6 +184,8 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
   const { files, bundle } = commitOutputs(x, folder, args.report);
   const wall = (performance.now() - started) / 1000;
   const code = report(x, bundle.results, files, io, args.quiet ?? false, `${formatDuration(loaded.base.horizon)} simulated each, ${workers} worker(s), ${wall.toFixed(1)}s`);
+  const guarded = guardsCode(loaded, baseResults, bundle.results, io);
+  if (code === EXIT.ok && guarded !== EXIT.ok) return guarded;
   return code === EXIT.interrupted && stoppedBy === 'SIGTERM' ? EXIT.terminated : code;
 }
 
@@ -230,6 +238,25 @@ function report(x: ExperimentResult, results: Results, files: string[], io: Io, 
   if (x.partial) return EXIT.interrupted;
   if (failedExpectations.length) return EXIT.expectationFailed;
   return EXIT.ok;
+}
+
+/**
+ * The scenario's guards on change, checked against a base's results when `--base` gives
+ * one; without it, a scenario that has guards is told they were not checked.
+ */
+function guardsCode(loaded: LoadedScenario, base: Results | undefined, head: Results, io: Io): number {
+  const expectations = resolveMeasureReferences(loaded, MEASURES).expectations;
+  const count = expectations.reduce((n, e) => n + e.guards.length, 0);
+  if (count === 0) return EXIT.ok;
+  if (!base) {
+    io.err(`note: ${count} guard(s) on change (worsenBy) not checked: give --base DIR, a results folder of the base to compare with (or use "retrystorm diff")`);
+    return EXIT.ok;
+  }
+  const results: GuardResult[] = checkGuards(expectations, base, head);
+  for (const g of results) io.out(`${g.passed ? 'PASS' : 'FAIL'}  guard: ${g.name} (${g.actual})`);
+  const failed = results.filter((g) => !g.passed);
+  if (failed.length) io.err(`${failed.length} guard(s) on change failed against the base: ${failed.map((g) => g.name).join('; ')}`);
+  return failed.length ? EXIT.expectationFailed : EXIT.ok;
 }
 
 export async function mergeCommand(dirs: string[], out: string | undefined, io: Io, opts: ReportOptions = {}): Promise<number> {

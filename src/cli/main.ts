@@ -17,6 +17,7 @@ import { TOOL_VERSION } from '../experiment/tool-version.js';
 import { runCommand, validateCommand, schemaCommand, mergeCommand, type Io } from './commands.js';
 import { reportCommand } from './report-command.js';
 import type { ReportOptions } from '../report/write.js';
+import { diffCommand } from './diff-command.js';
 import { EXIT, UsageError } from './errors.js';
 import { OutputError } from './output-folder.js';
 import { forTerminal } from './terminal-text.js';
@@ -47,9 +48,10 @@ const io: Io = {
 
 /** The options of each command, for "did you mean" (yargs only says what it did not know). */
 const OPTIONS: Record<string, string[]> = {
-  run: ['seed', 'seeds', 'out', 'workers', 'force-workers', 'shard', 'quiet', 'report-url'],
+  run: ['seed', 'seeds', 'out', 'workers', 'force-workers', 'shard', 'quiet', 'report-url', 'base'],
   merge: ['out', 'report-url'],
   report: ['report-url'],
+  diff: ['json', 'markdown', 'out', 'seeds', 'workers', 'fail-on-worse'],
   validate: [],
   schema: [],
 };
@@ -88,11 +90,12 @@ export async function main(rawArgv: string[]): Promise<number> {
           .option('force-workers', { type: 'boolean', default: false, describe: 'allow more workers than cores' })
           .option('shard', { type: 'string', describe: 'run only shard i of n (i/n); "auto" or "auto/n" reads i from JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID or RETRYSTORM_SHARD_INDEX; merge the folders with "merge"' })
           .option('quiet', { type: 'boolean', default: false, describe: 'print only the summary' })
+          .option('base', { type: 'string', describe: 'results folder of the base (run --out): check the guards on change (worsenBy) against it' })
           .option('progress-every', { type: 'string', describe: 'time between progress updates (default 5s in a log, 200ms on a terminal)' })
           .option('report-url', { type: 'string', describe: 'where summary.md links to report.html, e.g. a CI artifact URL (default: the relative path report.html, or $RETRYSTORM_REPORT_URL)' }),
       async (a) => {
         code = await runCommand(
-          { scenario: undash(a.scenario as string), seed: a.seed, seeds: a.seeds, out: a.out === undefined ? undefined : undash(a.out), workers: a.workers, forceWorkers: a['force-workers'], shard: a.shard, quiet: a.quiet, progressEvery: a.progressEvery, report: reportOptions(a['report-url']) },
+          { scenario: undash(a.scenario as string), seed: a.seed, seeds: a.seeds, out: a.out === undefined ? undefined : undash(a.out), workers: a.workers, forceWorkers: a['force-workers'], shard: a.shard, quiet: a.quiet, progressEvery: a.progressEvery, report: reportOptions(a['report-url']), base: a.base === undefined ? undefined : undash(a.base) },
           io,
         );
       },
@@ -119,6 +122,26 @@ export async function main(rawArgv: string[]): Promise<number> {
       },
     )
     .command(
+      'diff <base> <head>',
+      'what a change does to the verdict: compare two results folders, or run two scenario files and compare them',
+      (y) =>
+        y
+          .positional('base', { type: 'string', demandOption: true, describe: 'results folder or scenario file before the change' })
+          .positional('head', { type: 'string', demandOption: true, describe: 'results folder or scenario file after the change' })
+          .option('json', { type: 'boolean', default: false, describe: 'print the diff as JSON' })
+          .option('markdown', { type: 'boolean', default: false, describe: 'print the diff as a pull-request comment' })
+          .option('out', { type: 'string', describe: 'when running scenario files: keep their results in OUT/base and OUT/head' })
+          .option('seeds', { type: 'number', describe: 'when running scenario files: seeds per variant for both (overrides the scenarios\'' })
+          .option('workers', { type: 'number', describe: 'worker threads (default and most: the number of cores)' })
+          .option('fail-on-worse', { type: 'boolean', default: false, describe: 'exit 1 when a verdict measure gets worse beyond seed noise' }),
+      async (a) => {
+        code = await diffCommand(
+          { base: undash(a.base as string), head: undash(a.head as string), json: a.json, markdown: a.markdown, out: a.out, seeds: a.seeds, workers: a.workers, failOnWorse: a['fail-on-worse'] },
+          io,
+        );
+      },
+    )
+    .command(
       'validate <files..>',
       'check scenario files and report every problem with its position (- reads standard input)',
       (y) => y.positional('files', { type: 'string', array: true, demandOption: true }),
@@ -129,7 +152,7 @@ export async function main(rawArgv: string[]): Promise<number> {
     .command('schema', 'print the JSON Schema of scenario files (for editor autocompletion)', (y) => y, async () => {
       code = await schemaCommand(io);
     })
-    .demandCommand(1, 'name a command: run, merge, report, validate or schema')
+    .demandCommand(1, 'name a command: run, merge, report, diff, validate or schema')
     .strict()
     .recommendCommands()
     .help()

@@ -31,11 +31,21 @@ export interface ResolvedBound {
   limit: number;
 }
 
+/** A guard on change: the measure may get worse against a base by at most this much. */
+export interface ResolvedGuard {
+  measure: MeasureDescriptor;
+  /** A share of the base's value (0.1 for "10%"), or an amount in the measure's unit; exactly one is set. */
+  relative?: number;
+  absolute?: number;
+}
+
 export interface ResolvedExpectation {
   variant: string;
   at?: Record<string, string | number>;
   scope: ExpectationScope;
   bounds: ResolvedBound[];
+  /** Checked only against a base (src/results/diff/guards.ts). */
+  guards: ResolvedGuard[];
 }
 
 export interface ExpectationResult {
@@ -76,6 +86,20 @@ function readBound(m: MeasureDescriptor, raw: unknown): number | string {
   return raw;
 }
 
+/** Reads a guard's amount: "10%" of the base's value, or an amount in the measure's unit; a measure with no better direction cannot get worse. */
+function readGuard(m: MeasureDescriptor, raw: unknown): ResolvedGuard | string {
+  if (m.better === 'none') return `${m.key} has no better direction (it is context, not an objective), so it cannot get worse: guard a measure such as recoveryTimeS`;
+  if (typeof raw === 'string' && /%\s*$/.test(raw)) {
+    const pct = Number(raw.replace(/%\s*$/, ''));
+    if (!raw.trim().replace(/%$/, '').trim() || !Number.isFinite(pct) || pct < 0) return `expected a percentage of 0% or more, such as "10%" (got "${raw}")`;
+    return { measure: m, relative: pct / 100 };
+  }
+  const amount = readBound(m, raw);
+  if (typeof amount === 'string') return `${amount}, or a percentage of the base's value such as "10%"`;
+  if (amount < 0) return 'expected an amount of 0 or more: how much worse the measure may get';
+  return { measure: m, absolute: amount };
+}
+
 /**
  * Resolves every measure the scenario names (its expectations' keys, `compare.objectives`)
  * against the registry, or throws a ScenarioError with every problem positioned, like the
@@ -95,6 +119,7 @@ export function resolveMeasureReferences(loaded: LoadedScenario, registry: Measu
     // The loader has checked the population or route exists (src/scenario/expectation-check.ts).
     const scope: ExpectationScope = e.population !== undefined ? { population: e.population } : e.route !== undefined ? { route: e.route } : {};
     const bounds: ResolvedBound[] = [];
+    const guards: ResolvedGuard[] = [];
     for (const [key, raw] of Object.entries(e)) {
       if (KNOWN_KEYS.has(key)) continue;
       const m = registry.get(key);
@@ -107,18 +132,23 @@ export function resolveMeasureReferences(loaded: LoadedScenario, registry: Measu
         report(here, `${key} is not measured per ${e.population !== undefined ? 'population' : 'route'} (those are: ${perPopulation.join(', ')})`, key);
         continue;
       }
-      const b = raw as { atMost?: unknown; atLeast?: unknown };
+      const b = raw as { atMost?: unknown; atLeast?: unknown; worsenBy?: { atMost: unknown } };
       for (const kind of ['atMost', 'atLeast'] as const) {
         if (b[kind] === undefined) continue;
         const limit = readBound(m, b[kind]);
         if (typeof limit === 'string') report([...here, key], limit, kind);
         else bounds.push({ measure: m, kind, limit });
       }
+      if (b.worsenBy !== undefined) {
+        const g = readGuard(m, b.worsenBy.atMost);
+        if (typeof g === 'string') report([...here, key, 'worsenBy'], g, 'atMost');
+        else guards.push(g);
+      }
     }
-    if (bounds.length === 0 && !problems.some((p) => p.path.startsWith(formatPath(here)))) {
-      report(here, 'an expectation names a measure with atMost or atLeast, e.g. recoveryTimeS: { atMost: 10m }');
+    if (bounds.length === 0 && guards.length === 0 && !problems.some((p) => p.path.startsWith(formatPath(here)))) {
+      report(here, 'an expectation names a measure with atMost, atLeast or worsenBy, e.g. recoveryTimeS: { atMost: 10m }');
     }
-    out.push({ variant: e.variant, ...(e.at ? { at: e.at } : {}), scope, bounds });
+    out.push({ variant: e.variant, ...(e.at ? { at: e.at } : {}), scope, bounds, guards });
   });
 
   (loaded.base.compare?.objectives ?? []).forEach((key, i) => {

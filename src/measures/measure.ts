@@ -68,6 +68,11 @@ export interface MeasureDescriptor<K extends string = string> {
    * equal as summary.json writes them.
    */
   tie?: { relative?: number; absolute?: number };
+  /**
+   * Null means the worst outcome (recovery time: the service never came back), not "no
+   * data": `diff` then calls more seeds without a value a change for the worse.
+   */
+  nullIsWorst?: boolean;
   /** The value for one run; null where the doc says so (never NaN or Infinity). */
   compute(view: RunView): number | null;
 }

@@ -29,6 +29,7 @@ export const recoveryTimeS = defineMeasure({
   scope: 'subject',
   range: { min: 0, max: 'horizon' },
   tie: { relative: 0.05, absolute: 10 },
+  nullIsWorst: true,
   compute: (v) => v.recovery.recoveryTimeS,
 });
 

@@ -23,6 +23,7 @@ import { LIMITS, formatCount } from './limits.js';
 import { shapeProblems, bucketsHeld, heldProblems } from './experiment-size.js';
 import { sweepParameters, applyPoint, scaleLoad, startsWith } from './sweep-apply.js';
 import { sweepPoints, LOAD_PARAMETER, type SweepPoint } from './sweep.js';
+import { expandConfigLayers } from './from-config/expand.js';
 
 export interface ScenarioVariant {
   name: string;
@@ -117,6 +118,10 @@ export function loadScenario(source: string, file = '<scenario>'): LoadedScenari
       return { file, line, col, path: formatPath(p), message: '"__proto__" cannot be a key or a name: JavaScript reserves it; choose another name' };
     })));
   }
+  // Layers read from deployed configs (from: { envoy: … }) get their fields before anything is
+  // validated; a config that cannot be read is refused here, positioned in that file.
+  const configProblems = expandConfigLayers(raw as Record<string, unknown>, file, locate);
+  if (configProblems.length > 0) throw new ScenarioError(sortProblems(configProblems));
   const problems: Problem[] = [];
   const seen = new Set<string>();
   const report = (p: Problem) => {

@@ -116,8 +116,31 @@ export const breakerSchema = z
   })
   .meta({ description: 'A circuit breaker in front of this layer\'s tries.' });
 
+const configPath = (what: string) => z.string().min(1).meta({ description: `${what}, relative to the scenario file's folder.` });
+
+export const fromConfigSchema = z
+  .union([
+    z.strictObject({
+      envoy: configPath('An Envoy route configuration, listener or bootstrap file (YAML or JSON)'),
+      route: z.string().optional().meta({ description: 'The route\'s name (needed when more than one route has a retry_policy). A virtual host\'s retry_policy applies to its routes that have none.' }),
+    }),
+    z.strictObject({
+      grpc: configPath('A gRPC service config (JSON): methodConfig[].retryPolicy and retryThrottling'),
+      service: z.string().optional().meta({ description: 'The service whose methodConfig is read (needed when several have a retryPolicy).' }),
+      method: z.string().optional().meta({ description: 'The method, with service.' }),
+    }),
+    z.strictObject({
+      istio: configPath('An Istio VirtualService (YAML): spec.http[].retries and timeout'),
+      route: z.string().optional().meta({ description: 'The http route\'s name (needed when the VirtualService has several).' }),
+    }),
+  ], { error: () => 'expected from: { envoy: FILE, route: NAME }, { grpc: FILE, service: NAME } or { istio: FILE, route: NAME }' })
+  .meta({
+    description: 'Read this layer from a config the team deploys (docs/real-configs.md has the mapping, field by field): the fields it means are laid under the ones written here, like a preset\'s; a field the simulator cannot express is reported at its file:line:col. Not with preset.',
+  });
+
 export const layerSchema = z
   .strictObject({
+    from: fromConfigSchema.optional(),
     preset: z
       .string({ error: `expected a preset name: ${PRESET_NAMES.join(', ')}` })
       // Checked by the same reader the model resolves presets with, so the message can name

@@ -87,12 +87,20 @@ export const sweepSchema = z
 
 const boundValue = z.union([z.number(), z.string()], { error: () => 'expected a number, or a duration such as "10m" for a measure in seconds' });
 
+const changeValue = z.union([z.number(), z.string()], { error: () => 'expected a percentage such as "10%", or an amount in the measure\'s unit ("30s" for a measure in seconds, 0.05 for a share)' });
+
 export const boundSchema = z
   .strictObject({
     atMost: boundValue.optional().meta({ description: 'Upper bound (in the measure\'s unit: a duration such as "10m" for seconds, a share between 0 and 1).' }),
     atLeast: boundValue.optional().meta({ description: 'Lower bound.' }),
+    worsenBy: z
+      .strictObject({
+        atMost: changeValue.meta({ description: 'The most the measure may get worse (in its better direction) against the base: a percentage of the base\'s value ("10%"), or an amount in the measure\'s unit ("30s", 0.05). A measure whose null means the worst outcome (recovery time: never recovered) fails when the base had a value and the head has none.' }),
+      })
+      .optional()
+      .meta({ description: 'A guard on change: checked only against a base (`retrystorm run --base DIR`, or `retrystorm diff`), on the mean across seeds at each matching variant and point; exit code 1 when the measure got worse by more than this. Absolute bounds can keep passing while a change makes a policy worse; this fails it.' }),
   })
-  .refine((b) => b.atMost !== undefined || b.atLeast !== undefined, 'give atMost or atLeast');
+  .refine((b) => b.atMost !== undefined || b.atLeast !== undefined || b.worsenBy !== undefined, 'give atMost, atLeast or worsenBy');
 
 export const expectationSchema = z
   .object({
@@ -104,7 +112,7 @@ export const expectationSchema = z
   .catchall(boundSchema)
   .meta({
     description:
-      'A check on the results; `retrystorm run` exits with code 1 when one fails. Any measure of docs/measures.md is a key, with atMost and/or atLeast: e.g. { variant: spread, recoveryTimeS: { atMost: 10m }, recovered: { atLeast: 0.95 } }. Values are compared with the mean across seeds (recovered: the fraction of seeds).',
+      'A check on the results; `retrystorm run` exits with code 1 when one fails. Any measure of docs/measures.md is a key, with atMost and/or atLeast: e.g. { variant: spread, recoveryTimeS: { atMost: 10m }, recovered: { atLeast: 0.95 } }, and/or a guard on change against a base: { recoveryTimeS: { worsenBy: { atMost: 10% } } }. Values are compared with the mean across seeds (recovered: the fraction of seeds).',
   });
 
 // ── Comparison ───────────────────────────────────────────────────────────────

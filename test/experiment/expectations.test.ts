@@ -80,7 +80,7 @@ describe('resolveMeasureReferences', () => {
   });
 
   it('asks for at least one measure', () => {
-    expect(problems('  - { variant: v }')[0]).toMatch(/an expectation names a measure with atMost or atLeast/);
+    expect(problems('  - { variant: v }')[0]).toMatch(/an expectation names a measure with atMost, atLeast or worsenBy/);
   });
 
   it('checks the ranking\'s objectives too', () => {

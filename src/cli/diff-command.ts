@@ -1,0 +1,105 @@
+/**
+ * `retrystorm diff BASE HEAD`: what a change does to the verdict. Each side is a results
+ * folder (written by `run --out` or `merge`) or a scenario file, which is run first (with
+ * the same seeds for both sides, so a change that is not the policy's leaves the numbers
+ * byte for byte the same). Prints the diff for the terminal, as JSON (`--json`) or as a
+ * pull-request comment (`--markdown`); `--out DIR` keeps both sides' results (report.html
+ * included) in DIR/base and DIR/head.
+ *
+ * Exit code 1 when the head regresses in a way the scenario says must fail a check: a guard
+ * on change (`worsenBy`) of the head's scenario fails against the base, or an expectation
+ * that passed on the base fails on the head; with `--fail-on-worse`, also any change for
+ * the worse beyond seed noise on the verdict's measures.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join, resolve } from 'node:path';
+import { loadScenario, loadScenarioFile, type LoadedScenario } from '../scenario/load.js';
+import { ScenarioError } from '../scenario/problems.js';
+import { runExperiment } from '../experiment/experiment.js';
+import { bundleOf } from '../results/bundle.js';
+import { readResultsFolder } from '../results/bundle.js';
+import type { Results } from '../results/results.js';
+import { diffResults } from '../results/diff/results-diff.js';
+import { diffScenarios } from '../results/diff/scenario-diff.js';
+import type { DiffReport } from '../results/diff/diff-report.js';
+import { checkGuards } from '../results/diff/guards.js';
+import { resolveMeasureReferences } from '../experiment/expectations.js';
+import { MEASURES } from '../measures/registry.js';
+import { writeOutputs } from '../report/write.js';
+import { diffText } from '../report/diff/diff-text.js';
+import { diffMarkdown } from '../report/diff/diff-markdown.js';
+import { verdictChanges } from '../report/diff/diff-cells.js';
+import type { Io } from './commands.js';
+import { EXIT, UsageError } from './errors.js';
+
+export interface DiffArgs {
+  base: string;
+  head: string;
+  json?: boolean;
+  markdown?: boolean;
+  out?: string;
+  seeds?: number;
+  workers?: number;
+  failOnWorse?: boolean;
+}
+
+interface Side {
+  results: Results;
+  /** The scenario as loaded; for a results folder, its scenario.yaml read again (or why it could not be). */
+  scenario: LoadedScenario | string;
+}
+
+/** A results folder's scenario.yaml, loaded again for the scenario diff (its config files may not be next to it). */
+function scenarioOfFolder(dir: string, source: string): LoadedScenario | string {
+  try {
+    return loadScenario(source, join(dir, 'scenario.yaml'));
+  } catch (e) {
+    if (!(e instanceof ScenarioError)) throw e;
+    return `${dir}/scenario.yaml cannot be loaded again here (${e.problems[0]?.message ?? 'invalid'})`;
+  }
+}
+
+/** One side: a results folder read back, or a scenario file run now. */
+async function side(path: string, which: 'base' | 'head', args: DiffArgs, io: Io): Promise<Side> {
+  if (!existsSync(path)) throw new UsageError(`${which} ${path}: no such file or folder (give a results folder or a scenario file)`);
+  if (statSync(path).isDirectory()) {
+    const bundle = readResultsFolder(path);
+    return { results: bundle.results, scenario: scenarioOfFolder(path, bundle.scenarioSource) };
+  }
+  const loaded = loadScenarioFile(path);
+  const workers = Math.min(args.workers ?? availableParallelism(), availableParallelism());
+  const x = await runExperiment(loaded, {
+    seeds: args.seeds,
+    workers,
+    onStart: (planned) => io.err(`${which}: running ${path}, ${planned} run(s) on ${Math.min(workers, planned)} worker(s)`),
+  });
+  if (x.failures.length) throw new UsageError(`${which}: ${x.failures.length} run(s) of ${path} failed: ${x.failures[0].message}`);
+  const results = args.out ? writeOutputs(x, resolve(join(args.out, which))).bundle.results : bundleOf(x).results;
+  return { results, scenario: loaded };
+}
+
+export async function diffCommand(args: DiffArgs, io: Io): Promise<number> {
+  if (args.json && args.markdown) throw new UsageError('give --json or --markdown, not both');
+  if (args.seeds !== undefined && (!Number.isInteger(args.seeds) || args.seeds < 1)) throw new UsageError(`--seeds must be a whole number ≥ 1 (got ${args.seeds})`);
+  const base = await side(args.base, 'base', args, io);
+  const head = await side(args.head, 'head', args, io);
+  const diff = diffResults(base.results, head.results);
+  const report: DiffReport = {
+    results: diff,
+    scenario: typeof base.scenario === 'string' || typeof head.scenario === 'string' ? null : diffScenarios(base.scenario, head.scenario),
+    scenarioNote: typeof base.scenario === 'string' ? base.scenario : typeof head.scenario === 'string' ? head.scenario : null,
+    // The head's guards: a pull request is judged by the checks it carries.
+    guards: typeof head.scenario === 'string' ? [] : checkGuards(resolveMeasureReferences(head.scenario, MEASURES).expectations, base.results, head.results),
+  };
+  if (args.json) io.out(JSON.stringify(report, null, 2));
+  else if (args.markdown) io.out(diffMarkdown(report).trimEnd());
+  else io.out(diffText(report));
+  const regressed = diff.expectations.filter((e) => e.before === true && e.after === false);
+  if (regressed.length) io.err(`${regressed.length} expectation(s) passed on the base and fail on the head: ${regressed.map((e) => e.name).join('; ')}`);
+  const failedGuards = report.guards.filter((g) => !g.passed);
+  if (failedGuards.length) io.err(`${failedGuards.length} guard(s) on change failed: ${failedGuards.map((g) => g.name).join('; ')}`);
+  const worse = args.failOnWorse ? verdictChanges(diff).filter((v) => v.change.direction === 'worse') : [];
+  if (worse.length) io.err(`${worse.length} change(s) for the worse beyond seed noise (--fail-on-worse)`);
+  return regressed.length || worse.length || failedGuards.length ? EXIT.expectationFailed : EXIT.ok;
+}

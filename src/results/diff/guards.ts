@@ -1,0 +1,101 @@
+/**
+ * Guards on change: expectations such as `recoveryTimeS: { worsenBy: { atMost: 10% } }`,
+ * checked against a base's results, so that a pull request that makes a policy worse fails
+ * its check even while every absolute bound still passes. A guard compares the means across
+ * seeds (the fraction of seeds for `recovered`) at each variant and sweep point it names;
+ * how much worse is read in the measure's better direction.
+ */
+import type { ResolvedExpectation, ResolvedGuard } from '../../experiment/expectations.js';
+import { formatValue } from '../../measures/format.js';
+import { sameValue } from '../../scenario/sweep.js';
+import type { PointResult, Results } from '../results.js';
+
+export interface GuardResult {
+  /** "client-ceiling at faults[0].duration=12m: recovery time worsens by at most 10%". */
+  name: string;
+  variant: string;
+  at: Record<string, string | number>;
+  measure: string;
+  base: number | null;
+  head: number | null;
+  /** How much worse the head is (negative: better); null when a side has no value. */
+  worsening: number | null;
+  /** The most it may get worse, in the measure's unit, at this point. */
+  limit: number;
+  passed: boolean;
+  /** What was seen, in words: "2m31s -> 2m50s (+12.6%)", "2m31s -> not recovered". */
+  actual: string;
+}
+
+const SLACK = 1e-9;
+
+function valueAt(p: PointResult, e: ResolvedExpectation, key: string): number | null {
+  const scoped = e.scope.population !== undefined ? p.populations.find((x) => x.name === e.scope.population)
+    : e.scope.route !== undefined ? p.routes.find((x) => x.name === e.scope.route) : undefined;
+  const agg = e.scope.population !== undefined || e.scope.route !== undefined ? scoped?.measures[key] : p.measures[key];
+  return agg?.value ?? null;
+}
+
+function matches(at: ResolvedExpectation['at'], values: Record<string, string | number>): boolean {
+  return !at || Object.entries(at).every(([k, v]) => Object.hasOwn(values, k) && sameValue(values[k], v));
+}
+
+function samePoint(a: Record<string, string | number>, b: Record<string, string | number>): boolean {
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && sameValue(a[k], b[k]));
+}
+
+function show(g: ResolvedGuard, x: number | null): string {
+  if (x === null) return g.measure.nullIsWorst ? 'not recovered' : 'no value';
+  return formatValue(g.measure.unit, x);
+}
+
+function limitText(g: ResolvedGuard): string {
+  return g.relative !== undefined ? `${Number((g.relative * 100).toFixed(4))}%` : formatValue(g.measure.unit, g.absolute ?? 0);
+}
+
+/** One guard at one point: pass or fail, and why. */
+function judge(g: ResolvedGuard, base: number | null, head: number | null): { worsening: number | null; limit: number; passed: boolean; note: string } {
+  const limit = g.relative !== undefined ? g.relative * Math.abs(base ?? 0) : g.absolute ?? 0;
+  if (base === null || head === null) {
+    if (base === null && head === null) return { worsening: null, limit, passed: true, note: 'no value on either side' };
+    // Null is the worst outcome for such a measure; for the others a missing value cannot be compared, which is not a pass.
+    if (g.measure.nullIsWorst) return { worsening: null, limit, passed: head !== null, note: head === null ? 'got worse without bound' : 'better' };
+    return { worsening: null, limit, passed: false, note: 'cannot be compared: one side has no value' };
+  }
+  const worsening = g.measure.better === 'lower' ? head - base : base - head;
+  const passed = worsening <= limit + SLACK * Math.max(1, Math.abs(limit));
+  const pct = base !== 0 ? ` (${worsening >= 0 ? '+' : '-'}${Math.abs((worsening / Math.abs(base)) * 100).toFixed(1)}% worse)` : '';
+  return { worsening, limit, passed, note: worsening > 0 ? `${formatValue(g.measure.unit, worsening)} worse${pct}` : worsening < 0 ? 'better' : 'unchanged' };
+}
+
+/**
+ * Every guard of the head's expectations at every point of its variant that the base also
+ * ran. A variant or point the base does not have is not checked (nothing to compare with),
+ * and says so.
+ */
+export function checkGuards(expectations: readonly ResolvedExpectation[], base: Results, head: Results): GuardResult[] {
+  const out: GuardResult[] = [];
+  for (const e of expectations) {
+    if (e.guards.length === 0) continue;
+    const hv = head.variants.find((v) => v.name === e.variant);
+    const bv = base.variants.find((v) => v.name === e.variant);
+    for (const hp of hv?.points ?? []) {
+      if (hp.runs === 0 || !matches(e.at, hp.values)) continue;
+      const bp = bv?.points.find((p) => samePoint(p.values, hp.values) && p.runs > 0);
+      const where = Object.keys(hp.values).length ? ` at ${Object.entries(hp.values).map(([k, x]) => `${k}=${x}`).join(', ')}` : '';
+      for (const g of e.guards) {
+        const name = `${e.variant}${where}: ${g.measure.label} worsens by at most ${limitText(g)}`;
+        const h = valueAt(hp, e, g.measure.key);
+        if (!bp) {
+          out.push({ name, variant: e.variant, at: hp.values, measure: g.measure.key, base: null, head: h, worsening: null, limit: 0, passed: true, actual: `not compared: the base has no ${bv ? 'such sweep point' : `variant ${e.variant}`}` });
+          continue;
+        }
+        const b = valueAt(bp, e, g.measure.key);
+        const j = judge(g, b, h);
+        out.push({ name, variant: e.variant, at: hp.values, measure: g.measure.key, base: b, head: h, worsening: j.worsening, limit: j.limit, passed: j.passed, actual: `${show(g, b)} -> ${show(g, h)}: ${j.note}` });
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,77 @@
+/**
+ * A deployed config file (an Envoy route configuration, a gRPC service config, an Istio
+ * VirtualService), read with the yaml package so every value keeps its position: a field
+ * the simulator cannot express is reported at file:line:col, like a scenario's own
+ * problems. JSON is read by the same parser (JSON is YAML).
+ */
+import { LineCounter, parseDocument, isMap, isScalar, isSeq, type Node, type YAMLMap } from 'yaml';
+import type { Problem } from '../problems.js';
+
+export interface ConfigFile {
+  file: string;
+  /** The root node, or undefined for an empty file. */
+  root: Node | undefined;
+  /** The problems of this file, positioned in it. */
+  problems: Problem[];
+  /** Adds a problem at a node (its key when given), with the path inside the file. */
+  report(at: Node | undefined, path: string, message: string): void;
+}
+
+export function readConfig(text: string, file: string): ConfigFile {
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true, logLevel: 'error' });
+  const problems: Problem[] = [];
+  const report = (at: Node | undefined, path: string, message: string) => {
+    const { line, col } = at?.range ? lc.linePos(at.range[0]) : { line: 1, col: 1 };
+    problems.push({ file, line, col, path, message });
+  };
+  for (const e of doc.errors.slice(0, 5)) {
+    const pos = e.linePos?.[0] ?? lc.linePos(e.pos[0]);
+    problems.push({ file, line: pos.line, col: pos.col, path: '', message: `YAML: ${e.message.split('\n')[0]}` });
+  }
+  return { file, root: (doc.contents ?? undefined) as Node | undefined, problems, report };
+}
+
+/** The value node of `key` in a mapping, and the key node (for positions). */
+export function entry(map: Node | undefined, key: string): { key: Node; value: Node | undefined } | undefined {
+  if (!isMap(map)) return undefined;
+  const pair = (map as YAMLMap).items.find((p) => isScalar(p.key) && String(p.key.value) === key);
+  return pair ? { key: pair.key as Node, value: (pair.value ?? undefined) as Node | undefined } : undefined;
+}
+
+/** Every key of a mapping with its key node. */
+export function keysOf(map: Node | undefined): Array<{ name: string; key: Node; value: Node | undefined }> {
+  if (!isMap(map)) return [];
+  return (map as YAMLMap).items.flatMap((p) => (isScalar(p.key) ? [{ name: String(p.key.value), key: p.key as Node, value: (p.value ?? undefined) as Node | undefined }] : []));
+}
+
+export function scalar(n: Node | undefined): unknown {
+  return isScalar(n) ? n.value : undefined;
+}
+
+export function items(n: Node | undefined): Node[] {
+  return isSeq(n) ? (n.items as Node[]) : [];
+}
+
+/**
+ * A protobuf Duration as configs write it: "0.1s", ".01s", "25ms" (Envoy's YAML also takes
+ * "1m", "1h"), or a mapping { seconds, nanos }. Returns seconds, or undefined when it is not one.
+ */
+export function protoDuration(n: Node | undefined): number | undefined {
+  if (isMap(n)) {
+    const s = Number(scalar(entry(n, 'seconds')?.value) ?? 0), ns = Number(scalar(entry(n, 'nanos')?.value) ?? 0);
+    return Number.isFinite(s) && Number.isFinite(ns) ? s + ns / 1e9 : undefined;
+  }
+  const v = scalar(n);
+  if (typeof v !== 'string') return undefined;
+  const m = /^\s*(\d*\.?\d+)\s*(ns|us|ms|s|m|h)\s*$/.exec(v);
+  if (!m) return undefined;
+  const unit = { ns: 1e-9, us: 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 }[m[2] as 'ns'];
+  return Number(m[1]) * unit;
+}
+
+/** Seconds as the scenario format writes a duration: "25ms", "2s", "1.5s". */
+export function durationText(s: number): string {
+  if (s > 0 && s < 1) return `${Number((s * 1000).toFixed(3))}ms`;
+  return `${Number(s.toFixed(6))}s`;
+}

@@ -1,0 +1,150 @@
+/**
+ * An Envoy route's `retry_policy` (route_components.proto, RetryPolicy) as a retry layer: the
+ * route is found by its `name` in a route configuration, a listener's inline route_config or
+ * a whole bootstrap file; a virtual host's retry_policy applies to its routes that have none.
+ * The mapping, field by field, with its sources, is docs/real-configs.md.
+ */
+import { isMap, isSeq, type Node } from 'yaml';
+import { durationText, entry, items, keysOf, protoDuration, scalar, type ConfigFile } from './config-file.js';
+
+/** Envoy's defaults (route_components.proto): 1 retry, back-off base 25 ms, max 10x base, route timeout 15 s, rate-limited max 300 s. */
+const DEFAULT_RETRIES = 1, DEFAULT_BASE = 0.025, ROUTE_TIMEOUT = 15, RATE_LIMITED_MAX = 300;
+
+/** What each retry_on condition retries, in the simulator's outcomes (docs/real-configs.md). */
+const RETRY_ON: Record<string, Array<string | number>> = {
+  // Per-try timeouts are retried only under 5xx and gateway-error (RetryStateImpl); resets under those and reset.
+  '5xx': ['timeout', 'reset', '5xx'],
+  'gateway-error': ['timeout', 'reset', 502, 503, 504],
+  reset: ['reset'],
+  'reset-before-request': ['reset'],
+  'connect-failure': ['reset'],
+  'refused-stream': ['reset'],
+  'retriable-4xx': [409],
+  'retriable-status-codes': [],
+};
+/** Conditions about things the simulated server never sends. */
+const NEVER = new Set(['envoy-ratelimited', 'retriable-headers', 'http3-post-connect-failure']);
+
+const SUPPORTED = new Set(['retry_on', 'num_retries', 'per_try_timeout', 'retriable_status_codes', 'retry_back_off', 'rate_limited_retry_back_off']);
+
+interface Found { route: Node; policy: Node; action: Node | undefined }
+
+/** Every Route (a mapping with a `route` action or a `retry_policy`) and virtual host in the file, depth first. */
+function findRoutes(root: Node | undefined, name: string | undefined, cfg: ConfigFile): Found | undefined {
+  const candidates: Array<{ name: string | undefined; route: Node; action: Node | undefined; policy: Node | undefined }> = [];
+  const walk = (n: Node | undefined, hostPolicy: Node | undefined) => {
+    if (isSeq(n)) for (const x of n.items as Node[]) walk(x, hostPolicy);
+    if (!isMap(n)) return;
+    const routes = entry(n, 'routes')?.value;
+    const vhPolicy = isSeq(routes) ? entry(n, 'retry_policy')?.value ?? hostPolicy : hostPolicy;
+    const action = entry(n, 'route')?.value;
+    if (isMap(action) && (entry(n, 'match') || entry(n, 'name'))) {
+      candidates.push({ name: scalar(entry(n, 'name')?.value) as string | undefined, route: n, action, policy: entry(action, 'retry_policy')?.value ?? vhPolicy });
+    }
+    for (const k of keysOf(n)) if (k.name !== 'route') walk(k.value, vhPolicy);
+  };
+  walk(root, undefined);
+  const named = name === undefined ? candidates.filter((c) => c.policy) : candidates.filter((c) => c.name === name);
+  if (named.length === 1 && named[0].policy) return { route: named[0].route, policy: named[0].policy, action: named[0].action };
+  const names = candidates.filter((c) => c.name !== undefined).map((c) => `"${c.name}"`);
+  if (name !== undefined && named.length === 1) cfg.report(named[0].route, '', `route "${name}" has no retry_policy (nor has its virtual host): Envoy does not retry it`);
+  else if (name !== undefined) cfg.report(root, '', `no route named "${name}"${names.length ? ` (routes: ${names.join(', ')})` : ' (no route has a name)'}`);
+  else cfg.report(root, '', named.length === 0 ? 'no route with a retry_policy' : `${named.length} routes have a retry_policy: name one with from.route${names.length ? ` (routes: ${names.join(', ')})` : ''}`);
+  return undefined;
+}
+
+/** The layer an Envoy route's retry policy stands for, in the scenario's own terms ("25ms", [timeout, reset, 5xx]). */
+export function envoyLayer(cfg: ConfigFile, routeName: string | undefined): Record<string, unknown> | undefined {
+  const found = findRoutes(cfg.root, routeName, cfg);
+  if (!found) return undefined;
+  const p = found.policy;
+  const at = (k: string) => `retry_policy.${k}`;
+  for (const k of keysOf(p)) {
+    if (!SUPPORTED.has(k.name)) cfg.report(k.key, at(k.name), `${k.name} is not supported: ${UNSUPPORTED_WHY[k.name] ?? 'the simulator has no equivalent'}; remove it from the policy this layer is read from, or write the layer by hand`);
+  }
+  const layer: Record<string, unknown> = {};
+
+  const retries = entry(p, 'num_retries');
+  const n = retries ? Number(scalar(retries.value)) : DEFAULT_RETRIES;
+  if (!Number.isInteger(n) || n < 0) cfg.report(retries?.value, at('num_retries'), `expected a whole number of retries (got ${String(scalar(retries?.value))})`);
+  else layer.maxAttempts = n + 1;
+
+  const retryOn = new Set<string | number>();
+  const on = entry(p, 'retry_on');
+  const conditions = String(scalar(on?.value) ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  if (!on) cfg.report(p, 'retry_policy', 'retry_on is missing: Envoy retries nothing without it');
+  for (const c of conditions) {
+    if (Object.hasOwn(RETRY_ON, c)) for (const x of RETRY_ON[c]) retryOn.add(x);
+    else if (NEVER.has(c)) cfg.report(on?.value, at('retry_on'), `retry_on "${c}" is not supported: the simulated server never ${c === 'envoy-ratelimited' ? 'sets x-envoy-ratelimited' : c === 'retriable-headers' ? 'sends the headers it would match' : 'speaks HTTP/3'}`);
+    else cfg.report(on?.value, at('retry_on'), `unknown retry_on condition "${c}" (Envoy's: ${[...Object.keys(RETRY_ON), ...NEVER].join(', ')})`);
+  }
+  if (conditions.includes('retriable-status-codes')) {
+    const codes = entry(p, 'retriable_status_codes');
+    for (const c of items(codes?.value)) {
+      const v = Number(scalar(c));
+      if (Number.isInteger(v) && v >= 400 && v <= 599) retryOn.add(v);
+      else cfg.report(c, at('retriable_status_codes'), `expected an HTTP status from 400 to 599 (got ${String(scalar(c))}): the simulator's answers are 4xx and 5xx`);
+    }
+  }
+  layer.retryOn = [...retryOn];
+
+  const perTry = entry(p, 'per_try_timeout');
+  if (perTry) {
+    const s = protoDuration(perTry.value);
+    if (s === undefined || s <= 0) cfg.report(perTry.value, at('per_try_timeout'), 'expected a duration above 0, such as 2s or 0.25s');
+    else layer.timeout = durationText(s);
+  }
+  // The route timeout spans every try (default 15 s; 0 disables it).
+  const routeTimeout = found.action ? entry(found.action, 'timeout') : undefined;
+  const deadline = routeTimeout ? protoDuration(routeTimeout.value) : ROUTE_TIMEOUT;
+  if (deadline === undefined) cfg.report(routeTimeout?.value, 'route.timeout', 'expected a duration, such as 15s (0s: none)');
+  else layer.deadline = deadline === 0 ? 'none' : durationText(deadline);
+
+  const back = entry(p, 'retry_back_off');
+  let base = DEFAULT_BASE, max = DEFAULT_BASE * 10;
+  if (back) {
+    for (const k of keysOf(back.value)) if (k.name !== 'base_interval' && k.name !== 'max_interval') cfg.report(k.key, at(`retry_back_off.${k.name}`), `unknown field ${k.name} (base_interval, max_interval)`);
+    const b = protoDuration(entry(back.value, 'base_interval')?.value);
+    if (b === undefined || b <= 0) cfg.report(entry(back.value, 'base_interval')?.value ?? back.key, at('retry_back_off.base_interval'), 'base_interval is required and must be above 0');
+    else { base = Math.max(b, 0.001); max = base * 10; }
+    const m = entry(back.value, 'max_interval');
+    if (m) {
+      const v = protoDuration(m.value);
+      if (v === undefined || v < base) cfg.report(m.value, at('retry_back_off.max_interval'), `max_interval must be a duration of at least base_interval (${durationText(base)})`);
+      else max = v;
+    }
+  }
+  layer.backoff = { kind: 'exponential', base: durationText(base), multiplier: 2, max: durationText(max), jitter: 'full' };
+
+  const limited = entry(p, 'rate_limited_retry_back_off');
+  if (limited) {
+    let hint = false;
+    for (const k of keysOf(limited.value)) if (k.name !== 'reset_headers' && k.name !== 'max_interval') cfg.report(k.key, at(`rate_limited_retry_back_off.${k.name}`), `unknown field ${k.name} (reset_headers, max_interval)`);
+    for (const h of items(entry(limited.value, 'reset_headers')?.value)) {
+      const name = String(scalar(entry(h, 'name')?.value) ?? '').toLowerCase();
+      const format = String(scalar(entry(h, 'format')?.value) ?? 'SECONDS');
+      if (format !== 'SECONDS' && format !== 'UNIX_TIMESTAMP') cfg.report(entry(h, 'format')?.value, at('rate_limited_retry_back_off.reset_headers.format'), `expected SECONDS or UNIX_TIMESTAMP (got ${format})`);
+      // The simulated server's one wait hint is its Retry-After (or a rate limiter's reset time): either header reads it.
+      if (name === 'retry-after' || name === 'x-ratelimit-reset') hint = true;
+      else cfg.report(entry(h, 'name')?.value ?? h, at('rate_limited_retry_back_off.reset_headers.name'), `reset header "${name}" is never sent by the simulated server (it sends Retry-After; X-RateLimit-Reset reads the same hint)`);
+    }
+    const m = entry(limited.value, 'max_interval');
+    const cap = m ? protoDuration(m.value) : RATE_LIMITED_MAX;
+    if (cap === undefined || cap <= 0) cfg.report(m?.value, at('rate_limited_retry_back_off.max_interval'), 'expected a duration above 0, such as 300s');
+    else if (hint) layer.retryAfter = { mode: 'honour' };
+  } else layer.retryAfter = { mode: 'ignore' };
+  // The cluster's circuit breaker limits concurrent retries (max_retries, default 3) whatever
+  // the route says; a cluster's own circuit_breakers are not read here (write budget: to change it).
+  layer.budget = { kind: 'envoy-max-retries', maxRetries: 3 };
+  return layer;
+}
+
+const UNSUPPORTED_WHY: Record<string, string> = {
+  per_try_idle_timeout: 'the simulator has no streaming, so a try is never idle before its answer',
+  retry_priority: 'the simulated server has one priority',
+  retry_host_predicate: 'the simulated server is one cluster balanced by its frontend; a retry cannot choose another host',
+  retry_options_predicates: 'there are no request options to change between tries',
+  host_selection_retry_max_attempts: 'a retry cannot choose another host here',
+  retriable_headers: 'the simulated server sends no such headers',
+  retriable_request_headers: 'every simulated request is eligible',
+};

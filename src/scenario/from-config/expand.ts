@@ -1,0 +1,90 @@
+/**
+ * Layers read from deployed configs: every retry layer that says `from: { envoy: … }`,
+ * `{ grpc: … }` or `{ istio: … }` gets the fields that config means, laid under what the
+ * scenario wrote for the layer (the scenario's own fields win, as over a preset). It runs on
+ * the raw scenario before validation, so a layer read from a config is validated, merged into
+ * variants and swept like any other; `from` itself stays, so the scenario diff can say where
+ * a value came from. A config that cannot be read, or that says what the simulator cannot
+ * express, is a problem positioned in the config file.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { Problem } from '../problems.js';
+import { formatPath } from '../problems.js';
+import { LIMITS } from '../limits.js';
+import { STDIN_NAME } from '../read-source.js';
+import { readConfig } from './config-file.js';
+import { envoyLayer } from './envoy.js';
+import { grpcLayer } from './grpc.js';
+import { istioLayer } from './istio.js';
+
+type Path = Array<string | number>;
+type Locate = (path: ReadonlyArray<PropertyKey>, key?: string) => { line: number; col: number };
+
+const KINDS = ['envoy', 'grpc', 'istio'] as const;
+
+const isObject = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x);
+
+/** Every layer object of the raw scenario, with its path: the base's and each overlay's. */
+function layers(raw: Record<string, unknown>): Array<{ path: Path; layer: Record<string, unknown> }> {
+  const out: Array<{ path: Path; layer: Record<string, unknown> }> = [];
+  const inClients = (clients: unknown, at: Path) => {
+    if (!isObject(clients)) return;
+    for (const [p, pop] of Object.entries(clients)) {
+      if (!isObject(pop)) continue;
+      if (isObject(pop.retry)) out.push({ path: [...at, p, 'retry'], layer: pop.retry });
+      if (isObject(pop.layers)) for (const [l, layer] of Object.entries(pop.layers)) if (isObject(layer)) out.push({ path: [...at, p, 'layers', l], layer });
+    }
+  };
+  inClients(raw.clients, ['clients']);
+  if (isObject(raw.variants)) {
+    for (const [v, decl] of Object.entries(raw.variants)) if (isObject(decl) && isObject(decl.overlay)) inClients(decl.overlay.clients, ['variants', v, 'overlay', 'clients']);
+  }
+  return out;
+}
+
+/** Lays `from`'s fields under the written ones (mappings merge one level, as an overlay would). */
+function layUnder(layer: Record<string, unknown>, fromConfig: Record<string, unknown>): void {
+  for (const [k, v] of Object.entries(fromConfig)) {
+    if (layer[k] === undefined) layer[k] = v;
+    else if (isObject(layer[k]) && isObject(v)) layer[k] = { ...v, ...(layer[k] as Record<string, unknown>) };
+  }
+}
+
+/** Expands every `from` in place; returns the problems (an empty list when every config was read). */
+export function expandConfigLayers(raw: Record<string, unknown>, scenarioFile: string, locate: Locate): Problem[] {
+  const problems: Problem[] = [];
+  const here = (path: Path, message: string, key?: string) => {
+    const { line, col } = locate(path, key);
+    problems.push({ file: scenarioFile, line, col, path: formatPath(key === undefined ? path : [...path, key]), message });
+  };
+  const base = scenarioFile === STDIN_NAME ? process.cwd() : dirname(resolve(scenarioFile));
+  const cache = new Map<string, Record<string, unknown> | undefined>();
+  for (const { path, layer } of layers(raw)) {
+    const from = layer.from;
+    if (from === undefined) continue;
+    const at = [...path, 'from'];
+    if (!isObject(from)) continue; // the schema says what a `from` is
+    const kinds = KINDS.filter((k) => typeof from[k] === 'string');
+    if (kinds.length !== 1) continue; // likewise
+    if (layer.preset !== undefined) { here(path, 'give preset or from, not both: a layer starts from a library\'s defaults or from a deployed config', 'from'); continue; }
+    const kind = kinds[0];
+    const rel = from[kind] as string;
+    const file = resolve(base, rel);
+    const key = JSON.stringify([file, kind, from.route, from.service, from.method]);
+    if (!cache.has(key)) {
+      if (!existsSync(file) || !statSync(file).isFile()) { here(at, `cannot read ${rel}: no such file (a path is relative to the scenario file's folder: ${base})`, kind); cache.set(key, undefined); continue; }
+      if (statSync(file).size > LIMITS.fileBytes) { here(at, `${rel} is larger than ${LIMITS.fileBytes} bytes: give the file that holds the route or service config`, kind); cache.set(key, undefined); continue; }
+      const cfg = readConfig(readFileSync(file, 'utf8'), rel);
+      const fields = cfg.problems.length ? undefined
+        : kind === 'envoy' ? envoyLayer(cfg, from.route as string | undefined)
+        : kind === 'grpc' ? grpcLayer(cfg, from.service as string | undefined, from.method as string | undefined)
+        : istioLayer(cfg, from.route as string | undefined);
+      problems.push(...cfg.problems.map((p) => ({ ...p, message: `${p.message} (read for ${formatPath(at)})` })));
+      cache.set(key, cfg.problems.length ? undefined : fields);
+    }
+    const fields = cache.get(key);
+    if (fields) layUnder(layer, fields);
+  }
+  return problems;
+}

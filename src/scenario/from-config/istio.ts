@@ -1,0 +1,75 @@
+/**
+ * An Istio VirtualService's HTTP route `retries` (and its `timeout`) as a retry layer. Istio
+ * programs Envoy with it, so the conditions mean what Envoy's retry_on means (envoy.ts), plus
+ * gRPC status names and bare HTTP codes. docs/real-configs.md has the mapping.
+ */
+import { entry, items, keysOf, protoDuration, scalar, durationText, type ConfigFile } from './config-file.js';
+
+/** Istio's default when a route sets no retries (attempts 2, these conditions, with 503 as the retriable status code). */
+const DEFAULT_ATTEMPTS = 2;
+const DEFAULT_RETRY_ON = 'connect-failure,refused-stream,unavailable,cancelled,retriable-status-codes';
+const ENVOY: Record<string, Array<string | number>> = {
+  '5xx': ['timeout', 'reset', '5xx'],
+  'gateway-error': ['timeout', 'reset', 502, 503, 504],
+  reset: ['reset'],
+  'connect-failure': ['reset'],
+  'refused-stream': ['reset'],
+  'retriable-4xx': [409],
+  // Istio sets retriable_status_codes [503] with it.
+  'retriable-status-codes': [503],
+  // gRPC conditions (x-envoy-retry-grpc-on), as the grpc service config reads them.
+  unavailable: ['reset', 503],
+  'resource-exhausted': [429],
+  'deadline-exceeded': ['timeout'],
+  cancelled: [],
+  internal: [],
+};
+
+export function istioLayer(cfg: ConfigFile, routeName: string | undefined): Record<string, unknown> | undefined {
+  if (scalar(entry(cfg.root, 'kind')?.value) !== 'VirtualService') {
+    cfg.report(entry(cfg.root, 'kind')?.value ?? cfg.root, 'kind', 'expected an Istio resource of kind VirtualService');
+    return undefined;
+  }
+  const routes = items(entry(entry(cfg.root, 'spec')?.value, 'http')?.value);
+  const named = routeName === undefined ? routes : routes.filter((r) => scalar(entry(r, 'name')?.value) === routeName);
+  if (named.length !== 1) {
+    const names = routes.map((r) => scalar(entry(r, 'name')?.value)).filter((n) => n !== undefined).map((n) => `"${n}"`);
+    cfg.report(entry(cfg.root, 'spec')?.key ?? cfg.root, 'spec.http', routeName === undefined ? `${routes.length} http routes: name one with from.route${names.length ? ` (routes: ${names.join(', ')})` : ''}` : `no http route named "${routeName}"${names.length ? ` (routes: ${names.join(', ')})` : ''}`);
+    return undefined;
+  }
+  const route = named[0];
+  const retries = entry(route, 'retries')?.value;
+  for (const k of keysOf(retries)) {
+    if (k.name === 'retryRemoteLocalities') cfg.report(k.key, 'retries.retryRemoteLocalities', 'retryRemoteLocalities is not supported: the simulated server has no localities');
+    else if (!['attempts', 'perTryTimeout', 'retryOn'].includes(k.name)) cfg.report(k.key, `retries.${k.name}`, `unknown field ${k.name} (attempts, perTryTimeout, retryOn)`);
+  }
+  const layer: Record<string, unknown> = {};
+  const attempts = entry(retries, 'attempts');
+  const n = attempts ? Number(scalar(attempts.value)) : DEFAULT_ATTEMPTS;
+  if (!Number.isInteger(n) || n < 0) cfg.report(attempts?.value, 'retries.attempts', 'expected a whole number of retries');
+  else layer.maxAttempts = n + 1;
+  const on = entry(retries, 'retryOn');
+  const retryOn = new Set<string | number>();
+  for (const c of String(scalar(on?.value) ?? DEFAULT_RETRY_ON).split(',').map((s) => s.trim()).filter(Boolean)) {
+    if (/^\d{3}$/.test(c) && Number(c) >= 400 && Number(c) <= 599) retryOn.add(Number(c));
+    else if (Object.hasOwn(ENVOY, c)) for (const x of ENVOY[c]) retryOn.add(x);
+    else cfg.report(on?.value, 'retries.retryOn', `retryOn "${c}" is not supported (supported: ${Object.keys(ENVOY).join(', ')}, or an HTTP status such as 503)`);
+  }
+  layer.retryOn = [...retryOn];
+  const perTry = entry(retries, 'perTryTimeout');
+  if (perTry) {
+    const s = protoDuration(perTry.value);
+    if (s === undefined || s <= 0) cfg.report(perTry.value, 'retries.perTryTimeout', 'expected a duration above 0, such as 2s');
+    else layer.timeout = durationText(s);
+  }
+  const timeout = entry(route, 'timeout');
+  if (timeout) {
+    const s = protoDuration(timeout.value);
+    if (s === undefined) cfg.report(timeout.value, 'timeout', 'expected a duration, such as 10s (0s: none)');
+    else layer.deadline = s === 0 ? 'none' : durationText(s);
+  }
+  // Istio leaves Envoy's back-off at its default: 25 ms base, 250 ms max, full jitter.
+  layer.backoff = { kind: 'exponential', base: '25ms', multiplier: 2, max: '250ms', jitter: 'full' };
+  layer.retryable = 'ignore';
+  return layer;
+}

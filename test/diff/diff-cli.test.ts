@@ -1,0 +1,137 @@
+// `retrystorm diff` as users run it (a process, from dist/), on a smaller model of the
+// flagship (test/diff/small-flagship.ts): its base is run once into a results folder, and
+// each change is run from its scenario file by `diff` itself.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureBuilt, runCliProcess } from '../helpers/cli.js';
+import { smallFlagship } from './small-flagship.js';
+
+let dir: string;
+/** The scenario change of a head that adds a guard on change the base does not have. */
+const GUARD_ADDED = {
+  variant: null, path: 'expectations[1]', before: null, viaBefore: null, viaAfter: null,
+  after: '{ variant: client-ceiling, at: { "faults[0].duration": 12m }, recoveryTimeS: { worsenBy: { atMost: 10% } } }',
+};
+const diff = (head: string, ...flags: string[]) => runCliProcess(dir, ['diff', 'base-out', head, ...flags], { NO_COLOR: '1' });
+
+beforeAll(async () => {
+  ensureBuilt();
+  dir = mkdtempSync(join(tmpdir(), 'rs-diff-'));
+  const files: Record<string, string> = {
+    'base.yaml': smallFlagship(),
+    'attempts-8.yaml': smallFlagship({ attempts: 8 }),
+    'attempts-8-deadline-60s.yaml': smallFlagship({ attempts: 8, deadline: '60s' }),
+    'comment.yaml': smallFlagship({ comment: 'a reviewer asked for this comment', guards: ['10%'] }),
+    'seeds-5.yaml': smallFlagship({ seeds: 5, guards: ['10%'] }),
+    'deadline-30s.yaml': smallFlagship({ deadline: '30s', guards: ['10%', '50%'] }),
+  };
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  const base = await runCliProcess(dir, ['run', 'base.yaml', '--out', 'base-out', '--quiet']);
+  expect(base.stderr).toBe('');
+  expect(base.code).toBe(0);
+}, 300_000);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('retrystorm diff on the flagship (smaller model)', () => {
+  it('client-ceiling at 8 attempts with a 60 s deadline: recovery at 12 min is worse beyond seed noise, and the check fails', async () => {
+    const r = await diff('attempts-8-deadline-60s.yaml', '--json', '--out', 'h8d');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/passed on the base and fail on the head: client-ceiling at faults\[0\]\.duration=12m: recovered at least 100%/);
+    const all = JSON.parse(r.stdout);
+    const d = all.results;
+    const p = d.points.find((x: { variant: string }) => x.variant === 'client-ceiling');
+    expect(p.values).toEqual({ 'faults[0].duration': '12m' });
+    const rt = p.changes.find((c: { key: string }) => c.key === 'recoveryTimeS');
+    // Every seed recovered within about 2.5 minutes before, none recovers before the horizon (18 minutes after the outage).
+    expect(rt.base).toBeGreaterThan(60);
+    expect(rt.base).toBeLessThan(300);
+    expect(rt.head).toBeNull();
+    expect(rt).toMatchObject({ beyondNoise: true, direction: 'worse' });
+    const po = p.changes.find((c: { key: string }) => c.key === 'perceivedOutageS');
+    expect(po).toMatchObject({ beyondNoise: true, direction: 'worse' });
+    expect(po.lo).toBeGreaterThan(5 * 60);
+    // The scenario diff says what the pull request changed, once resolved.
+    expect(all.scenario.changes).toEqual(expect.arrayContaining([
+      { variant: 'client-ceiling', path: 'clients.app.layers.app.maxAttempts', before: '4', after: '8', viaBefore: null, viaAfter: null },
+      { variant: 'client-ceiling', path: 'clients.app.layers.app.deadline', before: '20s', after: '60s', viaBefore: null, viaAfter: null },
+    ]));
+    expect(all.scenario.changes).toHaveLength(6); // app, sync and partner: attempts and deadline
+    // as-is did not change: its scenario did not.
+    const asIs = d.points.find((x: { variant: string }) => x.variant === 'as-is');
+    expect(asIs.changes.every((c: { beyondNoise: boolean; delta: number | null }) => !c.beyondNoise && (c.delta === null || c.delta === 0))).toBe(true);
+  }, 300_000);
+
+  it('says so in the terminal and in the comment, verdict first', async () => {
+    // The head's results, kept by the test above (--out), read back: no second run.
+    const text = await diff('h8d/head');
+    expect(text.stdout.split('\n')[1]).toMatch(/^ {2}client-ceiling at faults\[0\]\.duration = 12m: recovery time 2m\d+s -> not recovered \(worse, beyond seed noise\)$/);
+    const md = await diff('h8d/head', '--markdown');
+    const lines = md.stdout.split('\n');
+    expect(lines[1]).toMatch(/^### retrystorm diff: retry-storm: \d+ worse beyond seed noise, 1 expectation\(s\) now failing$/);
+    expect(md.stdout).toContain('- client-ceiling: clients.app.layers.app.maxAttempts 4 → 8');
+    expect(lines[3]).toMatch(/^- 🔴 client-ceiling at faults\\\[0\\\]\.duration = 12m: recovery time 2m\d+s → not recovered \(worse, beyond seed noise\)$/);
+  }, 300_000);
+
+  it('client-ceiling at 8 attempts alone changes nothing: its 20 s deadline and the honoured 30 s Retry-After end the retries first', async () => {
+    const r = await diff('attempts-8.yaml', '--json');
+    expect(r.code).toBe(0);
+    const all = JSON.parse(r.stdout);
+    const d = all.results;
+    for (const p of d.points) for (const c of p.changes) expect(c.delta === null || c.delta === 0, `${p.variant} ${c.key}`).toBe(true);
+    expect(all.scenario.changes.map((c: { path: string }) => c.path)).toEqual(['clients.app.layers.app.maxAttempts', 'clients.partner.layers.app.maxAttempts', 'clients.sync.layers.sync.maxAttempts']);
+  }, 300_000);
+
+  it('a changed comment changes no number', async () => {
+    const r = await diff('comment.yaml', '--json');
+    expect(r.code).toBe(0);
+    const all = JSON.parse(r.stdout);
+    const d = all.results;
+    expect(d.points).toHaveLength(2);
+    expect(all.guards).toMatchObject([{ passed: true, actual: expect.stringMatching(/^2m\d+s -> 2m\d+s: unchanged$/) }]);
+    // Only the guard this head adds (the base has none): the comment itself is no change.
+    expect(all.scenario.changes).toEqual([GUARD_ADDED]);
+    for (const p of d.points) for (const c of p.changes) expect(c.base === c.head && !c.beyondNoise, `${p.variant} ${c.key}`).toBe(true);
+    expect(d.ranking.every((k: { changed: boolean }) => !k.changed)).toBe(true);
+  }, 300_000);
+
+  it('more seeds alone: numbers move, nothing beyond seed noise', async () => {
+    const r = await diff('seeds-5.yaml', '--json');
+    expect(r.code).toBe(0);
+    const all = JSON.parse(r.stdout);
+    const d = all.results;
+    expect(d.base.seeds).toEqual([1, 2, 3]);
+    expect(d.head.seeds).toEqual([1, 2, 3, 4, 5]);
+    expect(all.scenario.changes).toEqual([{ variant: null, path: 'seeds', before: '3', after: '5', viaBefore: null, viaAfter: null }, GUARD_ADDED]);
+    const changes = d.points.flatMap((p: { changes: unknown[] }) => p.changes);
+    expect(changes.some((c: { delta: number | null }) => c.delta !== null && c.delta !== 0)).toBe(true); // two more seeds did move the means
+    expect(changes.filter((c: { beyondNoise: boolean }) => c.beyondNoise)).toEqual([]);
+    // Two more seeds move the mean recovery time by less than 10%: the guard passes.
+    expect(all.guards).toHaveLength(1);
+    expect(all.guards[0].passed).toBe(true);
+    expect(Math.abs(all.guards[0].head - all.guards[0].base) / all.guards[0].base).toBeLessThan(0.1);
+  }, 300_000);
+
+  it('a guard on change fails the check when recovery worsens by more than it allows, and passes when it allows that much', async () => {
+    // A 30 s deadline instead of 20 s: every seed still recovers, about 40% later.
+    const r = await runCliProcess(dir, ['run', 'deadline-30s.yaml', '--base', 'base-out', '--out', 'deadline-30s-out', '--quiet']);
+    expect(r.code).toBe(1);
+    const fail = /^FAIL {2}guard: client-ceiling at faults\[0\]\.duration=12m: recovery time worsens by at most 10% \((\d+)m(\d+)s -> (\d+)m(\d+)s: .* worse \(\+(\d+\.\d)% worse\)\)$/m.exec(r.stdout);
+    expect(fail, r.stdout).not.toBeNull();
+    const worse = Number(fail![5]);
+    expect(worse).toBeGreaterThan(10);
+    expect(worse).toBeLessThan(50);
+    expect(r.stdout).toMatch(/^PASS {2}guard: client-ceiling at faults\[0\]\.duration=12m: recovery time worsens by at most 50% /m);
+    expect(r.stdout).toMatch(/^PASS {2}client-ceiling at faults\[0\]\.duration=12m: recovered at least 100%/m); // the absolute check still passes
+    expect(r.stderr).toMatch(/1 guard\(s\) on change failed against the base/);
+  }, 300_000);
+
+  it('refuses a side that is neither a folder nor a file, with exit code 2', async () => {
+    const r = await diff('nowhere.yaml');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/head nowhere\.yaml: no such file or folder/);
+    expect(r.stderr).not.toMatch(/at .*\.js:\d+/);
+  });
+});

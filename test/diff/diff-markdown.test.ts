@@ -1,0 +1,77 @@
+// The pull-request comment's size: whatever changed, the part above the first <details>
+// fold stays within about 60 lines for the flagship's shape (8 variants x 8 outage lengths),
+// and the fold holds the rest.
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { loadScenario } from '../../src/scenario/load.js';
+import { MEASURES } from '../../src/measures/registry.js';
+import type { ResultsDiff, MeasureChange } from '../../src/results/diff/results-diff.js';
+import { diffMarkdown, md } from '../../src/report/diff/diff-markdown.js';
+import { VERDICT_MEASURES } from '../../src/report/diff/diff-cells.js';
+
+const flagship = loadScenario(readFileSync('scenarios/retry-storm.yaml', 'utf8'), 'scenarios/retry-storm.yaml');
+
+/** The worst case: every measure of every variant at every point worse beyond noise, every ranking reversed, every expectation flipped. */
+function everythingWorse(): ResultsDiff {
+  const variants = flagship.variants.map((v) => v.name);
+  const change = (key: string): MeasureChange => {
+    const m = MEASURES.get(key)!;
+    return { key, label: m.label, unit: m.unit, better: m.better, base: 100, head: 900, delta: 800, lo: 700, hi: 900, p: 0.001, beyondNoise: true, direction: m.better === 'none' ? 'changed' : m.better === 'lower' ? 'worse' : 'better', why: 'Welch p = 0.001' };
+  };
+  const ranked = variants.map((v, i) => ({ rank: i + 1, variant: v }));
+  return {
+    base: { scenario: 'retry-storm', seeds: [1, 2, 3], runs: 192, partial: false },
+    head: { scenario: 'retry-storm', seeds: [1, 2, 3], runs: 192, partial: false },
+    variantsAdded: ['new-policy'], variantsRemoved: ['old-policy'], pointsAdded: [], pointsRemoved: [],
+    comparedAt: { 'faults[0].duration': '12m' },
+    points: variants.flatMap((variant) => flagship.points.map((p) => ({ variant, values: p.values, baseRuns: 3, headRuns: 3, changes: MEASURES.keys.map(change) }))),
+    ranking: flagship.points.map((p) => ({ values: p.values, before: ranked, after: [...ranked].reverse(), changed: true })),
+    expectations: Array.from({ length: 20 }, (_, i) => ({ name: `expectation ${i}`, before: true, after: false, actualBefore: 'ok', actualAfter: 'not ok' })),
+  };
+}
+
+/** Every layer of every population of every variant changed. */
+const scenarioChanges = flagship.variants.flatMap((v) => Object.entries(v.scenario.clients).flatMap(([p, c]) => Object.keys(c.layers ?? {}).map((l) => ({
+  variant: v.name, path: `clients.${p}.layers.${l}.maxAttempts`, before: '3', after: '5', viaBefore: 'preset got', viaAfter: null,
+}))));
+
+/** A failing guard at every variant and point. */
+const guards = flagship.variants.flatMap((v) => flagship.points.map((p) => ({
+  name: `${v.name} at faults[0].duration=${p.values['faults[0].duration']}: recovery time worsens by at most 10%`, variant: v.name, at: p.values, measure: 'recoveryTimeS',
+  base: 100, head: 200, worsening: 100, limit: 10, passed: false, actual: '1m40s -> 3m20s: 1m40s worse (+100.0% worse)',
+})));
+
+describe('the diff as a pull-request comment', () => {
+  it('fits in 60 lines before the first fold for the flagship, even when everything changed', () => {
+    const diff = everythingWorse();
+    const text = diffMarkdown({ results: diff, scenario: { variantsAdded: [], variantsRemoved: [], changes: scenarioChanges }, scenarioNote: null, guards });
+    const beforeFold = text.slice(0, text.indexOf('<details>')).split('\n');
+    expect(beforeFold.length).toBeLessThanOrEqual(60);
+    // The verdict comes first, and the compared point's worse changes lead it.
+    expect(beforeFold[1]).toMatch(/^### retrystorm diff: retry-storm: \d+ worse/);
+    expect(beforeFold[3]).toMatch(/^- ⛔ guard failed: /); // failed guards lead: they fail the check
+    expect(beforeFold.find((l) => l.startsWith('- 🔴'))).toMatch(/^- 🔴 as-is at faults\\\[0\\\]\.duration = 12m: recovery time/);
+    // Nothing is lost: the fold holds every change and every expectation.
+    const flagged = diff.points.length * MEASURES.keys.length;
+    expect(text).toContain(`Every change beyond seed noise (${flagged}, at ${diff.points.length} of ${diff.points.length} variant-points)`);
+    expect(text).toContain('expectation 19');
+    expect(beforeFold).toContain('- ⛔ guard failed: as-is at faults\\[0\\].duration=1m: recovery time worsens by at most 10% (1m40s -\\> 3m20s: 1m40s worse (+100.0% worse))');
+    expect(text).toContain('- **FAIL** all-defences at faults\\[0\\].duration=30m: recovery time worsens by at most 10%');
+    expect(text).toContain(`- ${md(`all-defences: clients.worker.layers.proxy.maxAttempts 3 (via preset got) → 5`)}`);
+    // GitHub refuses a comment over 65,536 characters: the fold is cut short of it, and says so.
+    expect(text.length).toBeLessThan(65_536);
+    expect(text).toMatch(/\(\d+ more variant-point\(s\) left out to keep the comment within GitHub's size limit/);
+    expect(text).toContain('**as-is at faults\\[0\\].duration = 1m**');
+  });
+
+  it('escapes text from the scenario so it cannot break a table or inject HTML', () => {
+    expect(md('a|b <script> *x*')).toBe('a\\|b \\<script\\> \\*x\\*');
+  });
+
+  it('says so when nothing changed', () => {
+    const diff = { ...everythingWorse(), variantsAdded: [], variantsRemoved: [], expectations: [], ranking: [], points: [] };
+    const text = diffMarkdown({ results: diff, scenario: null, scenarioNote: null, guards: [] });
+    expect(text).toContain('no change beyond seed noise');
+    expect(VERDICT_MEASURES).toContain('recoveryTimeS');
+  });
+});

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { welch } from '../../src/results/diff/welch.js';
+import { measureChange } from '../../src/results/diff/results-diff.js';
+import type { PointResult } from '../../src/results/results.js';
+
+describe("Welch's t test", () => {
+  it('matches R: t.test(4:6, 1:3) gives t = 3.6742, df = 4, p = 0.02131, 95% CI 0.733042 to 5.266958', () => {
+    const r = welch([1, 2, 3], [4, 5, 6])!;
+    expect(r.delta).toBe(3);
+    expect(r.df).toBeCloseTo(4, 10);
+    expect(r.p).toBeCloseTo(0.02131, 5);
+    expect(r.lo).toBeCloseTo(0.733042, 5);
+    expect(r.hi).toBeCloseTo(5.266958, 5);
+  });
+
+  it('uses the Welch–Satterthwaite degrees of freedom with unequal variances and sizes (worked by hand)', () => {
+    // base: mean 15, variance 18 (n 4); head: mean 22, variance 24.5 (n 5). se² = 4.5 + 4.9 = 9.4,
+    // t = 7 / √9.4 = 2.2832, df = 9.4² / (4.5²/3 + 4.9²/4) = 6.929: p between the two-sided
+    // 5% points of t at df 6 (2.447) and the 10% point (1.943), i.e. 0.05 < p < 0.10.
+    const r = welch([20, 11, 17, 12], [19, 22, 16, 29, 24])!;
+    expect(r.delta).toBe(7);
+    expect(r.df).toBeCloseTo(6.929, 3);
+    expect(r.p).toBeGreaterThan(0.05);
+    expect(r.p).toBeLessThan(0.1);
+  });
+
+  it('says nothing about noise with one seed on a side', () => {
+    expect(welch([1], [2, 3])).toBeNull();
+  });
+
+  it('calls a difference with no spread on either side certain, and no difference no change', () => {
+    expect(welch([1, 1, 1], [2, 2, 2])).toMatchObject({ delta: 1, p: 0 });
+    expect(welch([1, 1], [1, 1, 1])).toMatchObject({ delta: 0, p: 1 });
+  });
+});
+
+const point = (seeds: Array<number | null>, key = 'recoveryTimeS'): PointResult => ({
+  point: 0, values: {}, runs: seeds.length, measures: { [key]: { value: seeds.includes(null) ? null : seeds.reduce((a, b) => a! + b!, 0)! / seeds.length, lo: null, hi: null } },
+  attemptsHistogram: [], populations: [], routes: [], quotas: [], faults: [],
+  perSeed: seeds.map((v, i) => ({ seed: i + 1, measures: { [key]: v }, actions: [] })),
+});
+const recovery = { key: 'recoveryTimeS', label: 'recovery time', unit: 'duration' as const, better: 'lower' as const };
+
+describe('a measure change', () => {
+  it('is worse beyond noise when recovery takes clearly longer', () => {
+    const c = measureChange(recovery, point([150, 155, 160]), point([540, 560, 580]));
+    expect(c).toMatchObject({ beyondNoise: true, direction: 'worse', delta: 405 });
+    expect(c.lo!).toBeGreaterThan(300);
+  });
+
+  it('is within noise when the seeds overlap', () => {
+    const c = measureChange(recovery, point([100, 200, 300]), point([150, 250, 320]));
+    expect(c).toMatchObject({ beyondNoise: false, direction: 'same' });
+    expect(c.why).toMatch(/within seed noise/);
+  });
+
+  it('is not flagged inside the tie tolerance (10 s or 5% for recovery time) however small the noise', () => {
+    const c = measureChange(recovery, point([150, 150.1, 150.2]), point([155, 155.1, 155.2]));
+    expect(c.p!).toBeLessThan(0.05);
+    expect(c).toMatchObject({ beyondNoise: false, direction: 'same' });
+    expect(c.why).toMatch(/tie tolerance/);
+  });
+
+  it('calls seeds that stop recovering worse (null recovery time means never)', () => {
+    const c = measureChange(recovery, point([150, 155, 160]), point([null, null, null]));
+    expect(c).toMatchObject({ beyondNoise: true, direction: 'worse', delta: null });
+    const back = measureChange(recovery, point([null, null, null]), point([150, 155, 160]));
+    expect(back.direction).toBe('better');
+    const one = measureChange(recovery, point([150, 155, 160]), point([150, null, 160]));
+    expect(one).toMatchObject({ beyondNoise: false, direction: 'same' });
+  });
+});
