@@ -4,8 +4,10 @@
  * to spread over worker threads.
  */
 import { Engine } from '../engine/engine.js';
+import { RunBudgetExceeded } from '../engine/budget.js';
 import type { Scenario } from '../scenario/schema.js';
-import { Actions, Attempts } from './records.js';
+import { Actions, Attempts, MAX_LAYERS } from './records.js';
+import { layerCount } from './client/population.js';
 import { Recorder, autoBucketS } from './recorder.js';
 import { Frontend } from './server/frontend.js';
 import { identities } from './server/request.js';
@@ -17,7 +19,26 @@ import type { RunRecord } from './series.js';
 export interface SimulateOptions {
   /** Polled now and then; returning true stops the run early (the record then covers [0, now)). */
   shouldStop?: () => boolean;
+  /** What the run may use before it stops with RunBudgetExceeded (defaults: DEFAULT_RUN_BUDGET). */
+  budget?: Partial<RunBudget>;
 }
+
+export interface RunBudget {
+  /** Bytes of simulation state (pending events, queues, records in flight) one run may hold. */
+  memoryBytes: number;
+  /** Events one run may process without its clock moving (a zero-delay loop never reaches the horizon). */
+  eventsAtOneInstant: number;
+}
+
+/**
+ * Generous for real models: the storm of the reference model holds about 100 MiB at its
+ * peak, and the largest legitimate burst at one instant (every queued action of an offline
+ * population flushed at once) is a few events per action. A run past either is stopped.
+ */
+export const DEFAULT_RUN_BUDGET: RunBudget = {
+  memoryBytes: 4 * 1024 ** 3,
+  eventsAtOneInstant: 100_000_000,
+};
 
 export function bucketWidth(s: Scenario): number {
   return s.measures.bucket ?? autoBucketS(s.horizon);
@@ -25,10 +46,12 @@ export function bucketWidth(s: Scenario): number {
 
 export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}): RunRecord {
   const horizon = s.horizon;
-  const engine = new Engine();
-  const actions = new Actions();
-  const attempts = new Attempts();
+  const budget = { ...DEFAULT_RUN_BUDGET, ...opts.budget };
+  const engine = new Engine(budget);
   const populations = Object.entries(s.clients);
+  const layers = Math.min(MAX_LAYERS, Math.max(...populations.map(([, p]) => layerCount(p))));
+  const actions = new Actions({ layers, meter: engine.memory });
+  const attempts = new Attempts({ meter: engine.memory });
   const ids = identities(populations);
   const rec = new Recorder(horizon, bucketWidth(s), ids.pops.map((p) => p.route), ids.routes.length, Object.keys(s.server.dependencies ?? {}).length);
   const contract = wire(s.server.overload);
@@ -38,7 +61,13 @@ export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}):
   scheduleFaults(engine, server, s.faults, s.server.slots);
   clients.start();
 
-  const completed = engine.run(horizon, opts.shouldStop);
+  let completed: boolean;
+  try {
+    completed = engine.run(horizon, opts.shouldStop);
+  } catch (e) {
+    if (e instanceof RunBudgetExceeded) throw new RunBudgetExceeded(`run stopped at t = ${formatSeconds(engine.now)} of ${formatSeconds(horizon)}: ${e.message}`);
+    throw e;
+  }
   if (!completed) throw new RunInterrupted(engine.now);
   rec.finish();
 
@@ -73,4 +102,9 @@ export class RunInterrupted extends Error {
     super(`run interrupted at ${atS.toFixed(1)}s of simulated time`);
     this.name = 'RunInterrupted';
   }
+}
+
+/** Simulated seconds as people read them in an error: 754.2 s. */
+function formatSeconds(t: number): string {
+  return `${Number(t.toFixed(3))} s`;
 }

@@ -90,9 +90,18 @@ function layerState(engine: Engine, spec: LayerSpec, clients: number, rng: Rng, 
   };
 }
 
+/** A population's retry layers as written: `layers`, or `retry` as one layer named app. */
+function layerInputs(spec: Population) {
+  return spec.layers ?? (spec.retry ? { app: spec.retry } : {});
+}
+
+/** How many layers a population's actions go through (at least one: no layer is a plain send-and-wait). */
+export function layerCount(spec: Population): number {
+  return Math.max(1, Object.keys(layerInputs(spec)).length);
+}
+
 export function populationState(engine: Engine, name: string, spec: Population, seed: number, w: Wire, faults: readonly Fault[] = []): PopulationState {
-  const inputs = spec.layers ?? (spec.retry ? { app: spec.retry } : {});
-  const resolved = Object.entries(inputs).map(([layerName, input]) => resolveLayer(layerName, input));
+  const resolved = Object.entries(layerInputs(spec)).map(([layerName, input]) => resolveLayer(layerName, input));
   if (resolved.length === 0) resolved.push(resolveLayer('direct', {})); // no layer: send once, wait
   if (resolved.length > MAX_LAYERS) throw new Error(`at most ${MAX_LAYERS} layers per population`);
   const gateRng = stream(seed, `clients/${name}/gates`);
