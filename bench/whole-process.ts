@@ -25,9 +25,19 @@ export function runNode(args: string[], cwd?: string): ProcessRun {
   const wallS = Number(process.hrtime.bigint() - t0) / 1e9;
   if (p.error) throw p.error;
   if (p.status !== 0) throw new Error(`node ${args.join(' ')} exited with ${p.status ?? p.signal}:\n${p.stderr}`);
-  const m = new RegExp(`^${PEAK_RSS_TAG} (\\d+)$`, 'm').exec(p.stderr);
-  if (!m) throw new Error(`node ${args.join(' ')} did not report its peak RSS`);
-  return { wallS, peakRssMiB: Number(m[1]) / 1024, stdout: p.stdout, stderr: p.stderr };
+  const kib = peakRssKiB(p.stderr);
+  if (kib === undefined) throw new Error(`node ${args.join(' ')} did not report its peak RSS`);
+  return { wallS, peakRssMiB: kib / 1024, stdout: p.stdout, stderr: p.stderr };
+}
+
+/**
+ * The peak RSS a process preloaded with peak-rss.js reported on stderr, in KiB. Worker
+ * threads inherit the preload and report the same process-wide figure as they end: the
+ * largest line is the process's peak.
+ */
+export function peakRssKiB(stderr: string): number | undefined {
+  const all = [...stderr.matchAll(new RegExp(`^${PEAK_RSS_TAG} (\\d+)$`, 'gm'))].map((m) => Number(m[1]));
+  return all.length ? Math.max(...all) : undefined;
 }
 
 export const median = (xs: number[]): number => {

@@ -16,6 +16,7 @@ import { experimentRanking } from '../report/ranking.js';
 import { formatDuration } from '../scenario/units.js';
 import { progress } from './progress.js';
 import { EXIT, UsageError } from './errors.js';
+import { parseByteSize } from './byte-size.js';
 
 export interface Io {
   out: (s: string) => void;
@@ -32,6 +33,8 @@ export interface RunArgs {
   workers?: number;
   shard?: string;
   quiet?: boolean;
+  /** The most simulation state one run may hold, as written (512MiB, 4GiB). */
+  maxRunMemory?: string;
 }
 
 export async function runCommand(args: RunArgs, io: Io): Promise<number> {
@@ -45,6 +48,8 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
   whole(args.workers, 1, '--workers');
   const shard = args.shard === undefined ? undefined : parseShard(args.shard);
   if (typeof shard === 'string') throw new UsageError(shard);
+  const memoryBytes = args.maxRunMemory === undefined ? undefined : parseByteSize(args.maxRunMemory);
+  if (typeof memoryBytes === 'string') throw new UsageError(`--max-run-memory: ${memoryBytes}`);
 
   const loaded = loadScenarioFile(args.scenario);
   const outDir = resolve(args.out ?? join('reports', loaded.base.name));
@@ -72,6 +77,7 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
       workers,
       shard,
       signal: abort.signal,
+      ...(memoryBytes !== undefined ? { runBudget: { memoryBytes } } : {}),
       // Printed once the signal handlers are installed: from this line on, Ctrl-C keeps the
       // finished runs (scripts and the tests wait for it before sending a signal).
       onStart: (planned) => {

@@ -31,10 +31,14 @@ export async function main(argv: string[]): Promise<number> {
           .option('out', { type: 'string', describe: 'output folder (default: reports/<scenario name>)' })
           .option('workers', { type: 'number', describe: 'worker threads (default: the number of cores)' })
           .option('shard', { type: 'string', describe: 'run only shard i of n (i/n); merge the folders with "merge"' })
-          .option('quiet', { type: 'boolean', default: false, describe: 'print only the summary' }),
+          .option('quiet', { type: 'boolean', default: false, describe: 'print only the summary' })
+          .option('max-run-memory', {
+            type: 'string',
+            describe: 'the most simulation state one run may hold (pending events, queues, records in flight), e.g. 512MiB; a run past it fails, the others go on (default 4GiB)',
+          }),
       async (a) => {
         code = await runCommand(
-          { scenario: a.scenario as string, seed: a.seed, seeds: a.seeds, out: a.out, workers: a.workers, shard: a.shard, quiet: a.quiet },
+          { scenario: a.scenario as string, seed: a.seed, seeds: a.seeds, out: a.out, workers: a.workers, shard: a.shard, quiet: a.quiet, maxRunMemory: a.maxRunMemory },
           io,
         );
       },

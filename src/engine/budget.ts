@@ -41,7 +41,7 @@ export class MemoryMeter {
     if (total > this.limitBytes) {
       throw new RunBudgetExceeded(
         `the run would hold more than its memory budget of ${formatBytes(this.limitBytes)} ` +
-          `(${formatBytes(total)} of simulation state; ${what} was growing)`,
+          `(${formatBytes(total)} of simulation state when ${what} grew)`,
       );
     }
     this.bytes = total;

@@ -140,8 +140,9 @@ export class Engine {
           if (sameInstant >= this.eventsAtOneInstant) {
             this.eventsProcessed += processed;
             throw new RunBudgetExceeded(
-              `${sameInstant.toLocaleString('en-US')} events ran at t = ${this.now} s without the clock moving: ` +
-                'the model is in a loop of zero-delay events that would never reach the horizon',
+              `${sameInstant.toLocaleString('en-US')} events ran at one instant without the clock moving, ` +
+                `over the budget of ${this.eventsAtOneInstant.toLocaleString('en-US')}: the model is in a loop of zero-delay events ` +
+                '(such as retries with no backoff against failures answered at once) that would never reach the horizon',
             );
           }
         } else {

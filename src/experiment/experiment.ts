@@ -7,6 +7,7 @@
 import type { LoadedScenario } from '../scenario/load.js';
 import { expandRuns, inShard, type ExpandOptions, type RunSpec, type Shard } from './expand.js';
 import type { RunResult } from './run-one.js';
+import type { RunBudget } from '../model/simulate.js';
 import { aggregatePoint, type VariantAggregate } from './aggregate.js';
 import { checkExpectations, type ExpectationResult } from './expectations.js';
 import { runTasks } from './pool.js';
@@ -16,6 +17,8 @@ export interface ExperimentOptions extends ExpandOptions {
   shard?: Shard;
   /** Aborting stops the experiment, keeping finished runs. */
   signal?: AbortSignal;
+  /** What each run may use before it fails (defaults: DEFAULT_RUN_BUDGET in model/simulate.ts). */
+  runBudget?: Partial<RunBudget>;
   /** Called once the runs are planned and the pool is about to start, with how many runs this process will do. */
   onStart?: (planned: number) => void;
   /** Called after each finished run. */
@@ -53,7 +56,7 @@ export async function runExperiment(loaded: LoadedScenario, opts: ExperimentOpti
   let done = 0;
   opts.onStart?.(mine.length);
   await runTasks(
-    mine.map((r) => ({ ...r, scenario: scenarios.get(r.variant)![r.point] })),
+    mine.map((r) => ({ ...r, scenario: scenarios.get(r.variant)![r.point], ...(opts.runBudget ? { budget: opts.runBudget } : {}) })),
     opts.workers ?? 1,
     signal,
     {

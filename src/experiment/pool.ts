@@ -68,7 +68,7 @@ async function runSequentially(tasks: RunTask[], signal: AbortSignal, cb: PoolCa
     if (signal.aborted) return;
     let result: RunResult;
     try {
-      result = runOne(task.scenario, task.variant, task.point, task.seed, stop);
+      result = runOne(task.scenario, task.variant, task.point, task.seed, { shouldStop: stop, budget: task.budget });
     } catch (e) {
       if (e instanceof RunInterrupted) return;
       cb.onError(task, e as Error);

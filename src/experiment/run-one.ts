@@ -4,9 +4,10 @@
  * CSV and report draw). Pure: the result depends only on (scenario, variant, seed).
  */
 import type { Scenario } from '../scenario/schema.js';
-import { simulate } from '../model/simulate.js';
+import { simulate, type RunBudget } from '../model/simulate.js';
+import { RunBudgetExceeded } from '../engine/budget.js';
 import { summarize, derivedSeries, baseline, type RunSummary } from '../measures/measures.js';
-import { FAILURE_CAUSES, type FaultWindow } from '../model/series.js';
+import { FAILURE_CAUSES, type FaultWindow, type RunRecord } from '../model/series.js';
 import { measureSettings } from './settings.js';
 
 /** Per-bucket columns of one run, in CSV order. */
@@ -47,9 +48,28 @@ export interface RunResult {
   wallS: number;
 }
 
-export function runOne(scenario: Scenario, variant: string, point: number, seed: number, shouldStop?: () => boolean): RunResult {
+export interface RunOptions {
+  /** Polled now and then; true interrupts the run (it then throws RunInterrupted). */
+  shouldStop?: () => boolean;
+  /** What the run may use (model/simulate.ts, DEFAULT_RUN_BUDGET); past it the run fails with a message saying what grew. */
+  budget?: Partial<RunBudget>;
+}
+
+/** What a user can do about a run stopped by its budget, added to the model's account of it. */
+const BUDGET_ADVICE =
+  'A bounded queue, a backoff, fewer tries or a shorter horizon keep a run smaller; ' +
+  '--max-run-memory gives each run more (docs/experiments.md, "Runs that would not fit").';
+
+export function runOne(scenario: Scenario, variant: string, point: number, seed: number, opts: RunOptions = {}): RunResult {
   const started = performance.now();
-  const record = simulate(scenario, seed, { shouldStop });
+  let record: RunRecord;
+  try {
+    record = simulate(scenario, seed, opts);
+  } catch (e) {
+    // Thrown as a plain Error so that its whole message survives the worker-thread boundary.
+    if (e instanceof RunBudgetExceeded) throw new Error(`${e.message}. ${BUDGET_ADVICE}`);
+    throw e;
+  }
   const settings = measureSettings(scenario);
   const summary = summarize(record, settings);
   const s = record.series;

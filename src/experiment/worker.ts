@@ -4,6 +4,7 @@
  * result depends only on the task.
  */
 import type { Scenario } from '../scenario/schema.js';
+import type { RunBudget } from '../model/simulate.js';
 import { runOne, type RunResult } from './run-one.js';
 
 export interface RunTask {
@@ -12,8 +13,10 @@ export interface RunTask {
   point: number;
   seed: number;
   scenario: Scenario;
+  /** The run's budget (defaults where missing). */
+  budget?: Partial<RunBudget>;
 }
 
 export default function run(task: RunTask): RunResult {
-  return runOne(task.scenario, task.variant, task.point, task.seed);
+  return runOne(task.scenario, task.variant, task.point, task.seed, { budget: task.budget });
 }

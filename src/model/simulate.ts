@@ -8,6 +8,7 @@ import { RunBudgetExceeded } from '../engine/budget.js';
 import type { Scenario } from '../scenario/schema.js';
 import { Actions, Attempts, MAX_LAYERS } from './records.js';
 import { layerCount } from './client/population.js';
+import { meanRate } from './arrivals.js';
 import { Recorder, autoBucketS } from './recorder.js';
 import { Frontend } from './server/frontend.js';
 import { identities } from './server/request.js';
@@ -26,19 +27,32 @@ export interface SimulateOptions {
 export interface RunBudget {
   /** Bytes of simulation state (pending events, queues, records in flight) one run may hold. */
   memoryBytes: number;
-  /** Events one run may process without its clock moving (a zero-delay loop never reaches the horizon). */
-  eventsAtOneInstant: number;
+  /**
+   * Events one run may process without its clock moving (a zero-delay loop never reaches
+   * the horizon). Infinity for none; undefined for the default, which scales with the run.
+   */
+  eventsAtOneInstant?: number;
 }
 
 /**
  * Generous for real models: the storm of the reference model holds about 100 MiB at its
- * peak, and the largest legitimate burst at one instant (every queued action of an offline
- * population flushed at once) is a few events per action. A run past either is stopped.
+ * peak. Events at one instant get their own default (eventsAtOneInstant below).
  */
 export const DEFAULT_RUN_BUDGET: RunBudget = {
   memoryBytes: 4 * 1024 ** 3,
-  eventsAtOneInstant: 100_000_000,
 };
+
+/**
+ * A million, plus a hundred per user action the run expects. The largest legitimate burst
+ * at one instant is a few events per action (every queued action of an offline population
+ * flushed at once); a loop of retries with no backoff against failures answered at once
+ * makes its tries one after another without the clock moving (three layers of 1,000 tries:
+ * a billion per action), and is stopped after a second or so instead of never ending.
+ */
+export function eventsAtOneInstant(s: Scenario): number {
+  const actions = Object.values(s.clients).reduce((n, p) => n + meanRate(p.arrivals, s.horizon) * s.horizon, 0);
+  return 1_000_000 + 100 * Math.ceil(actions);
+}
 
 export function bucketWidth(s: Scenario): number {
   return s.measures.bucket ?? autoBucketS(s.horizon);
@@ -47,7 +61,7 @@ export function bucketWidth(s: Scenario): number {
 export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}): RunRecord {
   const horizon = s.horizon;
   const budget = { ...DEFAULT_RUN_BUDGET, ...opts.budget };
-  const engine = new Engine(budget);
+  const engine = new Engine({ memoryBytes: budget.memoryBytes, eventsAtOneInstant: budget.eventsAtOneInstant ?? eventsAtOneInstant(s) });
   const populations = Object.entries(s.clients);
   const layers = Math.min(MAX_LAYERS, Math.max(...populations.map(([, p]) => layerCount(p))));
   const actions = new Actions({ layers, meter: engine.memory });

@@ -540,7 +540,7 @@ describe('Engine: the run budget', () => {
       error = err;
     }
     expect(error).toBeInstanceOf(RunBudgetExceeded);
-    expect((error as Error).message).toMatch(/^the run would hold more than its memory budget of 1 MiB \(\d+ MiB of simulation state; pending events was growing\)$/);
+    expect((error as Error).message).toMatch(/^the run would hold more than its memory budget of 1 MiB \(\d+ MiB of simulation state when pending events grew\)$/);
     // Stopped at the doubling that would have crossed 1 MiB (36 bytes an event): 16,384 events held.
     expect(scheduled).toBe(16_384);
     expect(e.memory.bytes).toBeLessThanOrEqual(1 << 20);
@@ -554,7 +554,8 @@ describe('Engine: the run budget', () => {
       e.after(0, k);
     });
     e.at(3, k);
-    expect(() => e.run(10)).toThrow(/^\d[\d,]* events ran at t = 3 s without the clock moving: the model is in a loop of zero-delay events/);
+    expect(() => e.run(10)).toThrow(/^\d[\d,]* events ran at one instant without the clock moving, over the budget of 500,000: the model is in a loop of zero-delay events/);
+    expect(e.now).toBe(3);
     // Detected within two polls (65,536 events each) past the budget.
     expect(count).toBeGreaterThanOrEqual(500_000);
     expect(count).toBeLessThanOrEqual(500_000 + 2 * 65_536);
