@@ -16,7 +16,8 @@ import { availableParallelism, cpus, loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { loadScenario } from '../src/scenario/load.js';
 import { runExperiment } from '../src/experiment/experiment.js';
-import { summaryJson } from '../src/report/summary-json.js';
+import { summaryJson } from '../src/results/summary-json.js';
+import { buildResults } from '../src/results/build.js';
 
 export const SCENARIO = `
 name: bench-workers
@@ -142,7 +143,7 @@ async function main(): Promise<void> {
       const c = process.cpuUsage(c0);
       const cpuS = (c.user + c.system) / 1e6;
       if (x.failures.length || x.partial) throw new Error(`workers ${workers}: ${x.failures.length} failed run(s), partial ${x.partial}`);
-      const summary = summaryJson(x);
+      const summary = summaryJson(buildResults(x));
       if (reference === undefined) reference = summary;
       else if (summary !== reference) throw new Error(`workers ${workers}, repetition ${rep}: summary.json differs from the first repetition`);
       const runSecondsSum = x.results.reduce((a, r) => a + (r?.wallS ?? 0), 0);

@@ -4,16 +4,24 @@
  */
 import { resolve, join } from 'node:path';
 import { availableParallelism } from 'node:os';
-import { loadScenarioFile } from '../scenario/load.js';
+import { loadScenario, loadScenarioFile, type LoadedScenario } from '../scenario/load.js';
 import { ScenarioError } from '../scenario/problems.js';
-import { scenarioJsonSchema } from '../scenario/schema.js';
+import { editorSchema } from './docs.js';
+import { scenarioSchema } from '../scenario/schema.js';
+import { STDIN, STDIN_NAME, readScenarioStdin } from '../scenario/read-source.js';
+import { shapeProblems, bucketsHeld, heldProblems } from '../scenario/experiment-size.js';
+import { formatCount } from '../scenario/limits.js';
 import { runExperiment, type ExperimentResult } from '../experiment/experiment.js';
-import { parseShard, inShard } from '../experiment/expand.js';
+import { inShard, type RunSpec, type Shard } from '../experiment/expand.js';
+import { shardFromArg } from './shard-arg.js';
+import { estimate, ATTEMPTS_PER_S } from '../experiment/estimate.js';
 import { mergeDirs } from '../experiment/merge.js';
 import { writeOutputs } from '../report/write.js';
 import { rankingText, summaryTable } from '../report/table.js';
-import { experimentRanking } from '../report/ranking.js';
-import { formatDuration } from '../scenario/units.js';
+import type { Results } from '../results/results.js';
+import { resolveMeasureReferences } from '../experiment/expectations.js';
+import { MEASURES } from '../measures/registry.js';
+import { formatDuration, parseDuration } from '../scenario/units.js';
 import { progress } from './progress.js';
 import { EXIT, UsageError } from './errors.js';
 import { parseByteSize } from './byte-size.js';
@@ -31,10 +39,57 @@ export interface RunArgs {
   seeds?: number;
   out?: string;
   workers?: number;
+  /** Allow more workers than cores. */
+  forceWorkers?: boolean;
   shard?: string;
   quiet?: boolean;
   /** The most simulation state one run may hold, as written (512MiB, 4GiB). */
   maxRunMemory?: string;
+  /** A duration with its unit ("5s", "1m"): time between two progress updates (default 5s in a log, 0.2s on a terminal). */
+  progressEvery?: string;
+}
+
+/** A scenario file, or standard input for "-". */
+async function loadInput(file: string): Promise<LoadedScenario> {
+  return file === STDIN ? loadScenario(await readScenarioStdin(), STDIN_NAME) : loadScenarioFile(file);
+}
+
+/** --seed follows the rule of the file's `seed` (a whole number from 0 to 2^31), said in the flag's terms. */
+function checkSeedFlag(seed: number | undefined): void {
+  if (seed === undefined) return;
+  const r = scenarioSchema.shape.seed.safeParse(seed);
+  if (!r.success || !Number.isSafeInteger(seed)) {
+    throw new UsageError(`--seed must be a whole number from 0 to ${2 ** 31}, like a scenario's seed (got ${Number.isNaN(seed) ? 'something that is not a number' : seed})`);
+  }
+}
+
+/** The limits a file's experiment must keep, applied to what the flags ask for instead. */
+function checkSizeFlags(loaded: LoadedScenario, seeds: number | undefined): void {
+  if (seeds === undefined) return;
+  const shape = shapeProblems(loaded.variants.length, [loaded.points.length], seeds, '--seeds');
+  const held = shape.length ? [] : heldProblems(bucketsHeld(loaded.variants.map((v) => v.points), seeds), loaded.variants.length * loaded.points.length * seeds, false, '--seeds');
+  const problems = [...shape, ...held];
+  if (problems.length) throw new UsageError(problems.map((p) => p.message).join('\n'));
+}
+
+/** Workers: the cores there are, at most, unless forced (200 workers on 2 cores only thrash). */
+function chooseWorkers(asked: number | undefined, force: boolean, io: Io, quiet: boolean): number {
+  const cores = availableParallelism();
+  if (asked === undefined) return cores;
+  if (asked <= cores || force) return asked;
+  if (!quiet) io.err(`note: --workers ${asked} is more than the ${cores} core(s) here: using ${cores} (--force-workers to use ${asked} anyway)`);
+  return cores;
+}
+
+/** The cost of an experiment, printed before it starts when it is large enough to matter. */
+function estimateLine(loaded: LoadedScenario, seed: number | undefined, seeds: number | undefined, shard: Shard | undefined, workers: number): string | undefined {
+  const e = estimate(loaded, { seed, seeds, ...(typeof shard === 'object' ? { shard } : {}) });
+  const wallS = e.cpuS / Math.max(1, Math.min(workers, e.runs));
+  if (wallS < 60 && e.resultBytes < 256 * 2 ** 20) return undefined;
+  const mb = e.resultBytes / 2 ** 20;
+  const memory = mb >= 1024 ? `${(mb / 1024).toFixed(1)} GB` : `${Math.round(mb)} MB`;
+  return `estimate: ${formatCount(e.runs)} run(s), about ${e.actions.toExponential(1).replace('e+', 'e')} user actions: at least ${formatDuration(Math.round(wallS))} on ${workers} worker(s) ` +
+    `(at ${(ATTEMPTS_PER_S / 1e6).toFixed(1)}M attempts/s per worker, more when clients retry); results about ${memory} in memory (${formatCount(e.buckets)} buckets)`;
 }
 
 export async function runCommand(args: RunArgs, io: Io): Promise<number> {
@@ -43,17 +98,24 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
       throw new UsageError(`${flag} must be a whole number ≥ ${min} (got ${Number.isNaN(x) ? 'something that is not a number' : x})`);
     }
   };
-  whole(args.seed, 0, '--seed');
+  checkSeedFlag(args.seed);
   whole(args.seeds, 1, '--seeds');
   whole(args.workers, 1, '--workers');
-  const shard = args.shard === undefined ? undefined : parseShard(args.shard);
+  const progressEvery = args.progressEvery === undefined ? undefined : parseDuration(args.progressEvery);
+  if (progressEvery && (!progressEvery.ok || progressEvery.value <= 0)) {
+    throw new UsageError(`--progress-every takes a duration above 0 with its unit, e.g. 5s or 1m (got "${args.progressEvery}")`);
+  }
+  const shard = args.shard === undefined ? undefined : shardFromArg(args.shard, process.env);
   if (typeof shard === 'string') throw new UsageError(shard);
   const memoryBytes = args.maxRunMemory === undefined ? undefined : parseByteSize(args.maxRunMemory);
   if (typeof memoryBytes === 'string') throw new UsageError(`--max-run-memory: ${memoryBytes}`);
 
-  const loaded = loadScenarioFile(args.scenario);
+  const loaded = await loadInput(args.scenario);
+  checkSizeFlags(loaded, args.seeds);
   const outDir = resolve(args.out ?? join('reports', loaded.base.name));
-  const workers = args.workers ?? availableParallelism();
+  const workers = chooseWorkers(args.workers, args.forceWorkers ?? false, io, args.quiet ?? false);
+  const cost = estimateLine(loaded, args.seed, args.seeds, shard, workers);
+  if (cost && !args.quiet) io.err(cost);
 
   // Ctrl-C and SIGTERM (kill, a pod or a CI job being stopped) both keep what finished: the
   // runs in progress are abandoned and the finished ones written, marked partial.
@@ -67,7 +129,11 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const bar = progress(io.progressStream, args.quiet ?? false);
+  const bar = progress(io.progressStream, { quiet: args.quiet ?? false, everyS: progressEvery?.ok ? progressEvery.value : undefined });
+  const runLabel = (r: RunSpec) => {
+    const values = Object.entries(loaded.points[r.point]?.values ?? {}).map(([k, v]) => `${k}=${v}`);
+    return [r.variant, ...values, `seed ${r.seed}`].join(', ');
+  };
   const started = performance.now();
   let x: ExperimentResult;
   try {
@@ -80,35 +146,38 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
       ...(memoryBytes !== undefined ? { runBudget: { memoryBytes } } : {}),
       // Printed once the signal handlers are installed: from this line on, Ctrl-C keeps the
       // finished runs (scripts and the tests wait for it before sending a signal).
-      onStart: (planned) => {
+      onStart: (planned, simulatedS) => {
         if (!args.quiet) io.err(`running ${planned} run(s) on ${Math.min(workers, Math.max(planned, 1))} worker(s); Ctrl-C keeps finished runs`);
+        bar.planned(planned, simulatedS);
       },
-      onRun: (done, total, r) => bar.run(done, total, r.summary.attempts),
+      onRunStart: (r, horizonS) => bar.started(r.index, runLabel(r), horizonS),
+      onRunProgress: (r, simS) => bar.moved(r.index, simS),
+      onRun: (_done, _total, result, r) => bar.finished(r.index, result.summary.measures.attempts ?? 0),
     });
   } finally {
     bar.end();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
-  const files = writeOutputs(x, outDir);
+  const { files, bundle } = writeOutputs(x, outDir);
   const wall = (performance.now() - started) / 1000;
-  const code = report(x, files, io, args.quiet ?? false, `${formatDuration(loaded.base.horizon)} simulated each, ${workers} worker(s), ${wall.toFixed(1)}s`);
+  const code = report(x, bundle.results, files, io, args.quiet ?? false, `${formatDuration(loaded.base.horizon)} simulated each, ${workers} worker(s), ${wall.toFixed(1)}s`);
   return code === EXIT.interrupted && stoppedBy === 'SIGTERM' ? EXIT.terminated : code;
 }
 
 /** Prints the outcome of an experiment and decides the exit code. */
-function report(x: ExperimentResult, files: string[], io: Io, quiet: boolean, detail: string): number {
+function report(x: ExperimentResult, results: Results, files: string[], io: Io, quiet: boolean, detail: string): number {
   const base = x.loaded.base;
   const seeds = new Set(x.runs.map((r) => r.seed)).size;
   const points = x.loaded.points.length;
   io.out(`${base.name}: ${x.loaded.variants.length} variant(s)${points > 1 ? ` x ${points} sweep points` : ''} x ${seeds} seed(s)${x.shard ? `, shard ${x.shard.index}/${x.shard.count}` : ''}${quiet ? '' : `; ${detail}`}`);
   if (base.question) io.out(base.question.trim());
   io.out('');
-  io.out(summaryTable(x.variants));
+  io.out(summaryTable(results));
   io.out('');
-  const ranking = experimentRanking(x);
-  if (ranking && ranking.points.length > 0) {
-    io.out(rankingText(ranking));
+  const ranking = rankingText(results);
+  if (ranking) {
+    io.out(ranking);
     io.out('');
   }
   for (const e of x.expectations) io.out(`${e.passed ? 'PASS' : 'FAIL'}  ${e.name} (${e.actual})`);
@@ -133,17 +202,20 @@ function report(x: ExperimentResult, files: string[], io: Io, quiet: boolean, de
 export async function mergeCommand(dirs: string[], out: string | undefined, io: Io): Promise<number> {
   const x = mergeDirs(dirs);
   const outDir = resolve(out ?? join('reports', x.loaded.base.name));
-  const files = writeOutputs(x, outDir);
-  return report(x, files, io, true, '');
+  const { files, bundle } = writeOutputs(x, outDir);
+  return report(x, bundle.results, files, io, true, '');
 }
 
 export async function validateCommand(files: string[], io: Io): Promise<number> {
+  if (files.length === 0) throw new UsageError('name the scenario file(s) to check (- reads standard input)');
+  if (files.filter((f) => f === STDIN).length > 1) throw new UsageError('"-" (standard input) can be read once: name it once');
   let bad = 0;
   for (const f of files) {
     try {
-      const loaded = loadScenarioFile(f);
+      const loaded = await loadInput(f);
+      resolveMeasureReferences(loaded, MEASURES); // what its expectations and objectives name
       const points = loaded.points.length > 1 ? `, ${loaded.points.length} sweep points` : '';
-      io.out(`${f}: ok (${loaded.variants.length} variant(s): ${loaded.variants.map((v) => v.name).join(', ')}${points})`);
+      io.out(`${f === STDIN ? STDIN_NAME : f}: ok (${loaded.variants.length} variant(s): ${loaded.variants.map((v) => v.name).join(', ')}${points})`);
     } catch (e) {
       if (!(e instanceof ScenarioError)) throw e;
       bad++;
@@ -155,7 +227,7 @@ export async function validateCommand(files: string[], io: Io): Promise<number> 
 }
 
 export async function schemaCommand(io: Io): Promise<number> {
-  io.out(JSON.stringify(scenarioJsonSchema(), null, 2));
+  io.out(JSON.stringify(editorSchema(), null, 2));
   return EXIT.ok;
 }
 

@@ -1,22 +1,63 @@
 /**
  * The `retrystorm` command line: declares the commands and turns typed errors into exit
  * codes and one clear message, never a stack trace (set RETRYSTORM_DEBUG=1 to see one).
+ *
+ * Conventions of a well-behaved command-line tool live here too: `--version`; a mistyped
+ * option gets a suggestion; everything printed goes through `forTerminal`, so text from a
+ * scenario cannot drive the terminal; and a reader that stops early (`| head`) ends the
+ * output quietly: the command finishes and exits with its own code, not a stack trace.
  */
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { ScenarioError } from '../scenario/problems.js';
+import { MergeError } from '../experiment/merge.js';
+import { ResultsError } from '../results/summary-json.js';
+import { closest } from '../scenario/problems.js';
+import { TOOL_VERSION } from '../experiment/tool-version.js';
 import { runCommand, validateCommand, schemaCommand, mergeCommand, type Io } from './commands.js';
 import { reportCommand } from './report-command.js';
 import { EXIT, UsageError } from './errors.js';
+import { forTerminal } from './terminal-text.js';
+
+/** Streams whose reader went away (EPIPE): nothing more is written to them. */
+const closed = new Set<NodeJS.WriteStream>();
+function quietOnEpipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') closed.add(stream);
+    else throw e;
+  });
+}
+function write(stream: NodeJS.WriteStream, s: string): void {
+  if (!closed.has(stream)) stream.write(forTerminal(s) + '\n');
+}
 
 const io: Io = {
-  out: (s) => process.stdout.write(s + '\n'),
-  err: (s) => process.stderr.write(s + '\n'),
+  out: (s) => write(process.stdout, s),
+  err: (s) => write(process.stderr, s),
   progressStream: process.stderr,
 };
 
-export async function main(argv: string[]): Promise<number> {
+/** The options of each command, for "did you mean" (yargs only says what it did not know). */
+const OPTIONS: Record<string, string[]> = {
+  run: ['seed', 'seeds', 'out', 'workers', 'force-workers', 'shard', 'quiet'],
+  merge: ['out'],
+  report: [],
+  validate: [],
+  schema: [],
+};
+const COMMANDS = Object.keys(OPTIONS);
+const GLOBAL_OPTIONS = ['help', 'version'];
+
+/**
+ * yargs drops a lone "-" (so `validate -` validated nothing and passed): it is swapped for a
+ * token yargs keeps, and swapped back in what the commands receive.
+ */
+const DASH = '\u0000-';
+const undash = (s: string) => (s === DASH ? '-' : s);
+
+export async function main(rawArgv: string[]): Promise<number> {
   let code: number = EXIT.ok;
+  const argv = rawArgv.map((a) => (a === '-' ? DASH : a));
   const cli = yargs(argv)
     .scriptName('retrystorm')
     .usage('$0 <command> [options]\n\nSimulate retry storms: write the world as a scenario file, run it, compare policies.')
@@ -25,20 +66,22 @@ export async function main(argv: string[]): Promise<number> {
       'simulate a scenario and write summary.json, timeseries.csv, report.html and summary.md',
       (y) =>
         y
-          .positional('scenario', { type: 'string', demandOption: true, describe: 'scenario file (YAML)' })
+          .positional('scenario', { type: 'string', demandOption: true, describe: 'scenario file (YAML); - reads it from standard input' })
           .option('seed', { type: 'number', describe: 'base seed (overrides the scenario\'s)' })
           .option('seeds', { type: 'number', describe: 'seeds per variant (overrides the scenario\'s)' })
           .option('out', { type: 'string', describe: 'output folder (default: reports/<scenario name>)' })
-          .option('workers', { type: 'number', describe: 'worker threads (default: the number of cores)' })
-          .option('shard', { type: 'string', describe: 'run only shard i of n (i/n); merge the folders with "merge"' })
+          .option('workers', { type: 'number', describe: 'worker threads (default and most: the number of cores)' })
+          .option('force-workers', { type: 'boolean', default: false, describe: 'allow more workers than cores' })
+          .option('shard', { type: 'string', describe: 'run only shard i of n (i/n); "auto" or "auto/n" reads i from JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID or RETRYSTORM_SHARD_INDEX; merge the folders with "merge"' })
           .option('quiet', { type: 'boolean', default: false, describe: 'print only the summary' })
+          .option('progress-every', { type: 'string', describe: 'time between progress updates (default 5s in a log, 200ms on a terminal)' })
           .option('max-run-memory', {
             type: 'string',
             describe: 'the most simulation state one run may hold (pending events, queues, records in flight), e.g. 512MiB; a run past it fails, the others go on (default 4GiB)',
           }),
       async (a) => {
         code = await runCommand(
-          { scenario: a.scenario as string, seed: a.seed, seeds: a.seeds, out: a.out, workers: a.workers, shard: a.shard, quiet: a.quiet, maxRunMemory: a.maxRunMemory },
+          { scenario: undash(a.scenario as string), seed: a.seed, seeds: a.seeds, out: a.out === undefined ? undefined : undash(a.out), workers: a.workers, forceWorkers: a['force-workers'], shard: a.shard, quiet: a.quiet, progressEvery: a.progressEvery, maxRunMemory: a.maxRunMemory },
           io,
         );
       },
@@ -51,7 +94,7 @@ export async function main(argv: string[]): Promise<number> {
           .positional('dirs', { type: 'string', array: true, demandOption: true })
           .option('out', { type: 'string', describe: 'output folder (default: reports/<scenario name>)' }),
       async (a) => {
-        code = await mergeCommand(a.dirs as string[], a.out, io);
+        code = await mergeCommand((a.dirs as string[]).map(undash), a.out === undefined ? undefined : undash(a.out), io);
       },
     )
     .command(
@@ -59,15 +102,15 @@ export async function main(argv: string[]): Promise<number> {
       're-render report.html and summary.md from a results folder, without simulating',
       (y) => y.positional('dir', { type: 'string', demandOption: true, describe: 'results folder written by run --out or merge' }),
       async (a) => {
-        code = await reportCommand(a.dir as string, io);
+        code = await reportCommand(undash(a.dir as string), io);
       },
     )
     .command(
       'validate <files..>',
-      'check scenario files and report every problem with its position',
+      'check scenario files and report every problem with its position (- reads standard input)',
       (y) => y.positional('files', { type: 'string', array: true, demandOption: true }),
       async (a) => {
-        code = await validateCommand(a.files as string[], io);
+        code = await validateCommand((a.files as string[]).map(undash), io);
       },
     )
     .command('schema', 'print the JSON Schema of scenario files (for editor autocompletion)', (y) => y, async () => {
@@ -77,19 +120,46 @@ export async function main(argv: string[]): Promise<number> {
     .strict()
     .recommendCommands()
     .help()
-    .version(false)
+    .version(TOOL_VERSION)
     .wrap(Math.min(100, process.stdout.columns || 100))
     .fail((msg, err) => {
       if (err) throw err;
       // recommendCommands alone says only "Did you mean …?": name what was not understood too.
       if (/^Did you mean/.test(msg)) throw new UsageError(`unknown command "${argv[0]}". ${msg}`);
+      if (/^Unknown arguments?: /.test(msg)) throw new UsageError(unknownArguments(argv));
       throw new UsageError(msg);
     });
   await cli.parseAsync();
   return code;
 }
 
+/**
+ * What yargs called unknown, said with the flag as the user wrote it (yargs also lists its
+ * camel-case twin: "seed-count, seedCount") and the closest known one.
+ */
+function unknownArguments(argv: string[]): string {
+  const command = COMMANDS.includes(argv[0]) ? argv[0] : undefined;
+  const known = [...(command ? OPTIONS[command] : []), ...GLOBAL_OPTIONS];
+  const parts: string[] = [];
+  for (const token of argv.slice(command ? 1 : 0)) {
+    if (token === '--') break;
+    if (!token.startsWith('-') || token === '-' || /^-\d/.test(token)) continue;
+    const name = token.replace(/^-+/, '').split('=')[0];
+    const plain = name.replace(/^no-/, '');
+    if (known.includes(plain)) continue;
+    const guess = closest(plain, known);
+    parts.push(`unknown option ${token.split('=')[0]}${guess ? ` (did you mean --${guess}?)` : known.length > GLOBAL_OPTIONS.length ? ` (options: ${known.map((k) => `--${k}`).join(', ')})` : ''}`);
+  }
+  if (!command && argv[0] !== undefined && !argv[0].startsWith('-')) {
+    return `unknown command "${argv[0]}" (commands: ${COMMANDS.join(', ')})`;
+  }
+  if (parts.length === 0) return `unexpected argument(s): ${argv.slice(1).filter((t) => !t.startsWith('-')).join(' ')}`;
+  return parts.join('; ');
+}
+
 export async function runCli(argv = hideBin(process.argv)): Promise<void> {
+  quietOnEpipe(process.stdout);
+  quietOnEpipe(process.stderr);
   try {
     process.exitCode = await main(argv);
   } catch (e) {
@@ -97,7 +167,10 @@ export async function runCli(argv = hideBin(process.argv)): Promise<void> {
       io.err(e.message);
       io.err(`${e.problems.length} problem(s); nothing was run`);
       process.exitCode = EXIT.badInput;
-    } else if (e instanceof UsageError) {
+    } else if (e instanceof ResultsError) {
+      io.err(`retrystorm: cannot read the results: ${e.message}`);
+      process.exitCode = EXIT.badInput;
+    } else if (e instanceof UsageError || e instanceof MergeError) {
       io.err(`retrystorm: ${e.message}\nrun "retrystorm --help" for usage`);
       process.exitCode = EXIT.badInput;
     } else {

@@ -1,29 +1,43 @@
 /**
- * Folds the runs of each (variant, sweep point) into one line of the comparison: the mean
- * of each measure across seeds with its 95% interval, and the fraction of seeds that
- * recovered. Recovery time is reported only when every seed recovered: a mean over the
- * seeds that happened to recover would flatter a policy that sometimes never does.
- * Pure: results come in expansion order, whatever order they finished in.
+ * Folds the runs of each (variant, sweep point) into one line of the comparison: each
+ * measure folded across seeds the way its descriptor says (a mean with a t interval, a share
+ * or a fraction of seeds with a proportion interval, a maximum), the users' histograms
+ * summed, and the same for every population and route. Recovery time is null unless every
+ * seed recovered: a mean over the seeds that happened to recover would flatter a policy that
+ * sometimes never does. Pure: results come in expansion order, whatever order they finished in.
  */
-import type { RunSummary } from '../measures/measures.js';
+import type { MeasureDescriptor } from '../measures/measure.js';
+import type { MeasureRegistry, MeasureValues } from '../measures/registry.js';
+import type { QuotaOutcome, ScopeOutcome } from '../measures/summarize.js';
+import type { FaultWindow } from '../model/series.js';
 import type { RunResult } from './run-one.js';
-import { estimate } from './stats.js';
+import { meanInterval, proportionInterval, shareInterval } from './stats.js';
 
-/** Measures that get a 95% interval across seeds (recoveryTimeS only when all seeds recovered). */
-export const INTERVAL_MEASURES = [
-  'recoveryTimeS', 'perceivedOutageS', 'peakLoadMultiple', 'peakRetryShare', 'retryShareAtPeak', 'wastedWorkS',
-  'wastedWorkShare', 'successRatio', 'goodputMean', 'utilisation', 'meanQueueWaitS',
-  'relapses', 'retryWaves', 'originalSuccessAfterFault',
-] as const;
+/** A measure across seeds: its value (null where the measure says so) and a 95% interval when there are two seeds or more. */
+export interface Aggregate {
+  value: number | null;
+  lo: number | null;
+  hi: number | null;
+}
+
+export interface ScopeAggregate {
+  name: string;
+  measures: Record<string, Aggregate>;
+}
 
 export interface PointAggregate {
   point: number;
   values: Record<string, string | number>;
   runs: number;
-  recoveredFraction: number;
-  measures: RunSummary;
-  intervals: Partial<Record<(typeof INTERVAL_MEASURES)[number] | 'attemptsPerActionMean', [number, number]>>;
-  perSeed: Array<{ seed: number } & RunSummary>;
+  measures: Record<string, Aggregate>;
+  /** The verdict's users' finished actions by attempts taken, summed over the seeds. */
+  attemptsHistogram: number[];
+  populations: ScopeAggregate[];
+  routes: ScopeAggregate[];
+  quotas: QuotaOutcome[];
+  perSeed: Array<{ seed: number; measures: MeasureValues }>;
+  /** The fault windows of this point's runs (the same for every seed). */
+  faults: FaultWindow[];
 }
 
 export interface VariantAggregate {
@@ -32,57 +46,86 @@ export interface VariantAggregate {
   points: PointAggregate[];
 }
 
-/** Every interval measure is a time, a multiple or a share: none is negative, and shares stay at most 1. */
-const SHARES = new Set<string>(['peakRetryShare', 'retryShareAtPeak', 'wastedWorkShare', 'successRatio', 'utilisation', 'originalSuccessAfterFault']);
-function clampInterval(measure: string, [lo, hi]: [number, number]): [number, number] {
-  return [Math.max(0, lo), SHARES.has(measure) ? Math.min(1, hi) : hi];
+const NONE: Aggregate = { value: null, lo: null, hi: null };
+
+/** One measure's per-seed values, folded as its descriptor says; intervals stay inside its range. */
+export function foldMeasure(m: MeasureDescriptor, xs: ReadonlyArray<number | null>, horizonS: number): Aggregate {
+  const n = xs.length;
+  if (n === 0) return NONE;
+  const numbers = xs.filter((x): x is number => x !== null);
+  switch (m.aggregate) {
+    case 'fraction': {
+      const k = numbers.filter((x) => x >= 0.5).length;
+      const i = n > 1 ? proportionInterval(k, n) : null;
+      return { value: k / n, lo: i?.lo ?? null, hi: i?.hi ?? null };
+    }
+    case 'max':
+      return { value: numbers.length ? Math.max(...numbers) : null, lo: null, hi: null };
+    case 'share':
+    case 'mean': {
+      if (numbers.length < n) return NONE;
+      const value = numbers.reduce((a, b) => a + b, 0) / n;
+      if (n < 2) return { value, lo: null, hi: null };
+      const min = Math.min(m.range?.min ?? 0, value);
+      const rawMax = m.range?.max ?? Infinity;
+      const max = Math.max(rawMax === 'horizon' ? horizonS : rawMax, value);
+      const i = m.aggregate === 'share' ? shareInterval(numbers) : meanInterval(numbers, min, max);
+      return { value, lo: i.lo, hi: i.hi };
+    }
+  }
 }
 
-export function aggregatePoint(point: number, values: Record<string, string | number>, runs: RunResult[]): PointAggregate {
-  const ss = runs.map((r) => r.summary);
-  const recovered = ss.filter((s) => s.recovered).length;
-  const intervals: PointAggregate['intervals'] = {};
-  if (ss.length > 1) {
-    for (const m of INTERVAL_MEASURES) {
-      const xs = ss.map((s) => s[m]);
-      if (xs.every((x): x is number => typeof x === 'number')) intervals[m] = clampInterval(m, estimate(xs).ci95);
-    }
-    intervals.attemptsPerActionMean = estimate(ss.map((s) => s.attemptsPerAction.mean)).ci95;
-  }
+function foldValues(measures: readonly MeasureDescriptor[], rows: ReadonlyArray<Record<string, number | null>>, horizonS: number): Record<string, Aggregate> {
+  const out: Record<string, Aggregate> = {};
+  for (const m of measures) out[m.key] = foldMeasure(m, rows.map((r) => r[m.key] ?? null), horizonS);
+  return out;
+}
+
+/** Scopes (populations or routes) are listed in the same order in every run of a point. */
+function foldScopes(measures: readonly MeasureDescriptor[], perRun: ScopeOutcome[][], horizonS: number): ScopeAggregate[] {
+  if (perRun.length === 0) return [];
+  return perRun[0].map((scope, i) => ({ name: scope.name, measures: foldValues(measures, perRun.map((r) => r[i].measures), horizonS) }));
+}
+
+/** Quota use across seeds: counts and shares averaged, an alert's time only when every seed crossed it. */
+function foldQuotas(perRun: QuotaOutcome[][]): QuotaOutcome[] {
+  if (perRun.length === 0) return [];
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  return perRun[0].map((q, i) => {
+    const all = perRun.map((r) => r[i]);
+    return {
+      name: q.name,
+      peakWindowUse: mean(all.map((x) => x.peakWindowUse)),
+      providerRefused: mean(all.map((x) => x.providerRefused)),
+      guardRefused: mean(all.map((x) => x.guardRefused)),
+      failedOver: mean(all.map((x) => x.failedOver)),
+      alerts: q.alerts.map((a, k) => {
+        const times = all.map((x) => x.alerts[k].firstS);
+        return { threshold: a.threshold, firstS: times.every((t): t is number => t !== null) ? mean(times) : null };
+      }),
+    };
+  });
+}
+
+export function aggregatePoint(
+  registry: MeasureRegistry,
+  point: number,
+  values: Record<string, string | number>,
+  runs: RunResult[],
+  horizonS: number,
+): PointAggregate {
+  const hist: number[] = [];
+  for (const r of runs) r.summary.attemptsHistogram.forEach((c, k) => (hist[k] = (hist[k] ?? 0) + c));
   return {
     point,
     values,
     runs: runs.length,
-    recoveredFraction: runs.length ? recovered / runs.length : 0,
-    measures: ss.length === 1 ? ss[0] : meanSummary(ss),
-    intervals,
-    perSeed: runs.map((r) => ({ seed: r.seed, ...r.summary })),
+    measures: foldValues(registry.all, runs.map((r) => r.summary.measures), horizonS),
+    attemptsHistogram: Array.from(hist, (c) => c ?? 0),
+    populations: foldScopes(registry.perPopulation, runs.map((r) => r.summary.populations), horizonS),
+    routes: foldScopes(registry.perPopulation, runs.map((r) => r.summary.routes), horizonS),
+    quotas: foldQuotas(runs.map((r) => r.summary.quotas)),
+    perSeed: runs.map((r) => ({ seed: r.seed, measures: r.summary.measures })),
+    faults: runs[0]?.faults ?? [],
   };
-}
-
-/**
- * The across-seed mean of every field of RunSummary, generically so a new measure needs no
- * change here: numbers average; a null in any seed makes the mean null (so recovery time is
- * null unless every seed recovered); booleans hold only if they hold for every seed; a
- * field named `max` takes the maximum; an array (a histogram) is summed element by element.
- */
-function meanSummary(ss: RunSummary[]): RunSummary {
-  return meanOf(ss, '') as RunSummary;
-}
-
-function meanOf(values: unknown[], key: string): unknown {
-  const first = values[0];
-  if (typeof first === 'boolean') return values.every(Boolean);
-  if (Array.isArray(first)) {
-    // A histogram (counts by index) is summed across seeds: the distribution of all their actions.
-    const sum: number[] = [];
-    for (const h of values as number[][]) h.forEach((c, i) => (sum[i] = (sum[i] ?? 0) + c));
-    return Array.from(sum, (c) => c ?? 0);
-  }
-  if (first !== null && typeof first === 'object') {
-    return Object.fromEntries(Object.keys(first).map((k) => [k, meanOf(values.map((v) => (v as Record<string, unknown>)[k]), k)]));
-  }
-  if (values.some((v) => v === null || typeof v !== 'number')) return null;
-  const xs = values as number[];
-  return key === 'max' ? Math.max(...xs) : estimate(xs).mean;
 }

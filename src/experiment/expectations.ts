@@ -1,97 +1,204 @@
 /**
- * Expectations written in the scenario ("variant reserve-and-spread recovers within 10m
- * in at least 95% of seeds"), checked against the aggregated results, so that a pull
- * request that makes a policy worse fails its check and says which expectation broke.
+ * Expectations written in the scenario ("variant spread recovers within 10m in at least 95%
+ * of seeds"), on any measure of the registry, checked against the aggregated results, so that
+ * a pull request that makes a policy worse fails its check and says which expectation broke.
+ *
+ * The scenario's schema knows an expectation's shape, and the loader checks what it names of
+ * the scenario (variant, population, route, sweep point); what its measure keys mean is the
+ * measures' business, so they are resolved here: an unknown measure, a bound in the wrong
+ * unit or a measure that is not kept per population is a positioned scenario problem, found
+ * by `validate` and before any run.
  */
-import type { Expectation } from '../scenario/schema.js';
-import type { VariantAggregate, PointAggregate } from './aggregate.js';
-import { formatDuration } from '../scenario/units.js';
+import type { LoadedScenario } from '../scenario/load.js';
+import { ScenarioError, closest, formatPath, type Problem } from '../scenario/problems.js';
+import { parseDuration } from '../scenario/units.js';
 import { sameValue } from '../scenario/sweep.js';
+import type { MeasureDescriptor } from '../measures/measure.js';
+import type { MeasureRegistry } from '../measures/registry.js';
+import { formatValue } from '../measures/format.js';
+import type { PointAggregate, VariantAggregate } from './aggregate.js';
+
+/** The users an expectation reads: the verdict's (no scope), one population's, or one route's. */
+export interface ExpectationScope {
+  population?: string;
+  route?: string;
+}
+
+export interface ResolvedBound {
+  measure: MeasureDescriptor;
+  kind: 'atMost' | 'atLeast';
+  /** In the measure's unit (seconds for durations). */
+  limit: number;
+}
+
+export interface ResolvedExpectation {
+  variant: string;
+  at?: Record<string, string | number>;
+  scope: ExpectationScope;
+  bounds: ResolvedBound[];
+}
 
 export interface ExpectationResult {
-  /** e.g. "short-queue: recovery time at most 2m". */
+  /** "spread at faults[0].duration=12m: recovery time at most 10m". */
   name: string;
   variant: string;
   /** The sweep point's values ({} without a sweep). */
   at: Record<string, string | number>;
+  scope: ExpectationScope;
+  measure: string;
+  kind: 'atMost' | 'atLeast';
+  limit: number;
+  /** The measured value (mean across seeds, or fraction of seeds); null when the measure has none. */
+  value: number | null;
   passed: boolean;
-  /** What was measured, in words: "recovered after 1m40s", "not recovered in 2 of 8 seeds". */
+  /** The check in words: "recovery time at most 10m". */
+  check: string;
+  /** What was measured, in words: "3m10s", "not every seed recovered (1 of 3 did)". */
   actual: string;
 }
 
-const pct = (x: number) => `${+(x * 100).toFixed(1)}%`;
+const KNOWN_KEYS = new Set(['variant', 'population', 'route', 'at']);
+
+/** A likely meant measure: a near spelling, or one the name begins ("peakLoad" for peakLoadMultiple). */
+function suggest(key: string, known: readonly string[]): string | undefined {
+  return closest(key, known) ?? known.find((k) => k.toLowerCase().startsWith(key.toLowerCase()));
+}
+
+/** Reads a bound in the measure's unit: a duration for seconds (a bare number is refused, as everywhere), a number otherwise. */
+function readBound(m: MeasureDescriptor, raw: unknown): number | string {
+  if (m.unit === 'duration') {
+    if (typeof raw === 'number') return `${m.key} is in seconds: write the bound with a unit, e.g. "${raw}s" or "${raw}m"`;
+    const d = parseDuration(raw);
+    return d.ok ? d.value : `expected a duration such as "10m" for ${m.key}`;
+  }
+  if (typeof raw !== 'number') return `expected a number for ${m.key}${m.unit === 'share' ? ' (a share between 0 and 1, e.g. 0.95)' : ''}`;
+  if (m.unit === 'share' && (raw < 0 || raw > 1)) return `${m.key} is a share between 0 and 1 (0.95 for 95%)`;
+  return raw;
+}
+
+/**
+ * Resolves every measure the scenario names (its expectations' keys, `compare.objectives`)
+ * against the registry, or throws a ScenarioError with every problem positioned, like the
+ * loader's. `validate` and `run` both call it before anything is simulated.
+ */
+export function resolveMeasureReferences(loaded: LoadedScenario, registry: MeasureRegistry): { expectations: ResolvedExpectation[] } {
+  const problems: Problem[] = [];
+  const report = (path: PropertyKey[], message: string, key?: string) => {
+    const { line, col } = loaded.locate(path, key);
+    problems.push({ file: loaded.file, line, col, path: formatPath(key === undefined ? path : [...path, key]), message });
+  };
+  const perPopulation = registry.perPopulation.map((m) => m.key);
+  const out: ResolvedExpectation[] = [];
+
+  (loaded.base.expectations ?? []).forEach((e, i) => {
+    const here: PropertyKey[] = ['expectations', i];
+    // The loader has checked the population or route exists (src/scenario/expectation-check.ts).
+    const scope: ExpectationScope = e.population !== undefined ? { population: e.population } : e.route !== undefined ? { route: e.route } : {};
+    const bounds: ResolvedBound[] = [];
+    for (const [key, raw] of Object.entries(e)) {
+      if (KNOWN_KEYS.has(key)) continue;
+      const m = registry.get(key);
+      if (!m) {
+        const guess = suggest(key, registry.keys);
+        report(here, `"${key}" is not a measure${guess ? ` (did you mean "${guess}"?)` : ''}; the measures are listed in docs/measures.md`, key);
+        continue;
+      }
+      if ((e.population !== undefined || e.route !== undefined) && !m.perPopulation) {
+        report(here, `${key} is not measured per ${e.population !== undefined ? 'population' : 'route'} (those are: ${perPopulation.join(', ')})`, key);
+        continue;
+      }
+      const b = raw as { atMost?: unknown; atLeast?: unknown };
+      for (const kind of ['atMost', 'atLeast'] as const) {
+        if (b[kind] === undefined) continue;
+        const limit = readBound(m, b[kind]);
+        if (typeof limit === 'string') report([...here, key], limit, kind);
+        else bounds.push({ measure: m, kind, limit });
+      }
+    }
+    if (bounds.length === 0 && !problems.some((p) => p.path.startsWith(formatPath(here)))) {
+      report(here, 'an expectation names a measure with atMost or atLeast, e.g. recoveryTimeS: { atMost: 10m }');
+    }
+    out.push({ variant: e.variant, ...(e.at ? { at: e.at } : {}), scope, bounds });
+  });
+
+  (loaded.base.compare?.objectives ?? []).forEach((key, i) => {
+    const m = registry.get(key);
+    if (!m) {
+      const guess = suggest(key, registry.keys);
+      report(['compare', 'objectives', i], `"${key}" is not a measure${guess ? ` (did you mean "${guess}"?)` : ''}; the measures are listed in docs/measures.md`);
+    } else if (m.better === 'none') {
+      report(['compare', 'objectives', i], `${key} has no better direction (it is context, not an objective)`);
+    }
+  });
+  if (problems.length > 0) throw new ScenarioError(problems);
+  return { expectations: out };
+}
 
 // A mean across seeds of identical values can land a rounding error off them (three 0.95s
 // average to 0.9499999999999998): bounds are compared with that much slack.
 const SLACK = 1e-9;
-const atMost = (x: number, bound: number) => x <= bound + SLACK * Math.max(1, Math.abs(bound));
-const atLeast = (x: number, bound: number) => x >= bound - SLACK * Math.max(1, Math.abs(bound));
+const within = (x: number, b: ResolvedBound) =>
+  b.kind === 'atMost' ? x <= b.limit + SLACK * Math.max(1, Math.abs(b.limit)) : x >= b.limit - SLACK * Math.max(1, Math.abs(b.limit));
 
-type Check = (p: PointAggregate) => { label: string; passed: boolean; actual: string };
-
-function checksOf(e: Expectation): Check[] {
-  const out: Check[] = [];
-  if (e.recoveryTime) {
-    const max = e.recoveryTime.atMost;
-    out.push((p) => {
-      const t = p.measures.recoveryTimeS;
-      const notRecovered = p.perSeed.filter((s) => !s.recovered).length;
-      return {
-        label: `recovery time at most ${formatDuration(max)}`,
-        passed: t !== null && atMost(t, max),
-        actual: t === null ? `not recovered in ${notRecovered} of ${p.runs} seed(s)` : `recovered after ${formatDuration(Math.round(t))} (mean)`,
-      };
-    });
-  }
-  if (e.recovered) {
-    const min = e.recovered.atLeast;
-    out.push((p) => ({ label: `recovered in at least ${pct(min)} of seeds`, passed: atLeast(p.recoveredFraction, min), actual: `recovered in ${pct(p.recoveredFraction)} of ${p.runs} seed(s)` }));
-  }
-  if (e.perceivedOutage) {
-    const max = e.perceivedOutage.atMost;
-    out.push((p) => ({ label: `perceived outage at most ${formatDuration(max)}`, passed: atMost(p.measures.perceivedOutageS, max), actual: `perceived outage ${formatDuration(Math.round(p.measures.perceivedOutageS))}` }));
-  }
-  if (e.peakLoadMultiple) {
-    const max = e.peakLoadMultiple.atMost;
-    out.push((p) => ({ label: `peak load at most ${max}x`, passed: atMost(p.measures.peakLoadMultiple, max), actual: `peak load ${p.measures.peakLoadMultiple.toFixed(2)}x` }));
-  }
-  if (e.peakRetryShare) {
-    const max = e.peakRetryShare.atMost;
-    out.push((p) => ({ label: `peak retry share at most ${pct(max)}`, passed: atMost(p.measures.peakRetryShare, max), actual: `peak retry share ${pct(p.measures.peakRetryShare)}` }));
-  }
-  if (e.successRatio) {
-    const min = e.successRatio.atLeast;
-    const route = e.route;
-    out.push((p) => {
-      const r = route === undefined ? p.measures.successRatio : p.measures.routes?.[route]?.successRatio ?? null;
-      const what = route === undefined ? 'success ratio' : `${route} success ratio`;
-      return { label: `${what} at least ${pct(min)}`, passed: r !== null && atLeast(r, min), actual: r === null ? `no ${route ?? ''} user action ended`.replace('  ', ' ') : `${what} ${pct(r)}` };
-    });
-  }
-  if (e.attemptsPerAction) {
-    const max = e.attemptsPerAction.atMost;
-    out.push((p) => ({ label: `at most ${max} attempts per action`, passed: atMost(p.measures.attemptsPerAction.mean, max), actual: `${p.measures.attemptsPerAction.mean.toFixed(2)} attempts per action` }));
-  }
-  return out;
+function matches(at: ResolvedExpectation['at'], p: PointAggregate): boolean {
+  if (!at) return true;
+  return Object.entries(at).every(([k, v]) => Object.hasOwn(p.values, k) && sameValue(p.values[k], v));
 }
 
-function matches(at: Expectation['at'], p: PointAggregate): boolean {
-  if (!at) return true;
-  return Object.entries(at).every(([k, v]) => p.values[k] !== undefined && sameValue(p.values[k], v));
+function scopeText(s: ExpectationScope): string {
+  return s.population !== undefined ? ` (population ${s.population})` : s.route !== undefined ? ` (route ${s.route})` : '';
+}
+
+/** The value an expectation reads at a point: the verdict's users', or its scope's. */
+function valueAt(p: PointAggregate, scope: ExpectationScope, key: string): number | null {
+  const scoped = scope.population !== undefined ? p.populations.find((x) => x.name === scope.population)
+    : scope.route !== undefined ? p.routes.find((x) => x.name === scope.route)
+    : undefined;
+  const agg = scope.population !== undefined || scope.route !== undefined ? scoped?.measures[key] : p.measures[key];
+  return agg?.value ?? null;
+}
+
+/** What a missing value means, in words: for recovery time, how many seeds did recover. */
+function missingText(p: PointAggregate, key: string): string {
+  if (key === 'recoveryTimeS') {
+    const k = Math.round((p.measures.recovered?.value ?? 0) * p.runs);
+    return `not every seed recovered (${k} of ${p.runs} did)`;
+  }
+  return 'no value';
+}
+
+/** The measured value in words: a fraction of seeds as "2 of 3 seeds", a mean across seeds marked so. */
+function actualText(m: MeasureDescriptor, value: number, runs: number): string {
+  if (m.aggregate === 'fraction') return runs > 1 ? `${Math.round(value * runs)} of ${runs} seeds` : value >= 1 ? 'yes' : 'no';
+  return `${formatValue(m.unit, value)}${runs > 1 && m.aggregate !== 'max' ? ' (mean)' : ''}`;
 }
 
 /** Checks every expectation at every matching point. Points without runs (partial results) are skipped. */
-export function checkExpectations(expectations: Expectation[] | undefined, variants: VariantAggregate[]): ExpectationResult[] {
+export function checkExpectations(expectations: readonly ResolvedExpectation[], variants: readonly VariantAggregate[]): ExpectationResult[] {
   const results: ExpectationResult[] = [];
-  for (const e of expectations ?? []) {
+  for (const e of expectations) {
     const v = variants.find((x) => x.name === e.variant);
     if (!v) continue; // the loader rejects unknown variants; nothing to check here
     for (const p of v.points) {
       if (p.runs === 0 || !matches(e.at, p)) continue;
-      for (const check of checksOf(e)) {
-        const r = check(p);
-        const where = Object.keys(p.values).length ? ` at ${Object.entries(p.values).map(([k, x]) => `${k}=${x}`).join(', ')}` : '';
-        results.push({ name: `${e.variant}${where}: ${r.label}`, variant: e.variant, at: p.values, passed: r.passed, actual: r.actual });
+      const where = Object.keys(p.values).length ? ` at ${Object.entries(p.values).map(([k, x]) => `${k}=${x}`).join(', ')}` : '';
+      for (const b of e.bounds) {
+        const m = b.measure;
+        const value = valueAt(p, e.scope, m.key);
+        const check = `${m.label}${scopeText(e.scope)} ${b.kind === 'atMost' ? 'at most' : 'at least'} ${formatValue(m.unit, b.limit)}`;
+        results.push({
+          name: `${e.variant}${where}: ${check}`,
+          variant: e.variant,
+          at: p.values,
+          scope: e.scope,
+          measure: m.key,
+          kind: b.kind,
+          limit: b.limit,
+          value,
+          passed: value !== null && within(value, b),
+          check,
+          actual: value === null ? missingText(p, m.key) : actualText(m, value, p.runs),
+        });
       }
     }
   }

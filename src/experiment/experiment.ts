@@ -1,15 +1,18 @@
 /**
  * An experiment: every run a scenario asks for (variants x sweep points x seeds, or one
- * shard of them), done on a worker pool and folded per variant and point. Interruption
- * keeps what finished and marks the result partial; a run that throws is reported with its
- * variant, point and seed while the others' results are kept.
+ * shard of them), done on a worker pool and folded per variant and point, with its
+ * expectations checked and its variants ranked. Interruption keeps what finished and marks
+ * the result partial; a run that throws is reported with its variant, point and seed while
+ * the others' results are kept.
  */
 import type { LoadedScenario } from '../scenario/load.js';
+import { MEASURES, type MeasureRegistry } from '../measures/registry.js';
 import { expandRuns, inShard, type ExpandOptions, type RunSpec, type Shard } from './expand.js';
 import type { RunResult } from './run-one.js';
 import type { RunBudget } from '../model/simulate.js';
 import { aggregatePoint, type VariantAggregate } from './aggregate.js';
-import { checkExpectations, type ExpectationResult } from './expectations.js';
+import { checkExpectations, resolveMeasureReferences, type ExpectationResult } from './expectations.js';
+import { rankVariants, type Ranking } from './ranking.js';
 import { runTasks } from './pool.js';
 
 export interface ExperimentOptions extends ExpandOptions {
@@ -19,10 +22,19 @@ export interface ExperimentOptions extends ExpandOptions {
   signal?: AbortSignal;
   /** What each run may use before it fails (defaults: DEFAULT_RUN_BUDGET in model/simulate.ts). */
   runBudget?: Partial<RunBudget>;
-  /** Called once the runs are planned and the pool is about to start, with how many runs this process will do. */
-  onStart?: (planned: number) => void;
+  /**
+   * Called once the runs are planned and the pool is about to start, with how many runs this
+   * process will do and how much simulated time they add up to (seconds).
+   */
+  onStart?: (planned: number, simulatedS: number) => void;
+  /** Called when a run is handed to a worker, with its horizon (simulated seconds). */
+  onRunStart?: (run: RunSpec, horizonS: number) => void;
+  /** Called now and then while a run is in progress, with the simulated time it has reached. */
+  onRunProgress?: (run: RunSpec, simS: number) => void;
   /** Called after each finished run. */
-  onRun?: (done: number, total: number, result: RunResult) => void;
+  onRun?: (done: number, total: number, result: RunResult, run: RunSpec) => void;
+  /** The measures to compute (default: the built-in ones; others need workers 0, since measures are code). */
+  measures?: MeasureRegistry;
 }
 
 export interface RunFailure {
@@ -35,6 +47,8 @@ export interface RunFailure {
 
 export interface ExperimentResult {
   loaded: LoadedScenario;
+  /** The measures every run computed. */
+  measures: MeasureRegistry;
   /** Every run of the experiment (all shards). */
   runs: RunSpec[];
   shard?: Shard;
@@ -43,10 +57,14 @@ export interface ExperimentResult {
   failures: RunFailure[];
   variants: VariantAggregate[];
   expectations: ExpectationResult[];
+  /** None for one shard of a split experiment (the merge ranks them all), nor for a lone variant without a `compare` block. */
+  ranking: Ranking | null;
   partial: boolean;
 }
 
 export async function runExperiment(loaded: LoadedScenario, opts: ExperimentOptions = {}): Promise<ExperimentResult> {
+  const measures = opts.measures ?? MEASURES;
+  resolveMeasureReferences(loaded, measures); // a misnamed measure is refused before any run
   const runs = expandRuns(loaded, opts);
   const mine = runs.filter((r) => inShard(r, opts.shard));
   const results: Array<RunResult | undefined> = new Array(runs.length);
@@ -54,23 +72,29 @@ export async function runExperiment(loaded: LoadedScenario, opts: ExperimentOpti
   const signal = opts.signal ?? new AbortController().signal;
   const scenarios = new Map(loaded.variants.map((v) => [v.name, v.points]));
   let done = 0;
-  opts.onStart?.(mine.length);
+  const tasks = mine.map((r) => ({ ...r, scenario: scenarios.get(r.variant)![r.point], ...(opts.runBudget ? { budget: opts.runBudget } : {}) }));
+  opts.onStart?.(mine.length, tasks.reduce((sum, t) => sum + t.scenario.horizon, 0));
+  const spec = ({ index, variant, point, seed }: RunSpec): RunSpec => ({ index, variant, point, seed });
+  const { onRunStart, onRunProgress } = opts;
   await runTasks(
-    mine.map((r) => ({ ...r, scenario: scenarios.get(r.variant)![r.point], ...(opts.runBudget ? { budget: opts.runBudget } : {}) })),
+    tasks,
     opts.workers ?? 1,
     signal,
     {
+      ...(onRunStart ? { onStart: (task) => onRunStart(spec(task), task.scenario.horizon) } : {}),
+      ...(onRunProgress ? { onProgress: (task, simS) => onRunProgress(spec(task), simS) } : {}),
       onResult: (task, result) => {
         results[task.index] = result;
-        opts.onRun?.(++done, mine.length, result);
+        opts.onRun?.(++done, mine.length, result, spec(task));
       },
       onError: (task, error) => {
         failures.push({ index: task.index, variant: task.variant, point: task.point, seed: task.seed, message: error?.message ?? String(error) });
       },
     },
+    measures,
   );
   failures.sort((a, b) => a.index - b.index);
-  return assemble(loaded, runs, results, failures, signal.aborted, opts.shard);
+  return assemble(loaded, runs, results, failures, signal.aborted, opts.shard, measures);
 }
 
 /** Builds the experiment result from per-run results (also how shards are merged). */
@@ -81,30 +105,45 @@ export function assemble(
   failures: RunFailure[],
   interrupted: boolean,
   shard?: Shard,
+  measures: MeasureRegistry = MEASURES,
 ): ExperimentResult {
-  const variants = aggregate(loaded, runs, results);
+  const variants = aggregate(loaded, runs, results, measures);
   const expected = runs.filter((r) => inShard(r, shard)).length;
   const finished = results.filter(Boolean).length;
+  // A shard sees only some runs: expectations and the ranking wait for the merge.
+  const whole = !shard || shard.count === 1;
+  const base = loaded.base;
   return {
     loaded,
+    measures,
     runs,
     ...(shard ? { shard } : {}),
     results,
     failures,
     variants,
-    // A shard sees only some runs: expectations are checked once the shards are merged.
-    expectations: shard && shard.count > 1 ? [] : checkExpectations(loaded.base.expectations, variants),
+    expectations: whole ? checkExpectations(resolveMeasureReferences(loaded, measures).expectations, variants) : [],
+    ranking:
+      whole && (variants.length >= 2 || base.compare)
+        ? rankVariants(variants, measures, { compare: base.compare, parameters: (base.sweep ?? []).map((s) => s.parameter) })
+        : null,
     partial: interrupted || finished < expected,
   };
 }
 
-export function aggregate(loaded: LoadedScenario, runs: RunSpec[], results: Array<RunResult | undefined>): VariantAggregate[] {
+export function aggregate(loaded: LoadedScenario, runs: RunSpec[], results: Array<RunResult | undefined>, measures: MeasureRegistry = MEASURES): VariantAggregate[] {
+  // One pass over the runs, by (variant, point), rather than a filter per point.
+  const byKey = new Map<string, RunResult[]>();
+  for (const r of runs) {
+    const result = results[r.index];
+    if (!result) continue;
+    const key = `${r.variant}\u0000${r.point}`;
+    let list = byKey.get(key);
+    if (!list) byKey.set(key, (list = []));
+    list.push(result);
+  }
   return loaded.variants.map((v) => ({
     name: v.name,
     ...(v.description ? { description: v.description } : {}),
-    points: loaded.points.map((p) => {
-      const here = runs.filter((r) => r.variant === v.name && r.point === p.index).map((r) => results[r.index]).filter((r): r is RunResult => !!r);
-      return aggregatePoint(p.index, p.values, here);
-    }),
+    points: loaded.points.map((p) => aggregatePoint(measures, p.index, p.values, byKey.get(`${v.name}\u0000${p.index}`) ?? [], v.points[p.index].horizon)),
   }));
 }

@@ -6,12 +6,18 @@
  */
 import { fileURLToPath } from 'node:url';
 import { setMaxListeners } from 'node:events';
+import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import type { RunTask } from './worker.js';
+import type { ProgressMessage, RunTask } from './worker.js';
 import { runOne, type RunResult } from './run-one.js';
 import { RunInterrupted } from '../model/simulate.js';
+import { MEASURES, type MeasureRegistry } from '../measures/registry.js';
 
 export interface PoolCallbacks {
+  /** A task has started on a worker. */
+  onStart?: (task: RunTask) => void;
+  /** How far a running task has got, in simulated seconds (a few times a second at most). */
+  onProgress?: (task: RunTask, simS: number) => void;
   onResult: (task: RunTask, result: RunResult) => void;
   onError: (task: RunTask, error: Error) => void;
 }
@@ -31,44 +37,83 @@ function workerFile(): { filename: string; execArgv: string[] } {
  * `workers` 0 runs on the calling thread (for library callers that want no threads). From
  * 1 up, runs go to worker threads even when there is one: a run on the main thread could
  * not be interrupted, since a signal handler only runs between runs.
+ *
+ * Tasks are handed to the pool in the order given, a few more than there are threads at a
+ * time (not all at once): an experiment of 100,000 runs then holds a handful of cloned
+ * scenarios and progress channels, not 100,000.
  */
-export async function runTasks(tasks: RunTask[], workers: number, signal: AbortSignal, cb: PoolCallbacks): Promise<void> {
+export async function runTasks(tasks: RunTask[], workers: number, signal: AbortSignal, cb: PoolCallbacks, registry: MeasureRegistry = MEASURES): Promise<void> {
   if (tasks.length === 0) return;
-  if (workers <= 0) return runSequentially(tasks, signal, cb);
+  if (workers <= 0) return runSequentially(tasks, signal, cb, registry);
+  // Measures are code: a worker thread computes the built-in ones, never a caller's own.
+  if (registry !== MEASURES) throw new Error('measures beyond the built-in registry are computed on the calling thread: use workers 0');
   const { filename, execArgv } = workerFile();
-  // Every queued task listens on the one signal; that is by design, not a leak.
-  setMaxListeners(tasks.length + 10, signal);
-  const pool = new Piscina<RunTask, RunResult>({
-    filename,
-    execArgv,
-    minThreads: Math.min(workers, tasks.length),
-    maxThreads: Math.min(workers, tasks.length),
-    idleTimeout: 1000,
-  });
+  const threads = Math.min(workers, tasks.length);
+  const feeders = Math.min(tasks.length, threads * 2);
+  // Each task in flight listens on the one signal; that is by design, not a leak.
+  setMaxListeners(feeders + 10, signal);
+  const pool = new Piscina<RunTask, RunResult>({ filename, execArgv, minThreads: threads, maxThreads: threads, idleTimeout: 1000 });
+  let next = 0;
+  const feed = async (): Promise<void> => {
+    while (next < tasks.length && !signal.aborted) {
+      const task = tasks[next++];
+      await runOnPool(pool, task, signal, cb);
+    }
+  };
   try {
-    await Promise.all(
-      tasks.map((task) =>
-        pool.run(task, { signal }).then(
-          (result) => cb.onResult(task, result),
-          (error: Error) => {
-            if (!signal.aborted) cb.onError(task, error);
-          },
-        ),
-      ),
-    );
+    await Promise.all(Array.from({ length: feeders }, feed));
   } finally {
     await pool.destroy();
   }
 }
 
-async function runSequentially(tasks: RunTask[], signal: AbortSignal, cb: PoolCallbacks): Promise<void> {
-  const stop = () => signal.aborted;
+async function runOnPool(pool: Piscina<RunTask, RunResult>, task: RunTask, signal: AbortSignal, cb: PoolCallbacks): Promise<void> {
+  // A channel per task (piscina's documented way to talk to a running task): the worker
+  // posts the simulated time it has reached, 0 first when it starts; the port is transferred.
+  const watch = cb.onStart || cb.onProgress;
+  const channel = watch ? new MessageChannel() : undefined;
+  let started = false;
+  let finished = false;
+  const start = () => {
+    if (started) return;
+    started = true;
+    cb.onStart?.(task);
+  };
+  channel?.port2.on('message', (m: ProgressMessage) => {
+    if (finished) return; // the two channels do not keep order with each other
+    start();
+    cb.onProgress?.(task, m.simS);
+  });
+  try {
+    const result = await pool.run(channel ? { ...task, progress: channel.port1 } : task, {
+      signal,
+      ...(channel ? { transferList: [channel.port1] } : {}),
+    });
+    start(); // a run too short for its first message to have arrived yet
+    finished = true;
+    cb.onResult(task, result);
+  } catch (error) {
+    finished = true;
+    if (!signal.aborted) cb.onError(task, error as Error);
+  } finally {
+    channel?.port2.close();
+  }
+}
+
+async function runSequentially(tasks: RunTask[], signal: AbortSignal, cb: PoolCallbacks, registry: MeasureRegistry): Promise<void> {
+  const shouldStop = () => signal.aborted;
   for (const task of tasks) {
     await new Promise((r) => setImmediate(r)); // lets a SIGINT handler run (and abort) between runs
     if (signal.aborted) return;
+    cb.onStart?.(task);
+    const onProgress = cb.onProgress;
     let result: RunResult;
     try {
-      result = runOne(task.scenario, task.variant, task.point, task.seed, { shouldStop: stop, budget: task.budget });
+      result = runOne(task.scenario, task.variant, task.point, task.seed, {
+        shouldStop,
+        budget: task.budget,
+        ...(onProgress ? { onProgress: (simS: number) => onProgress(task, simS) } : {}),
+      }, registry);
     } catch (e) {
       if (e instanceof RunInterrupted) return;
       cb.onError(task, e as Error);

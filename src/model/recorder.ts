@@ -1,10 +1,12 @@
 /**
  * Aggregates what happens into time buckets as it happens, so that memory follows the
  * number of buckets and never the number of events. Counters go straight into their
- * bucket; levels (queue length, busy slots) are integrated over time; latencies go into a
- * log-scaled histogram that is summarised (p50, p99) and reset when its bucket closes.
+ * population's bucket (the run's totals are summed when the run finishes); levels (queue
+ * length, busy slots) are integrated over time; latencies go into a log-scaled histogram
+ * that is summarised (p50, p99) and reset when its bucket closes. The verdict's users are
+ * also counted per second (FineSeries), so recovery time does not depend on the bucket width.
  */
-import { FAILURE_CAUSES, type BucketSeries } from './series.js';
+import { FAILURE_CAUSES, POPULATION_COUNTERS, fineCellS, type BucketSeries, type FineSeries, type PopulationSeries } from './series.js';
 
 /** Latency histogram: bin 0 holds exact zeros, bin i >= 1 covers [L0 * G^(i-1), L0 * G^i). */
 const L0 = 1e-5;
@@ -30,8 +32,26 @@ class Level {
   constructor(readonly out: Float64Array) {}
 }
 
+/** How a run's records are laid out: what the recorder must know before the first event. */
+export interface RecorderLayout {
+  horizonS: number;
+  bucketS: number;
+  /** Route index of each population (its length is the number of populations). */
+  routeOfPopulation?: number[];
+  routes?: number;
+  dependencies?: number;
+  /** Per population: does the verdict count its users (the fine series)? Default: every population. */
+  subject?: boolean[];
+}
+
 export class Recorder {
   readonly series: BucketSeries;
+  readonly fine: FineSeries;
+  readonly horizonS: number;
+  readonly bucketS: number;
+  private readonly pops: PopulationSeries[];
+  private readonly routeOfPopulation: number[];
+  private readonly subject: boolean[];
   private bucket = 0;
   private nextEdge: number;
   private readonly latency = new Float64Array(BINS);
@@ -43,21 +63,30 @@ export class Recorder {
   /** Whole-run integrals of the levels (slot-seconds), kept apart from per-bucket averages. */
   busyIntegral = 0;
   slotsIntegral = 0;
-  attemptsPerAction: number[] = [0];
+  /** Finished actions by attempts taken, per population (see RunRecord.attemptsPerActionByPopulation). */
+  readonly attemptsPerActionByPopulation: number[][];
 
-  /**
-   * `routeOfPopulation` maps each population to its route index; routes and dependencies
-   * are counted so their per-route and per-dependency series can be laid out up front.
-   */
-  constructor(
-    readonly horizonS: number,
-    readonly bucketS: number,
-    private readonly routeOfPopulation: number[] = [0],
-    routes = 1,
-    dependencies = 0,
-  ) {
+  constructor(layout: RecorderLayout) {
+    const { horizonS, bucketS } = layout;
+    this.horizonS = horizonS;
+    this.bucketS = bucketS;
+    this.routeOfPopulation = layout.routeOfPopulation ?? [0];
+    const routes = layout.routes ?? 1;
+    const dependencies = layout.dependencies ?? 0;
+    const populations = this.routeOfPopulation.length;
+    this.subject = layout.subject ?? this.routeOfPopulation.map(() => true);
     const n = Math.max(1, Math.ceil(horizonS / bucketS - 1e-9));
     const f = () => new Float64Array(n);
+    const population = (): PopulationSeries => ({
+      attempts: f(), firstTries: f(), retries: f(), futileRetries: f(), attemptsOk: f(), firstTriesOk: f(),
+      failures: FAILURE_CAUSES.map(f),
+      actionsStarted: f(), actionsOk: f(), actionsFailed: f(), actionsAbandoned: f(), deadLettered: f(),
+    });
+    this.pops = Array.from({ length: populations }, population);
+    this.attemptsPerActionByPopulation = this.pops.map(() => [0]);
+    const cellS = fineCellS(horizonS);
+    const cells = Math.max(1, Math.ceil(horizonS / cellS - 1e-9));
+    this.fine = { cellS, n: cells, actionsOk: new Float64Array(cells), actionsEnded: new Float64Array(cells), attempts: new Float64Array(cells) };
     this.series = {
       bucketS, n,
       attempts: f(), firstTries: f(), retries: f(), futileRetries: f(), attemptsOk: f(), firstTriesOk: f(),
@@ -71,6 +100,7 @@ export class Recorder {
       routeActionsFailed: Array.from({ length: routes }, f),
       dependencyCalls: Array.from({ length: dependencies }, f),
       dependencyRefused: Array.from({ length: dependencies }, f),
+      populations: this.pops,
     };
     this.nextEdge = Math.min(bucketS, horizonS);
     this.queue = new Level(this.series.queueLen);
@@ -94,27 +124,35 @@ export class Recorder {
     return this.bucket;
   }
 
-  /** An attempt is sent; `futile` when it repeats a request that can never succeed. */
-  attempt(now: number, isRetry: boolean, futile: boolean): void {
+  /** The fine cell holding `now` (the last one at the horizon). */
+  private cell(now: number): number {
+    const i = Math.floor(now / this.fine.cellS);
+    return i < this.fine.n ? i : this.fine.n - 1;
+  }
+
+  /** Population `pop` sends an attempt; `futile` when it repeats a request that can never succeed. */
+  attempt(now: number, pop: number, isRetry: boolean, futile: boolean): void {
     const b = this.at(now);
-    const s = this.series;
+    const s = this.pops[pop];
     s.attempts[b]++;
     if (isRetry) s.retries[b]++;
     else s.firstTries[b]++;
     if (futile) s.futileRetries[b]++;
+    this.fine.attempts[this.cell(now)]++;
   }
 
   /**
    * An attempt sent at `sentT` got its answer to its client: outcome 0 = ok, else 1 + failure
    * cause index; `firstTry` when it was its action's first attempt (an original request).
    */
-  answer(now: number, sentT: number, outcome: number, firstTry: boolean): void {
+  answer(now: number, pop: number, sentT: number, outcome: number, firstTry: boolean): void {
     const b = this.at(now);
+    const s = this.pops[pop];
     const latencyS = now - sentT;
     if (outcome === 0) {
-      this.series.attemptsOk[b]++;
-      if (firstTry) this.series.firstTriesOk[this.bucketOf(sentT)]++;
-    } else this.series.failures[outcome - 1][b]++;
+      s.attemptsOk[b]++;
+      if (firstTry) s.firstTriesOk[this.bucketOf(sentT)]++;
+    } else s.failures[outcome - 1][b]++;
     let bin = 0;
     if (latencyS > 0) {
       bin = 1 + Math.floor(Math.log(latencyS / L0) / LOG_G);
@@ -126,38 +164,38 @@ export class Recorder {
   }
 
   /** The client stopped waiting for an attempt (per-try timeout). */
-  timedOut(now: number, cause: number): void {
-    this.series.failures[cause - 1][this.at(now)]++;
+  timedOut(now: number, pop: number, cause: number): void {
+    this.pops[pop].failures[cause - 1][this.at(now)]++;
   }
 
-  actionStarted(now: number): void {
-    this.series.actionsStarted[this.at(now)]++;
+  actionStarted(now: number, pop: number): void {
+    this.pops[pop].actionsStarted[this.at(now)]++;
   }
 
-  actionEnded(now: number, ok: boolean, attempts: number, population: number): void {
+  actionEnded(now: number, pop: number, ok: boolean, attempts: number): void {
     const b = this.at(now);
-    const route = this.routeOfPopulation[population];
-    if (ok) {
-      this.series.actionsOk[b]++;
-      this.series.routeActionsOk[route][b]++;
-    } else {
-      this.series.actionsFailed[b]++;
-      this.series.routeActionsFailed[route][b]++;
+    const s = this.pops[pop];
+    if (ok) s.actionsOk[b]++;
+    else s.actionsFailed[b]++;
+    if (this.subject[pop]) {
+      const c = this.cell(now);
+      this.fine.actionsEnded[c]++;
+      if (ok) this.fine.actionsOk[c]++;
     }
-    const h = this.attemptsPerAction;
+    const h = this.attemptsPerActionByPopulation[pop];
     while (h.length <= attempts) h.push(0);
     h[attempts]++;
   }
 
   /** The user gave up on the action: a failure from the user's view, counted apart too. */
-  actionAbandoned(now: number, attempts: number, population: number): void {
-    this.actionEnded(now, false, attempts, population);
-    this.series.actionsAbandoned[this.at(now)]++;
+  actionAbandoned(now: number, pop: number, attempts: number): void {
+    this.actionEnded(now, pop, false, attempts);
+    this.pops[pop].actionsAbandoned[this.at(now)]++;
   }
 
   /** A try refused before it was sent (breaker open, client-side throttling). */
-  refusedLocally(now: number): void {
-    this.series.failures[REFUSED_LOCALLY][this.at(now)]++;
+  refusedLocally(now: number, pop: number): void {
+    this.pops[pop].failures[REFUSED_LOCALLY][this.at(now)]++;
   }
 
   /** A call to dependency `d`: accepted by the provider, or refused (quota exhausted, down). */
@@ -167,8 +205,8 @@ export class Recorder {
     else this.series.dependencyRefused[d][b]++;
   }
 
-  deadLettered(now: number): void {
-    this.series.deadLettered[this.at(now)]++;
+  deadLettered(now: number, pop: number): void {
+    this.pops[pop].deadLettered[this.at(now)]++;
   }
 
   workDone(now: number, workS: number, wasted: boolean): void {
@@ -253,8 +291,32 @@ export class Recorder {
     return L0 * Math.pow(G, BINS - 1);
   }
 
-  /** Closes the run at the horizon. */
+  /** Closes the run at the horizon, and sums the populations' counters into the run's totals. */
   finish(): void {
     this.roll(this.horizonS);
+    const s = this.series;
+    for (const pop of this.pops) {
+      for (const k of POPULATION_COUNTERS) addInto(s[k], pop[k]);
+      pop.failures.forEach((f, c) => addInto(s.failures[c], f));
+    }
+    this.pops.forEach((pop, p) => {
+      const route = this.routeOfPopulation[p];
+      addInto(s.routeActionsOk[route], pop.actionsOk);
+      addInto(s.routeActionsFailed[route], pop.actionsFailed);
+    });
   }
+
+  /** Finished actions by attempts taken, over every population. */
+  get attemptsPerAction(): number[] {
+    const out: number[] = [0];
+    for (const h of this.attemptsPerActionByPopulation) {
+      while (out.length < h.length) out.push(0);
+      h.forEach((c, k) => (out[k] += c));
+    }
+    return out;
+  }
+}
+
+function addInto(total: Float64Array, part: Float64Array): void {
+  for (let i = 0; i < total.length; i++) total[i] += part[i];
 }

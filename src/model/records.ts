@@ -83,7 +83,8 @@ export const ACTION_QUEUED_OFFLINE = 2;
  * A user action: what a person or job wants done once, however many attempts it takes.
  * Per layer it holds the state of that layer's current call: tries made, when the call
  * began, the stateful jitter's memory, the token of the current try (what a timer carries
- * to know it is still current), the handle of its timeout and what a retry budget lent it.
+ * to know it is still current), the handle of its timeout, what a retry budget lent it and
+ * how many retries the budget allows the call.
  * Layer fields are at `layerSlot(action, layer)`: the stride is the most layers any
  * population of the run has, not MAX_LAYERS, so that one action's layer fields sit together
  * (with one layer, eight times fewer cache lines touched per event than at a stride of 8).
@@ -110,6 +111,8 @@ export class Actions extends Pool {
   layerJitter!: Float64Array;
   layerToken!: Int32Array;
   layerTaken!: Float64Array;
+  /** Per layer: the most retries the layer's budget allows this call, fixed when the call starts (Infinity: no cap). */
+  layerRetryCap!: Float64Array;
   /** Per layer: 0 idle, 1 a try in flight, 2 waiting to retry (see clients.ts). */
   layerState!: Int32Array;
   /** Per layer: the handle of the current try's timeout in its lane, to cancel it when the try ends. */
@@ -167,6 +170,7 @@ export class Actions extends Pool {
     this.layerJitter = g64(this.layerJitter, m);
     this.layerToken = g32(this.layerToken, m);
     this.layerTaken = g64(this.layerTaken, m);
+    this.layerRetryCap = g64(this.layerRetryCap, m);
     this.layerState = g32(this.layerState, m);
     this.layerTimer = g64(this.layerTimer, m);
   }

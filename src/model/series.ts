@@ -6,8 +6,6 @@
  * Memory grows with the number of buckets, never with the number of events: every
  * quantity is aggregated into its time bucket as it happens.
  */
-import type { QuotaReport } from './server/dependencies.js';
-
 /**
  * Why a try failed, as the client saw it. Index into `BucketSeries.failures`; the outcome
  * code of a failure is 1 + its index here (0 = ok). See model/outcomes.ts for what each
@@ -17,6 +15,36 @@ import type { QuotaReport } from './server/dependencies.js';
 // existing codes and the order of the CSV's fail_* columns.
 export const FAILURE_CAUSES = ['timeout', 'dependency', 'queue-full', 'shed', 'server-deadline', 'rate-limited', 'invalid', 'reset', 'refused-locally', 'unsupported-version'] as const;
 export type FailureCause = (typeof FAILURE_CAUSES)[number];
+
+/**
+ * What one population's users did and saw, per bucket. The recorder counts into these (one
+ * increment per event, as before), and the run's totals in BucketSeries are their sums, so
+ * outcomes can be read for any set of populations: the verdict's legitimate users, a route,
+ * one population.
+ */
+export interface PopulationSeries {
+  /** Attempts sent, first tries and retries among them, and retries that can never succeed. */
+  attempts: Float64Array;
+  firstTries: Float64Array;
+  retries: Float64Array;
+  futileRetries: Float64Array;
+  /** Attempts answered with success (when answered), and first tries that succeeded (in the bucket they were sent). */
+  attemptsOk: Float64Array;
+  firstTriesOk: Float64Array;
+  /** Failed attempts by cause (index = FAILURE_CAUSES index), when the client saw the failure. */
+  failures: Float64Array[];
+  actionsStarted: Float64Array;
+  actionsOk: Float64Array;
+  actionsFailed: Float64Array;
+  actionsAbandoned: Float64Array;
+  deadLettered: Float64Array;
+}
+
+/** The population-level counters, in the order PopulationSeries and BucketSeries both hold them. */
+export const POPULATION_COUNTERS = [
+  'attempts', 'firstTries', 'retries', 'futileRetries', 'attemptsOk', 'firstTriesOk',
+  'actionsStarted', 'actionsOk', 'actionsFailed', 'actionsAbandoned', 'deadLettered',
+] as const;
 
 /** Per-bucket series of one run. Every array has length `n`; bucket i covers [i*bucketS, (i+1)*bucketS). */
 export interface BucketSeries {
@@ -64,7 +92,7 @@ export interface BucketSeries {
   /** Median and 99th percentile of client-observed response latency (s) of attempts answered in the bucket; NaN when none. */
   latencyP50S: Float64Array;
   latencyP99S: Float64Array;
-  /** User actions that succeeded / failed, per route (index into RunRecord.routes). */
+  /** User actions that succeeded / failed, per route (index into RunRecord.routes): sums of the route's populations. */
   routeActionsOk: Float64Array[];
   routeActionsFailed: Float64Array[];
   /** Calls to each dependency the provider accepted / refused (quota exhausted, down), per bucket. */
@@ -74,6 +102,41 @@ export interface BucketSeries {
   workS: Float64Array;
   /** Slot-seconds of work finished in the bucket for attempts whose client had already stopped waiting. */
   wastedWorkS: Float64Array;
+  /** The same counters per population (index into RunRecord.populations); the totals above are their sums. */
+  populations: PopulationSeries[];
+}
+
+/**
+ * The verdict's users at a finer grain than the buckets, so recovery time is resolved to the
+ * second whatever bucket width the charts use: per cell of `cellS` seconds, the subject's
+ * user actions that succeeded and that ended, and every attempt sent (load is the server's,
+ * whoever sends it). Cells cover [0, horizon); a run holds at most MAX_FINE_CELLS of them.
+ */
+export interface FineSeries {
+  cellS: number;
+  n: number;
+  actionsOk: Float64Array;
+  actionsEnded: Float64Array;
+  attempts: Float64Array;
+}
+
+/** About 28 hours at one second: beyond that the cells widen, and memory stays bounded. */
+export const MAX_FINE_CELLS = 100_000;
+
+/** The width of the fine cells for a horizon: 1 s, or wider so that at most MAX_FINE_CELLS cover it. */
+export function fineCellS(horizonS: number): number {
+  return Math.max(1, Math.ceil(horizonS / MAX_FINE_CELLS));
+}
+
+/** Who a population is, as the measures need to know. */
+export interface PopulationInfo {
+  name: string;
+  /** Route index (into RunRecord.routes). */
+  route: number;
+  /** False for traffic the service is right to refuse (bots, scrapers, attackers): their refusals are not an outage. */
+  legitimate: boolean;
+  /** True when the verdict is about this population's users (legitimate, and named by `compare.for` if it narrows). */
+  subject: boolean;
 }
 
 /** A window during which a fault is active, in seconds from the start of the run. */
@@ -90,11 +153,17 @@ export interface RunRecord {
   faults: FaultWindow[];
   /**
    * attemptsPerAction[k] = number of finished user actions (succeeded or failed) that took
-   * exactly k attempts. Actions still in flight at the horizon are not counted.
+   * exactly k attempts, over every population. Actions still in flight at the horizon are not counted.
    */
   attemptsPerAction: number[];
+  /** The same histogram per population (index into `populations`). */
+  attemptsPerActionByPopulation: number[][];
   /** Route names, by route index. */
   routes: string[];
+  /** The populations, in scenario order. */
+  populations: PopulationInfo[];
+  /** The subject's outcomes per second, for recovery time. */
+  fine: FineSeries;
   /** Quota use of each dependency that has a quota. */
   quotas: QuotaReport[];
   /** Whole-run totals used by queueing checks (M/M/c) and the summary. */
@@ -116,4 +185,19 @@ export interface RunRecord {
     /** Peak number of fingerprints the server's retry detection held (0 without detection). */
     fingerprintPeakEntries: number;
   };
+}
+
+/** What a dependency's quota went through in one run (filled by model/server/dependencies.ts). */
+export interface QuotaReport {
+  name: string;
+  limit: number;
+  windowS: number;
+  /** Highest share of the quota used in any window. */
+  peakWindowUse: number;
+  /** Calls the provider refused (429) and calls our guard refused before it. */
+  providerRefused: number;
+  guardRefused: number;
+  /** Calls answered by local validation instead of the provider. */
+  failedOver: number;
+  alerts: Array<{ threshold: number; firstS: number | null }>;
 }

@@ -8,7 +8,7 @@ import { RunBudgetExceeded } from '../engine/budget.js';
 import type { Scenario } from '../scenario/schema.js';
 import { Actions, Attempts, MAX_LAYERS } from './records.js';
 import { layerCount } from './client/population.js';
-import { meanRate } from './arrivals.js';
+import { meanRate } from '../scenario/arrival-profile.js';
 import { Recorder, autoBucketS } from './recorder.js';
 import { Frontend } from './server/frontend.js';
 import { identities } from './server/request.js';
@@ -16,12 +16,19 @@ import { wire } from './outcomes.js';
 import { Clients } from './client/clients.js';
 import { faultWindows, scheduleFaults } from './faults.js';
 import type { RunRecord } from './series.js';
+import { subjectOf } from '../scenario/subject.js';
 
 export interface SimulateOptions {
   /** Polled now and then; returning true stops the run early (the record then covers [0, now)). */
   shouldStop?: () => boolean;
   /** What the run may use before it stops with RunBudgetExceeded (defaults: DEFAULT_RUN_BUDGET). */
   budget?: Partial<RunBudget>;
+  /**
+   * Told the simulated time now and then (at the same moments as shouldStop, every 64k
+   * events), so a long run can show how far it has got. It only observes: the run's result
+   * does not depend on it.
+   */
+  onProgress?: (nowS: number) => void;
 }
 
 export interface RunBudget {
@@ -67,7 +74,15 @@ export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}):
   const actions = new Actions({ layers, meter: engine.memory });
   const attempts = new Attempts({ meter: engine.memory });
   const ids = identities(populations);
-  const rec = new Recorder(horizon, bucketWidth(s), ids.pops.map((p) => p.route), ids.routes.length, Object.keys(s.server.dependencies ?? {}).length);
+  const subject = subjectOf(s);
+  const rec = new Recorder({
+    horizonS: horizon,
+    bucketS: bucketWidth(s),
+    routeOfPopulation: ids.pops.map((p) => p.route),
+    routes: ids.routes.length,
+    dependencies: Object.keys(s.server.dependencies ?? {}).length,
+    subject,
+  });
   const contract = wire(s.server.overload);
   const clients = new Clients(engine, actions, attempts, rec, populations, seed, contract, s.faults);
   const server = new Frontend(engine, attempts, actions, rec, s, ids, seed, clients.answer, contract);
@@ -75,9 +90,16 @@ export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}):
   scheduleFaults(engine, server, s.faults, s.server.slots);
   clients.start();
 
+  const { shouldStop, onProgress } = opts;
+  const poll = onProgress
+    ? () => {
+        onProgress(engine.now);
+        return shouldStop?.() ?? false;
+      }
+    : shouldStop;
   let completed: boolean;
   try {
-    completed = engine.run(horizon, opts.shouldStop);
+    completed = engine.run(horizon, poll);
   } catch (e) {
     if (e instanceof RunBudgetExceeded) throw new RunBudgetExceeded(`run stopped at t = ${formatSeconds(engine.now)} of ${formatSeconds(horizon)}: ${e.message}`);
     throw e;
@@ -92,7 +114,10 @@ export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}):
     series,
     faults: faultWindows(s),
     attemptsPerAction: rec.attemptsPerAction,
+    attemptsPerActionByPopulation: rec.attemptsPerActionByPopulation,
     routes: ids.routes,
+    populations: populations.map(([name, p], i) => ({ name, route: ids.pops[i].route, legitimate: p.role === 'user', subject: subject[i] })),
+    fine: rec.fine,
     quotas: server.dependencies.filter((d) => d.report().limit > 0).map((d) => d.report()),
     totals: {
       actionsStarted: sum(series.actionsStarted),

@@ -1,23 +1,9 @@
 /**
  * Client versions as a server compares them (story 000: "record the client version in
  * every request and define a minimum supported version"). Versions are dotted whole
- * numbers ("4.2.0", "10.1"): compared as strings, "10.0.0" would sort before "9.0.0", so
- * they are compared number by number. Pre-release tags ("4.3.0-beta") are not accepted:
- * their order has rules of its own (semver §11) that nothing here needs.
+ * numbers ("4.2.0", "10.1"), compared number by number. What a version may look like is the
+ * format's rule (VERSION_PATTERN in src/scenario/schema-primitives.ts), and so is their order
+ * (src/scenario/version-order.ts), which a preset's release lines need too: the model takes
+ * both from there.
  */
-
-/** What a version looks like: whole numbers separated by dots. */
-export const VERSION_PATTERN = /^\d+(\.\d+)*$/;
-
-/**
- * Negative when a < b, 0 when equal, positive when a > b. A missing part counts as 0, so
- * "4.3" equals "4.3.0": a release line written short is the same version.
- */
-export function compareVersions(a: string, b: string): number {
-  const pa = a.split('.').map(Number), pb = b.split('.').map(Number);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return d;
-  }
-  return 0;
-}
+export { compareVersions } from '../scenario/version-order.js';

@@ -1,82 +1,67 @@
 /**
- * The short table `retrystorm run` prints: one line per variant (and sweep point), the
- * measures that answer "did it come back, and how fast" first.
+ * What `retrystorm run` prints: the comparison, one line per variant (and sweep point), the
+ * headline measures in their units, then the ranking in a few lines, best first, with what
+ * decided each place. Built from the same cells as summary.md and report.html.
  */
-import type { VariantAggregate, PointAggregate } from '../experiment/aggregate.js';
-import { formatDuration } from '../scenario/units.js';
-import type { Ranking } from './ranking.js';
+import type { Results } from '../results/results.js';
+import { formatValue } from '../measures/format.js';
+import { UNHEALTHY_TEXT, cellOf, headlineMeasures, healthyBefore, pointLabel, printable } from './cells.js';
 
-const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)}%`);
-const dur = (s: number) => formatDuration(Math.round(s));
-
-/** "4m10s", "4m10s ± 20s" across seeds, "not recovered (3/8 seeds)". */
-export function recoveryText(p: PointAggregate): string {
-  if (p.runs === 0) return 'no runs';
-  const t = p.measures.recoveryTimeS;
-  if (t === null) {
-    return p.runs > 1 ? `not recovered (${Math.round(p.recoveredFraction * p.runs)}/${p.runs} seeds did)` : 'not recovered';
-  }
-  const ci = p.intervals.recoveryTimeS;
-  return ci && p.runs > 1 ? `${dur(t)} ± ${dur((ci[1] - ci[0]) / 2)}` : dur(t);
+function pad(rows: string[][]): string[] {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd());
 }
 
-export function summaryTable(variants: VariantAggregate[]): string {
-  const swept = variants.some((v) => v.points.length > 1 || Object.keys(v.points[0]?.values ?? {}).length > 0);
-  const header = ['variant', ...(swept ? ['point'] : []), 'recovery', 'perceived outage', 'peak load', 'peak retries', 'attempts/action (mean/p99/max)', 'success', 'wasted work'];
-  const rows = variants.flatMap((v) =>
-    v.points.map((p) => {
-      const m = p.measures;
-      const empty = p.runs === 0;
-      return [
-        v.name,
-        ...(swept ? [Object.entries(p.values).map(([k, x]) => `${k}=${x}`).join(' ')] : []),
-        recoveryText(p),
-        empty ? '—' : dur(m.perceivedOutageS),
-        empty ? '—' : `${m.peakLoadMultiple.toFixed(1)}x`,
-        empty ? '—' : pct(m.peakRetryShare),
-        empty ? '—' : `${m.attemptsPerAction.mean.toFixed(2)} / ${m.attemptsPerAction.p99} / ${m.attemptsPerAction.max}`,
-        empty ? '—' : pct(m.successRatio),
-        empty ? '—' : `${(m.wastedWorkS / 3600).toFixed(1)} slot-h (${pct(m.wastedWorkShare)})`,
-      ];
-    }),
+export function summaryTable(r: Results): string {
+  const swept = r.sweep !== null;
+  const measures = headlineMeasures(r);
+  const header = ['variant', ...(swept ? ['point'] : []), ...measures.map((m) => m.label)];
+  const rows = r.variants.flatMap((v) =>
+    v.points.map((p) => [
+      printable(v.name) + (p.runs > 0 && !healthyBefore(p) ? ` (${UNHEALTHY_TEXT})` : ''),
+      ...(swept ? [printable(pointLabel(p.values) ?? '')] : []),
+      ...measures.map((m) => cellOf(m, p).text),
+    ]),
   );
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
-  return [line(header), line(widths.map((w) => '─'.repeat(w))), ...rows.map(line)].join('\n');
+  const lines = pad([header, widths.map((w) => '─'.repeat(w)), ...rows]);
+  return lines.join('\n');
 }
 
-/**
- * The ranking in a few lines, printed after the table: per ranked point the variants best
- * first, whether and when they recovered, and the perceived outage they save against the
- * baseline; then, with a swept duration, how long an outage each still recovers from.
- */
-export function rankingText(k: Ranking): string {
-  if (k.points.length === 0) return '';
-  const out = [`ranking, best first (outage saved against ${k.baseline}):`];
-  const pad = (rows: string[][]) => {
-    const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-    return rows.map((r) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd());
-  };
+/** The ranking, then with a swept duration how long an outage each variant still recovers from. */
+export function rankingText(r: Results): string {
+  const k = r.ranking;
+  if (!k || k.points.length === 0) return '';
+  const label = (key: string) => r.measures.find((m) => m.key === key)?.label ?? key;
+  const out = [`ranking, best first (outage saved against ${printable(k.baseline)}; objectives: ${k.objectives.map(label).join(', ')}):`];
   for (const p of k.points) {
-    const label = Object.entries(p.values).map(([n, v]) => `${n}=${v}`).join(' ');
-    if (label) out.push(`  at ${label}`);
+    const at = pointLabel(p.values);
+    if (at) out.push(`  at ${printable(at)}`);
     const rows = p.entries.map((e) => {
-      const seeds = e.runs > 1 ? ` (${Math.round(e.recoveredFraction * e.runs)}/${e.runs} seeds)` : '';
-      const recovery = e.recoveryTimeS !== null ? `recovered in ${dur(e.recoveryTimeS)}` : `not recovered${seeds}`;
+      const rt = e.values.recoveryTimeS ?? null;
+      const recovered = e.values.recovered ?? null;
+      const recovery = rt !== null ? `recovered in ${formatValue('duration', rt)}`
+        : `not recovered${e.runs > 1 && recovered !== null ? ` (${Math.round(recovered * e.runs)}/${e.runs} seeds)` : ''}`;
       const saved = e.variant === k.baseline ? 'baseline'
         : e.outageSavedS === null ? ''
-        : `${e.outageSavedS < 0 ? 'costs' : 'saves'} ${dur(Math.abs(e.outageSavedS))}${e.outageSavedRatio === null ? '' : ` (${Math.abs(e.outageSavedRatio * 100).toFixed(0)}%)`}`;
-      const relapsed = e.relapses > 0 ? `relapsed ${+e.relapses.toFixed(1)}x` : '';
-      const waves = e.retryWaves > 0 ? `${+e.retryWaves.toFixed(1)} retry wave${e.retryWaves === 1 ? '' : 's'}` : '';
-      return [`${label ? '    ' : '  '}${e.rank}.`, e.variant, recovery, `perceived outage ${dur(e.perceivedOutageS)}`, saved, waves, relapsed];
+        : `${e.outageSavedS < 0 ? 'costs' : 'saves'} ${formatValue('duration', Math.abs(e.outageSavedS))}${e.outageSavedRatio === null ? '' : ` (${formatValue('share', Math.abs(e.outageSavedRatio))} of its outage)`}`;
+      const decided = e.decidedBy === null ? '' : e.decidedBy === 'healthyBeforeTrigger' ? `below: ${UNHEALTHY_TEXT}` : `decided by ${label(e.decidedBy)}`;
+      return [
+        `${at ? '    ' : '  '}${e.rank}.`,
+        printable(e.variant),
+        e.healthyBefore ? recovery : UNHEALTHY_TEXT,
+        `perceived outage ${formatValue('duration', e.values.perceivedOutageS ?? null)}`,
+        `peak ${formatValue('multiple', e.values.peakLoadMultiple ?? null)}`,
+        saved,
+        decided,
+      ];
     });
     out.push(...pad(rows));
   }
-  const first = k.points[0]?.entries ?? [];
-  if (k.longestRecoveredParameter && first.some((e) => e.longestRecovered !== undefined)) {
+  if (k.longestRecoveredParameter) {
     const byVariant = new Map<string, string>();
     for (const p of k.points) for (const e of p.entries) byVariant.set(e.variant, e.longestRecovered === null || e.longestRecovered === undefined ? 'none' : String(e.longestRecovered));
-    out.push(`  longest ${k.longestRecoveredParameter} at which every seed recovered: ${[...byVariant].map(([v, x]) => `${v} ${x}`).join(', ')}`);
+    out.push(`  longest ${k.longestRecoveredParameter} at which every seed recovered: ${[...byVariant].map(([v, x]) => `${printable(v)} ${x}`).join(', ')}`);
   }
   return out.join('\n');
 }

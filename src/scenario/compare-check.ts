@@ -1,11 +1,13 @@
 /**
  * The checks on a scenario's `compare` block that need the whole file: its baseline must
- * name a variant, and its `at` must name swept parameters and pick at least one sweep point
- * (values compared by meaning, so 60s picks the point written 1m). Like an expectation's
+ * name a variant, its `at` must name swept parameters and pick at least one sweep point
+ * (values compared by meaning, so 60s picks the point written 1m), and its `for` must name
+ * populations and routes that exist and leave some users to judge. Like an expectation's
  * `at`, a ranking that would read nothing is an error, not an empty section. The loader
  * positions the problems; this module only says what is wrong and where in the scenario.
  */
-import type { CompareSpec } from './schema.js';
+import type { CompareSpec, Scenario } from './schema.js';
+import { routeOf, subjectOf } from './subject.js';
 import { closest } from './problems.js';
 import { sameValue, type PathSegment, type SweepPoint } from './sweep.js';
 
@@ -17,13 +19,15 @@ export interface CompareProblem {
 }
 
 export function compareProblems(
-  compare: CompareSpec | undefined,
+  base: Pick<Scenario, 'clients' | 'compare'>,
   variants: readonly string[],
   params: ReadonlyArray<{ parameter: string; values: ReadonlyArray<string | number> }>,
   points: readonly SweepPoint[],
 ): CompareProblem[] {
-  if (!compare) return [];
+  const compare: CompareSpec | undefined = base.compare;
   const out: CompareProblem[] = [];
+  out.push(...subjectProblems(base));
+  if (!compare) return out;
   const { baseline } = compare;
   if (baseline !== undefined && !variants.includes(baseline)) {
     const guess = closest(baseline, variants);
@@ -46,6 +50,31 @@ export function compareProblems(
   if (unknown.length === 0 && keys.length > 0 && !points.some((pt) => keys.every((k) => sameValue(pt.values[k], at[k])))) {
     const values = params.map((p) => `${p.parameter}: ${p.values.join(', ')}`).join('; ');
     out.push({ path: ['compare', 'at'], message: `no sweep point has these values, so there would be nothing to rank (the sweep has ${values})` });
+  }
+  return out;
+}
+
+/** `compare.for` names populations and routes that exist, and at least one population with users is left. */
+function subjectProblems(base: Pick<Scenario, 'clients' | 'compare'>): CompareProblem[] {
+  const out: CompareProblem[] = [];
+  const populations = Object.keys(base.clients);
+  const routes = [...new Set(Object.values(base.clients).map(routeOf))];
+  const only = base.compare?.for;
+  const unknown = (list: string[] | undefined, known: string[], key: 'populations' | 'routes', what: string) =>
+    (list ?? []).forEach((x, i) => {
+      if (known.includes(x)) return;
+      const guess = closest(x, known);
+      out.push({ path: ['compare', 'for', key, i], message: `no ${what} named "${x}"${guess ? ` (did you mean "${guess}"?)` : ` (${key}: ${known.join(', ')})`}` });
+    });
+  unknown(only?.populations, populations, 'populations', 'population');
+  unknown(only?.routes, routes, 'routes', 'route');
+  if (out.length === 0 && !subjectOf(base).some(Boolean)) {
+    out.push({
+      path: only ? ['compare', 'for'] : ['clients'],
+      message: only
+        ? 'no population with role user is left: the verdict would be about nobody (attackers are never its subject)'
+        : 'every population has role attacker: give at least one population role user, whose success the verdict measures',
+    });
   }
   return out;
 }

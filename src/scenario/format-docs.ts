@@ -3,7 +3,7 @@
  * its type, default, limits and meaning — cannot drift from what the loader accepts.
  * `npm run docs` rewrites it; a test fails when the committed copy is stale.
  */
-import { scenarioJsonSchema } from './schema.js';
+import { scenarioJsonSchema } from './json-schema.js';
 
 type JS = {
   type?: string | string[];
@@ -22,6 +22,7 @@ type JS = {
   minItems?: number;
   pattern?: string;
   title?: string;
+  $ref?: string;
 };
 
 interface Section {
@@ -96,6 +97,7 @@ function nestedObject(p: JS): { schema: JS; suffix: string } | undefined {
 }
 
 function typeName(p: JS): string {
+  if (p.$ref === '#/$defs/overlay') return 'overlay: any part of the world, partial';
   if (p.oneOf) return p.oneOf.every((o) => o.properties?.kind) ? 'object by `kind`' : 'one of several';
   if (p.anyOf) return p.anyOf.map(typeName).join(' or ');
   if (p.const !== undefined) return `\`${JSON.stringify(p.const)}\``;

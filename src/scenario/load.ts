@@ -7,17 +7,22 @@
  * checked exactly like a whole scenario; a problem it introduces is reported at the
  * overlay's own position when the overlay wrote that key, and at the base's otherwise.
  */
-import { readFileSync } from 'node:fs';
-import { LineCounter, parseDocument, isMap, isScalar, visit, type Document, type Node } from 'yaml';
-import type { z } from 'zod';
-import { scenarioSchema, type Scenario } from './schema.js';
-import { ScenarioError, closest, formatPath, unknownKeyMessage, type Problem } from './problems.js';
-import { knownKeysAt } from './schema-walk.js';
+import { LineCounter, parseDocument, isCollection, isMap, isScalar, visit, type Document, type Node } from 'yaml';
+import { scenarioSchema, EXPERIMENT_KEYS, type Scenario } from './schema.js';
+import { ScenarioError, formatPath, type Problem } from './problems.js';
+import { ownWords, reportIssue } from './issue-messages.js';
 import { semanticProblems } from './semantics.js';
+import { crossRefProblems } from './cross-refs.js';
 import { compareProblems } from './compare-check.js';
+import { expectationProblems } from './expectation-check.js';
 import { deepMerge } from './merge.js';
+import { defineKey, hasPath, pathsToKey, valueAt } from './raw-path.js';
+import { readScenarioText, tooLargeText } from './read-source.js';
+import { tooDeep } from './nesting.js';
+import { LIMITS, formatCount } from './limits.js';
+import { shapeProblems, bucketsHeld, heldProblems } from './experiment-size.js';
 import { sweepParameters, applyPoint, scaleLoad, startsWith } from './sweep-apply.js';
-import { sweepPoints, sameValue, LOAD_PARAMETER, type SweepPoint } from './sweep.js';
+import { sweepPoints, LOAD_PARAMETER, type SweepPoint } from './sweep.js';
 
 export interface ScenarioVariant {
   name: string;
@@ -37,25 +42,34 @@ export interface LoadedScenario {
   variants: ScenarioVariant[];
   /** Sweep points (one point with no values without a sweep). */
   points: SweepPoint[];
+  /**
+   * Where a path of the scenario was written (the key itself when `key` is given), for checks
+   * made above the loader (e.g. which measures an expectation names) to report positioned
+   * problems like the loader's own.
+   */
+  locate(path: ReadonlyArray<PropertyKey>, key?: string): { line: number; col: number };
 }
 
 type Path = ReadonlyArray<PropertyKey>;
 
 const MAX_YAML_ERRORS = 10;
 
+/** Reads and loads a scenario file (at most LIMITS.fileBytes; see read-source.ts for standard input). */
 export function loadScenarioFile(file: string): LoadedScenario {
-  let source: string;
-  try {
-    source = readFileSync(file, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, not a scenario file' : `cannot be read (${code ?? String(e)})`;
-    throw new ScenarioError([{ file, line: 0, col: 0, path: '', message: why }]);
-  }
-  return loadScenario(source, file);
+  return loadScenario(readScenarioText(file), file);
 }
 
 export function loadScenario(source: string, file = '<scenario>'): LoadedScenario {
+  // Guards before any parsing: what is too large or too deep is refused in milliseconds.
+  if (source.length > LIMITS.fileBytes || Buffer.byteLength(source) > LIMITS.fileBytes) throw tooLargeText(file, Buffer.byteLength(source));
+  const deep = tooDeep(source);
+  if (deep) {
+    const { line, col } = linePosOf(source, deep.offset);
+    throw new ScenarioError([{
+      file, line, col, path: '',
+      message: `nested more than ${LIMITS.nesting} levels deep (the limit); a scenario nests about 10: look for unclosed or repeated brackets, or indentation that keeps growing`,
+    }]);
+  }
   const lineCounter = new LineCounter();
   const doc = parseDocument(source, { lineCounter, prettyErrors: false, uniqueKeys: true, logLevel: 'error' });
   if (doc.errors.length > 0) {
@@ -73,6 +87,18 @@ export function loadScenario(source: string, file = '<scenario>'): LoadedScenari
     if (left > 0) problems[problems.length - 1].message += ` (and ${left} more YAML error(s) after it, most likely caused by the one${kept.length > 1 ? 's' : ''} above)`;
     throw new ScenarioError(problems);
   }
+  // An alias inside its own anchor (&a { b: *a }) would make an endless structure.
+  const loops: Problem[] = [];
+  visit(doc, {
+    Alias(_key, node, path) {
+      const target = node.resolve(doc);
+      if (target && path.includes(target as never) && node.range) {
+        const { line, col } = lineCounter.linePos(node.range[0]);
+        loops.push({ file, line, col, path: '', message: `the alias *${node.source} is inside its own anchor &${node.source}, so the value would contain itself forever; copy the values instead` });
+      }
+    },
+  });
+  if (loops.length > 0) throw new ScenarioError(sortProblems(loops));
   let raw: unknown;
   try {
     raw = doc.toJS({ maxAliasCount: 100 });
@@ -84,6 +110,13 @@ export function loadScenario(source: string, file = '<scenario>'): LoadedScenari
   }
 
   const locate = (path: Path, key?: string) => position(doc, lineCounter, path, key);
+  const reserved = pathsToKey(raw, '__proto__');
+  if (reserved.length > 0) {
+    throw new ScenarioError(sortProblems(reserved.map((p) => {
+      const { line, col } = locate(p.slice(0, -1), '__proto__');
+      return { file, line, col, path: formatPath(p), message: '"__proto__" cannot be a key or a name: JavaScript reserves it; choose another name' };
+    })));
+  }
   const problems: Problem[] = [];
   const seen = new Set<string>();
   const report = (p: Problem) => {
@@ -105,24 +138,43 @@ export function loadScenario(source: string, file = '<scenario>'): LoadedScenari
     const { line, col } = locate(path);
     report({ file, line, col, path: formatPath(path), message });
   }) : [];
+  const entries: Array<[string, unknown]> =
+    declared && typeof declared === 'object' && !Array.isArray(declared) ? Object.entries(declared) : [['base', {}]];
+
+  // Guards before the work: each variant at each sweep point is a whole scenario to build,
+  // and each of those runs once per seed. Too many is refused here, before any is built.
+  const shape = shapeProblems(entries.length, params.map((p) => p.values.length), base?.seeds ?? 1);
+  if (shape.length > 0) {
+    for (const p of shape) {
+      const { line, col } = locate(p.path);
+      report({ file, line, col, path: formatPath(hasPath(raw, p.path) ? p.path : []), message: p.message });
+    }
+    throw new ScenarioError(sortProblems(problems));
+  }
   const points = sweepPoints(params.map((p) => ({ parameter: p.parameter, values: p.values })));
+
+  // What each variant at each point is validated as: the world of the base with the
+  // overlay merged in. The experiment's own blocks (sweep, expectations, compare) cannot be
+  // in an overlay and were validated once with the base; parsing them again at every point
+  // made validation grow with the square of the sweep.
+  const world = withoutKeys(rawBase, PER_EXPERIMENT);
 
   // Each variant (the base alone when none is declared) at each sweep point is validated as
   // a whole scenario; a problem is reported where the text that caused it was written.
   const variants: ScenarioVariant[] = [];
-  const entries: Array<[string, unknown]> =
-    declared && typeof declared === 'object' && !Array.isArray(declared) ? Object.entries(declared) : [['base', {}]];
   for (const [name, v] of entries) {
     const rawOverlay = v && typeof v === 'object' ? (v as Record<string, unknown>).overlay : undefined;
     const overlay = rawOverlay && typeof rawOverlay === 'object' && !Array.isArray(rawOverlay) ? (rawOverlay as Record<string, unknown>) : {};
-    const merged = deepMerge(rawBase, overlay);
+    const merged = deepMerge(world, withoutKeys(overlay, EXPERIMENT_KEYS));
     const variantSink: Sink = (path, message, key) => {
       const full = key ? [...path, key] : path;
       if (inBase.has(`${formatPath(full)}:${message}`)) return;
       if (hasPath(overlay, full)) {
         const overlayPath = ['variants', name, 'overlay', ...path];
         const { line, col } = locate(overlayPath, key);
-        report({ file, line, col, path: formatPath(key ? [...overlayPath, key] : overlayPath), message });
+        const removed = valueAt(overlay, full) === null && /^missing required key/.test(message);
+        const why = removed ? `${message}: the overlay's null removes it, and it cannot be left out` : message;
+        report({ file, line, col, path: formatPath(key ? [...overlayPath, key] : overlayPath), message: why });
       } else {
         const { line, col } = locate(path, key);
         report({ file, line, col, path: formatPath(full), message: `${message} (in variant "${name}")` });
@@ -139,11 +191,11 @@ export function loadScenario(source: string, file = '<scenario>'): LoadedScenari
         const { line, col } = locate(at);
         report({ file, line, col, path: formatPath(at), message: `${message} (at ${swept.parameter} = ${point.values[swept.parameter]}${entries.length > 1 ? `, variant "${name}"` : ''})` });
       };
-      const scenario = validate(applied.raw, pointSink);
-      if (scenario) {
-        // A variant is a whole scenario of its own: it does not carry the list of variants.
-        const { variants: _, ...alone } = scaleLoad(scenario, applied.load);
-        scenarios.push(alone);
+      const scenario = validate(applied.raw, pointSink, entries.length > 1 || declared ? overlay : undefined);
+      if (scenario && base) {
+        // A variant is a whole scenario of its own: it does not carry the list of variants,
+        // and its experiment blocks are the base's.
+        scenarios.push(withExperimentOf(base, scaleLoad(scenario, applied.load)));
       }
     }
     if (scenarios.length === points.length) {
@@ -151,124 +203,54 @@ export function loadScenario(source: string, file = '<scenario>'): LoadedScenari
     }
   }
 
-  if (base) {
-    const names = entries.map(([n]) => n);
-    (base.expectations ?? []).forEach((e, i) => {
-      if (!names.includes(e.variant)) {
-        const path = ['expectations', i, 'variant'];
-        const { line, col } = locate(path);
-        const guess = closest(e.variant, names);
-        report({ file, line, col, path: formatPath(path), message: `no variant named "${e.variant}"${guess ? ` (did you mean "${guess}"?)` : ` (variants: ${names.join(', ')})`}` });
-      }
-      const at = e.at ?? {};
-      const known = Object.keys(at).every((k) => params.some((p) => p.parameter === k));
-      if (known && Object.keys(at).length > 0 && !points.some((pt) => Object.entries(at).every(([k, v]) => sameValue(pt.values[k], v)))) {
-        const path = ['expectations', i, 'at'];
-        const { line, col } = locate(path);
-        const swept = params.map((p) => `${p.parameter}: ${p.values.join(', ')}`).join('; ');
-        report({ file, line, col, path: formatPath(path), message: `no sweep point has these values, so nothing would be checked (the sweep has ${swept})` });
-      }
-      for (const k of Object.keys(at)) {
-        if (!params.some((p) => p.parameter === k)) {
-          const path = ['expectations', i, 'at', k];
-          const { line, col } = locate(path);
-          report({ file, line, col, path: formatPath(path), message: `"${k}" is not a swept parameter${params.length ? ` (swept: ${params.map((p) => p.parameter).join(', ')})` : ' (the scenario has no sweep)'}` });
-        }
-      }
-    });
+  if (base && variants.length === entries.length) {
+    const runs = entries.length * points.length * base.seeds;
+    const bucketSet = hasPath(raw, ['measures', 'bucket']);
+    for (const p of heldProblems(bucketsHeld(variants.map((v) => v.points), base.seeds), runs, bucketSet)) {
+      const { line, col } = locate(p.path);
+      report({ file, line, col, path: formatPath(hasPath(raw, p.path) ? p.path : []), message: p.message });
+    }
   }
 
   if (base) {
-    for (const p of compareProblems(base.compare, entries.map(([n]) => n), params, points)) {
+    for (const p of expectationProblems(base.expectations, entries.map(([n]) => n), variants, params, points)) {
+      const { line, col } = locate(p.path);
+      report({ file, line, col, path: formatPath(p.path), message: p.message });
+    }
+  }
+
+  if (base) {
+    for (const p of compareProblems(base, entries.map(([n]) => n), params, points)) {
       const { line, col } = locate(p.path, p.key);
       report({ file, line, col, path: formatPath(p.key === undefined ? p.path : [...p.path, p.key]), message: p.message });
     }
   }
 
   if (problems.length > 0 || !base) throw new ScenarioError(sortProblems(problems));
-  return { file, source, base, variants, points };
+  return { file, source, base, variants, points, locate };
 }
 
 
 type Sink = (path: Path, message: string, key?: string) => void;
 
-/** Schema and semantic validation of one raw scenario object; problems go to the sink. */
-function validate(raw: unknown, sink: Sink): Scenario | undefined {
-  const parsed = scenarioSchema.safeParse(raw);
+/** Schema and semantic validation of one raw scenario object (a variant's, with its overlay); problems go to the sink. */
+function validate(raw: unknown, sink: Sink, overlay?: Record<string, unknown>): Scenario | undefined {
+  const parsed = scenarioSchema.safeParse(raw, { error: ownWords });
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) reportIssue(issue, raw, sink);
+    for (const issue of parsed.error.issues) reportIssue(issue, raw, sink, scenarioSchema);
     return undefined;
   }
   const semantic = semanticProblems(parsed.data);
   for (const p of semantic) sink(p.path, p.message);
-  return semantic.length ? undefined : parsed.data;
-}
-
-function reportIssue(issue: z.core.$ZodIssue, raw: unknown, sink: Sink): void {
-  if (issue.code === 'unrecognized_keys') {
-    const known = knownKeysAt(scenarioSchema, issue.path, raw);
-    for (const key of issue.keys) sink(issue.path, unknownKeyMessage(key, known), key);
-    return;
-  }
-  if (issue.code === 'invalid_union' && (issue as { note?: string }).note === 'No matching discriminator') {
-    // zod 4 already puts the discriminator at the end of the path.
-    const disc = (issue as { discriminator?: string }).discriminator ?? 'kind';
-    const path = issue.path[issue.path.length - 1] === disc ? issue.path : [...issue.path, disc];
-    const tag = valueAt(raw, path);
-    if (tag === undefined) sink(path, `missing required key "${disc}" (${issue.message})`);
-    else {
-      const options = ((issue as { options?: unknown[] }).options ?? []).map(String);
-      const guess = typeof tag === 'string' ? closest(tag, options) : undefined;
-      sink(path, `unknown ${disc} ${JSON.stringify(tag)}${guess ? ` (did you mean "${guess}"?)` : ''}: ${issue.message}`);
-    }
-    return;
-  }
-  // zod 4 does not keep the input on issues: a key is missing when the data does not have it.
-  if (!hasPath(raw, issue.path)) {
-    const last = issue.path[issue.path.length - 1];
-    sink(issue.path, `missing required key "${String(last)}"`);
-    return;
-  }
-  if (issue.code === 'invalid_key') {
-    // A record key that breaks its rule (a population name, a percentile): say why, at the key.
-    const why = issue.issues.map((i) => i.message).join('; ') || issue.message;
-    const key = issue.path[issue.path.length - 1];
-    sink(issue.path.slice(0, -1), `invalid key "${String(key)}": ${why}`, String(key));
-    return;
-  }
-  if (issue.code === 'invalid_union' && issue.errors.length > 0 && /^Invalid input/.test(issue.message)) {
-    // A plain union ("none" or a duration): zod only says "Invalid input". An option whose
-    // type matched but whose value did not (a custom issue) says best what is wrong;
-    // otherwise list what each option expected.
-    const custom = issue.errors.flat().filter((i) => i.code === 'custom');
-    if (custom.length > 0) {
-      for (const i of custom) sink([...issue.path, ...i.path], i.message);
-      return;
-    }
-    const wants = issue.errors.map((branch) => branch.map((i) => i.message.replace(/^Invalid input: /, '')).join('; '));
-    sink(issue.path, wants.map((w, i) => (i > 0 ? w.replace(/^expected /, '') : w)).join(' or '));
-    return;
-  }
-  sink(issue.path, issue.message);
+  // In a variant, a route setting left idle counts only where the overlay wrote it.
+  const refs = crossRefProblems(parsed.data).filter((p) => !p.idle || !overlay || hasPath(overlay, p.key === undefined ? p.path : [...p.path, p.key]));
+  for (const p of refs) sink(p.path, p.message, p.key);
+  return semantic.length || refs.length ? undefined : parsed.data;
 }
 
 function descriptionOf(v: unknown): string | undefined {
   const d = v && typeof v === 'object' ? (v as Record<string, unknown>).description : undefined;
   return typeof d === 'string' ? d : undefined;
-}
-
-function hasPath(obj: unknown, path: Path): boolean {
-  let cur = obj;
-  for (const seg of path) {
-    // Own keys only: "constructor" or "toString" are not in a scenario just because every object inherits them.
-    if (!cur || typeof cur !== 'object' || !Object.hasOwn(cur, String(seg))) return false;
-    cur = (cur as Record<string, unknown>)[String(seg)];
-  }
-  return true;
-}
-
-function valueAt(obj: unknown, path: Path): unknown {
-  return hasPath(obj, path) ? path.reduce<unknown>((cur, seg) => (cur as Record<string, unknown>)[String(seg)], obj) : undefined;
 }
 
 /** The position of the node at `path` (or of `key` inside it); a missing node points at its nearest existing parent. */
@@ -277,7 +259,10 @@ function position(doc: Document, lc: LineCounter, path: Path, key?: string): { l
     const node = doc.getIn(path.slice(0, n) as unknown[], true) as Node | undefined;
     if (!node || !node.range) continue;
     let offset = node.range[0];
-    if (n === path.length && key !== undefined && isMap(node)) {
+    if (n === path.length && key === undefined && n > 0 && isCollection(node) && !node.flow) {
+      // A block mapping or list starts at its first item, lines below: point at the key that names it.
+      offset = keyOffset(doc, path) ?? offset;
+    } else if (n === path.length && key !== undefined && isMap(node)) {
       const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === key);
       if (pair && isScalar(pair.key) && pair.key.range) offset = pair.key.range[0];
     } else if (n < path.length && isMap(node)) {
@@ -313,6 +298,34 @@ function keyOffset(doc: Document, path: Path): number | undefined {
   const last = String(path[path.length - 1]);
   const pair = parent.items.find((p) => isScalar(p.key) && String(p.key.value) === last);
   return pair && isScalar(pair.key) && pair.key.range ? pair.key.range[0] : undefined;
+}
+
+/** The blocks of a scenario that describe the experiment rather than the world: checked once, with the base. */
+const PER_EXPERIMENT = ['sweep', 'expectations', 'compare', 'variants'] as const;
+
+function withoutKeys(obj: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  if (!keys.some((k) => Object.hasOwn(obj, k))) return obj;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(obj)) if (!keys.includes(k)) defineKey(out, k, v);
+  return out;
+}
+
+/** A variant's scenario with the base's experiment blocks (which an overlay cannot change). */
+function withExperimentOf(base: Scenario, s: Scenario): Scenario {
+  const { variants: _, sweep: _s, expectations: _e, compare: _c, ...alone } = s;
+  return {
+    ...alone,
+    ...(base.sweep !== undefined ? { sweep: base.sweep } : {}),
+    ...(base.expectations !== undefined ? { expectations: base.expectations } : {}),
+    ...(base.compare !== undefined ? { compare: base.compare } : {}),
+  };
+}
+
+/** Line and column (1-based) of an offset, before a LineCounter exists. */
+function linePosOf(source: string, offset: number): { line: number; col: number } {
+  let line = 1, start = 0;
+  for (let i = source.indexOf('\n'); i >= 0 && i < offset; i = source.indexOf('\n', i + 1)) { line++; start = i + 1; }
+  return { line, col: offset - start + 1 };
 }
 
 function sortProblems(ps: Problem[]): Problem[] {

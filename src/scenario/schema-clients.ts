@@ -9,10 +9,11 @@
  * in each field's description.
  */
 import { z } from 'zod';
-import { durationSchema, durationOrNone, positiveInt, versionSchema } from './schema-primitives.js';
+import { durationSchema, durationOrNone, positiveInt, versionSchema, name, routeName } from './schema-primitives.js';
 import { LIMITS } from './limits.js';
+import { closest } from './problems.js';
 import { arrivalsSchema } from './schema-arrivals.js';
-import { PRESET_NAMES } from '../model/client/preset-names.js';
+import { PRESET_NAMES, PRESET_REF_PATTERN, parsePresetRef } from './preset-names.js';
 
 const fraction = (what: string) => z.number().min(0).max(1).meta({ description: what });
 const scope = z
@@ -20,7 +21,7 @@ const scope = z
   .optional()
   .meta({ description: 'Whose requests share the state: each client its own ("client", default), or every client of the population, like one proxy or process ("population").' });
 
-export const JITTERS = ['none', 'full', 'equal', 'decorrelated', 'decorrelated-v2', 'proportional'] as const;
+export const JITTERS = ['none', 'full', 'equal', 'decorrelated', 'decorrelated-v2', 'proportional', 'scaled'] as const;
 
 export const backoffSchema = z
   .strictObject({
@@ -31,9 +32,15 @@ export const backoffSchema = z
     multiplier: z.number().min(1).optional().meta({ description: 'Growth per retry for exponential (default 2).' }),
     max: durationSchema('Upper bound on linear and exponential waits, and on decorrelated jitter (default 10s).').optional(),
     jitter: z.enum(JITTERS).optional().meta({
-      description: 'none; full: uniform(0, cap); equal: cap/2 + uniform(0, cap/2); decorrelated (AWS): min(max, uniform(base, 3*previous)); decorrelated-v2 (Polly): median first retry ≈ base; proportional: cap * (1 ± jitterFactor). Default full.',
+      description: 'none; full: uniform(0, cap); equal: cap/2 + uniform(0, cap/2); decorrelated (AWS): min(max, uniform(base, 3*previous)); decorrelated-v2 (Polly): median first retry ≈ base; proportional: cap * (1 ± jitterFactor); scaled: cap * uniform(jitterMin, jitterMax), which may exceed max (gRPC since gRFC A6 was updated in 2024: 0.8 to 1.2). Default full.',
     }),
     jitterFactor: fraction('For proportional jitter: the relative spread, e.g. 0.2 = ±20% (default 0.2).').optional(),
+    jitterMin: z.number().min(0).optional().meta({ description: 'For scaled jitter: the smallest factor applied to the wait (default 0.8).' }),
+    jitterMax: z.number().min(0).optional().meta({ description: 'For scaled jitter: the largest factor applied to the wait (default 1.2); not below jitterMin.' }),
+  })
+  .refine((b) => b.jitterMin === undefined || b.jitterMax === undefined || b.jitterMin <= b.jitterMax, {
+    message: 'jitterMax must not be below jitterMin',
+    path: ['jitterMax'],
   })
   .meta({ description: 'Wait before a retry (n = the retry\'s number, from 1).' });
 
@@ -50,9 +57,12 @@ export const budgetSchema = z
     z.strictObject({
       kind: z.literal('aws-quota'),
       capacity: z.number().positive().optional().meta({ description: 'Initial retry quota (default 500).' }),
-      retryCost: z.number().positive().optional().meta({ description: 'Quota a retry takes (default 5).' }),
-      timeoutCost: z.number().positive().optional().meta({ description: 'Quota a retry after a timeout takes (default 10).' }),
+      transientCost: z.number().positive().optional().meta({ description: 'Quota a retry after a transient failure takes: a timeout, a reset or a 5xx (default 10; 14 with the SDKs\' 2026 defaults).' }),
+      throttlingCost: z.number().positive().optional().meta({ description: 'Quota a retry after a throttling answer (429) takes (default 5).' }),
       successRefund: z.number().min(0).optional().meta({ description: 'Quota a success without retry refunds (default 1).' }),
+      refill: z.enum(['capped', 'floor']).optional().meta({
+        description: 'What a success does to the quota: capped (default): min(capacity, quota + refund), as specified; floor: max(capacity, quota + refund), what @smithy/util-retry did before 4.3.0: a success puts the quota back to at least the capacity, and it grows without limit.',
+      }),
       scope,
     }).meta({ description: 'AWS SDK standard retry quota: a retry needs its cost in the bucket; a success returns the retry\'s cost (or successRefund for a first try).' }),
     z.strictObject({
@@ -70,9 +80,15 @@ export const budgetSchema = z
       kind: z.literal('finagle'),
       ttl: durationSchema('Window over which deposits count (default 10s).').optional(),
       minRetriesPerSec: z.number().min(0).optional().meta({ description: 'Retries per second always allowed (default 10).' }),
-      percentCanRetry: z.number().min(0).optional().meta({ description: 'Retries allowed per request, as a fraction (default 0.2).' }),
+      percentCanRetry: z.number().min(0).optional().meta({ description: 'Retries allowed per deposit, as a fraction (default 0.2).' }),
+      deposit: z.enum(['success', 'request']).optional().meta({
+        description: 'When a request deposits: success (default): once it ends with a successful response, an answer the layer does not retry (Finagle\'s RequeueFilter); request: when it starts (the RetryFilter of a RetryPolicy).',
+      }),
+      perRequest: z.union([z.number().min(0), z.literal('none')]).optional().meta({
+        description: 'A request may retry at most ceil(perRequest × balance) times, the balance read when it starts (Finagle\'s MaxRequeuesPerReq, default 0.2); "none" lifts the cap.',
+      }),
       scope,
-    }).meta({ description: 'Finagle RetryBudget: each request deposits, each retry withdraws; balance = minRetriesPerSec*ttl + percentCanRetry*requests in the last ttl - retries in the last ttl.' }),
+    }).meta({ description: 'Finagle RetryBudget: deposits fund retries, each retry withdraws; a retry is allowed while the balance, minRetriesPerSec*ttl + percentCanRetry*deposits in the last ttl - retries in the last ttl, is at least 1.' }),
     z.strictObject({
       kind: z.literal('sre-throttle'),
       k: z.number().min(1).optional().meta({ description: 'Multiplier K (default 2).' }),
@@ -99,7 +115,26 @@ export const breakerSchema = z
 
 export const layerSchema = z
   .strictObject({
-    preset: z.enum(PRESET_NAMES).optional().meta({ description: 'Start from a real library\'s documented defaults (see docs/presets.md); the fields written here override it.' }),
+    preset: z
+      .string({ error: `expected a preset name: ${PRESET_NAMES.join(', ')}` })
+      // Checked by the same reader the model resolves presets with, so the message can name
+      // the release lines a version must fall in. The pattern is for editors (JSON Schema).
+      .superRefine((text, ctx) => {
+        const name = text.split('@')[0];
+        if (!(PRESET_NAMES as readonly string[]).includes(name)) {
+          const guess = closest(name, PRESET_NAMES);
+          ctx.addIssue({ code: 'custom', message: `unknown preset "${name}" ${guess ? `(did you mean "${guess}"?)` : `(expected one of: ${PRESET_NAMES.join(', ')})`}` });
+          return;
+        }
+        const r = parsePresetRef(text);
+        if ('error' in r) ctx.addIssue({ code: 'custom', message: r.error });
+      })
+      .optional()
+      .meta({
+        description: `Start from a real library's documented defaults (see docs/presets.md): a name, or name@version for the behaviour of that release (e.g. aws-sdk-js-v3@3.600, grpc-java@1.70); without a version, the current release. The fields written here override it. Names: ${PRESET_NAMES.join(', ')}.`,
+        pattern: PRESET_REF_PATTERN.source,
+        examples: [...PRESET_NAMES],
+      }),
     maxAttempts: positiveInt(LIMITS.maxAttempts, 'tries per call').optional().meta({ description: 'Tries of this layer per call from the layer above, the first included (default 1: no retries).' }),
     timeout: durationOrNone('Per-try timeout ("none": wait, the default).').optional(),
     deadline: durationOrNone('Overall time for this layer\'s call, retries included; a try never outlives it ("none", the default).').optional(),
@@ -108,9 +143,12 @@ export const layerSchema = z
     retryable: z.enum(['honour', 'ignore']).optional().meta({ description: 'honour (default): never retry an answer the server marked not retryable; ignore: retry by status only (old app versions).' }),
     retryAfter: z
       .strictObject({
-        mode: z.enum(['ignore', 'honour', 'cap', 'give-up']).meta({ description: 'ignore; honour: wait at least Retry-After; cap: honour up to `cap`; give-up: honour, but stop retrying when it is above `max`.' }),
-        cap: durationSchema('For cap.').optional(),
-        max: durationSchema('For give-up.').optional(),
+        mode: z.enum(['ignore', 'honour', 'cap', 'give-up', 'exact', 'bounded']).meta({
+          description: 'ignore; honour: wait max(backoff, Retry-After); cap: honour up to `cap`; give-up: honour, but stop retrying when it is above `max`; exact: wait Retry-After itself, not the backoff (got, go-retryablehttp, urllib3, gRPC pushback), at most `cap`, and stop retrying when it is above `max`; bounded: wait max(backoff, min(Retry-After, backoff + `bound`)) (AWS SDKs, bound 5s).',
+        }),
+        cap: durationSchema('For cap and exact: the longest wait a Retry-After can ask for (default none).').optional(),
+        max: durationSchema('For give-up and exact: above this Retry-After, do not retry (default none).').optional(),
+        bound: durationSchema('For bounded: how far past the backoff a Retry-After may push the wait (default none).').optional(),
       })
       .optional()
       .meta({ description: 'How Retry-After is treated (default ignore).' }),
@@ -162,6 +200,7 @@ export const behaviourSchema = z
           ctx.addIssue({ code: 'custom', message: `give from and to (a fixed window), or fault (the index of the fault whose window the devices are offline for)${fixed ? `: "${o.from === undefined ? 'from' : 'to'}" is missing` : ''}` });
         }
       })
+      .meta({ 'x-exactly-one-of': [['from', 'to'], ['fault']] })
       .optional()
       .meta({ description: 'Devices lose their network: actions started while offline queue on the device (no attempt is sent) and are flushed on reconnect. The window is either fixed (from, to) or that of one of the scenario\'s faults (fault).' }),
   })
@@ -170,16 +209,24 @@ export const behaviourSchema = z
 export const populationSchema = z
   .strictObject({
     description: z.string().optional().meta({ description: 'Who these clients are.' }),
+    role: z
+      .enum(['user', 'attacker'], { error: () => 'expected role: user or attacker' })
+      .default('user')
+      .meta({
+        description:
+          'user: legitimate traffic, whose success is the verdict. attacker: traffic the service is right to refuse (bots, scrapers, abuse): refusing it is the service working, so its failures are left out of success, perceived outage and recovery (they still load the server).',
+      }),
     clients: positiveInt(LIMITS.clients, 'clients per population').default(1000).meta({ description: 'Number of distinct clients (each user action belongs to one, drawn uniformly).' }),
     arrivals: arrivalsSchema,
     retry: layerSchema.optional().meta({ description: 'A single retry layer (shorthand for layers: {app: …}).' }),
-    layers: z.record(z.string().regex(/^[a-z0-9][a-z0-9_-]*$/i), layerSchema).optional().meta({
+    layers: z.record(name, layerSchema).refine((r) => Object.keys(r).length <= LIMITS.layers, `at most ${LIMITS.layers} retry layers per population (a simulator limit: a call's state is kept per layer)`).optional().meta({
+      maxProperties: LIMITS.layers,
       description: 'Retry layers by name, outermost first (e.g. queue, app, http, proxy); each retries calls to the layer below, the innermost calls the server.',
     }),
     behaviour: behaviourSchema.optional(),
     identity: z
       .strictObject({
-        route: z.string().regex(/^[a-z0-9][a-z0-9_/-]*$/i).optional().meta({ description: 'The route these clients call (default "default"); rate limits and detection key on it.' }),
+        route: routeName.optional().meta({ description: 'The route these clients call (default "default"); rate limits and detection key on it.' }),
         tier: z.string().optional().meta({ description: 'API-key tier (e.g. free, premium), for tiered rate limits.' }),
         clientsPerIp: positiveInt(1_000_000, 'clients per IP').optional().meta({ description: 'Clients sharing one IP address (NAT, a partner\'s egress), for per-IP limits (default 1).' }),
         idempotencyKeys: z.boolean().optional().meta({ description: 'Requests carry an idempotency key: retry detection then never confuses two actions (default false).' }),
@@ -189,7 +236,8 @@ export const populationSchema = z
       .optional()
       .meta({ description: 'What the server can see of these clients.' }),
   })
-  .refine((p) => !(p.retry && p.layers), { message: 'give either retry (one layer) or layers, not both', path: ['retry'] });
+  .refine((p) => !(p.retry && p.layers), { message: 'give either retry (one layer) or layers, not both', path: ['retry'] })
+  .meta({ 'x-at-most-one-of': ['retry', 'layers'] });
 
 export type LayerInput = z.output<typeof layerSchema>;
 export type Population = z.output<typeof populationSchema>;

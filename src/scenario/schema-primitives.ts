@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { parseDuration, parseRate } from './units.js';
-import { VERSION_PATTERN } from '../model/version.js';
+import { formatCount } from './limits.js';
 
 export const durationSchema = (what: string) =>
   z
@@ -33,16 +33,29 @@ export const rateSchema = (what: string) =>
     })
     .meta({ description: `${what} A count per unit of time: "800/s", "100/min", "5000/h".`, 'x-unit': 'rate' });
 
+// Patterns without the /i flag: JSON Schema has no flags, and editors must accept what the CLI accepts.
+const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+const ROUTE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_/-]*$/;
+
+/** A name of a population, variant, layer or dependency: it becomes a file and column name. */
 export const name = z
-  .string()
-  .regex(/^[a-z0-9][a-z0-9_-]*$/i, 'use letters, digits, "-" and "_" (it becomes a file and column name)');
+  .string({ error: 'expected a name: letters, digits, "-" and "_"' })
+  .regex(NAME_PATTERN, 'use letters, digits, "-" and "_", starting with a letter or digit (it becomes a file and column name)')
+  // Shown by editors (yaml-language-server) instead of the regular expression.
+  .meta({ patternErrorMessage: 'A name uses letters, digits, "-" and "_", starting with a letter or digit.' });
+
+/** A route's name ("login", "api/v2"). */
+export const routeName = z
+  .string({ error: 'expected a route name: letters, digits, "-", "_" and "/"' })
+  .regex(ROUTE_PATTERN, 'use letters, digits, "-", "_" and "/", starting with a letter or digit')
+  .meta({ patternErrorMessage: 'A route uses letters, digits, "-", "_" and "/", starting with a letter or digit.' });
 
 export const positiveInt = (max: number, what: string) =>
   z
     .number({ error: `expected a whole number (${what})` })
     .int(`expected a whole number (${what})`)
     .min(1, `must be at least 1 (${what})`)
-    .max(max, `at most ${max.toLocaleString('en-US')} ${what} (this is a simulator limit, to keep a run within memory and time)`);
+    .max(max, `at most ${formatCount(max)} ${what} (this is a simulator limit, to keep a run within memory and time)`);
 
 /** "none" or a duration; "none" comes out as Infinity (no limit). */
 export const durationOrNone = (what: string) =>
@@ -51,8 +64,15 @@ export const durationOrNone = (what: string) =>
     .transform((v) => (v === 'none' ? Infinity : v));
 
 /** A client version, dotted whole numbers ("4.2.0"), compared number by number (src/model/version.ts). */
+/**
+ * What a client version looks like: whole numbers separated by dots ("4.2.0", "10.1").
+ * Pre-release tags ("4.3.0-beta") are not accepted: their order has rules of its own
+ * (semver §11) that nothing here needs. The model compares them number by number.
+ */
+export const VERSION_PATTERN = /^\d+(\.\d+)*$/;
+
 export const versionSchema = (what: string) =>
   z
     .string({ error: 'expected a version in quotes, such as "4.2.0"' })
     .regex(VERSION_PATTERN, 'expected a version of dotted whole numbers, such as "4.2.0"')
-    .meta({ description: what });
+    .meta({ description: what, patternErrorMessage: 'A version is dotted whole numbers in quotes, such as "4.2.0".' });

@@ -5,7 +5,7 @@
  * (status, Retry-After, retryable flag) of what it refuses.
  */
 import { z } from 'zod';
-import { durationSchema, durationOrNone, positiveInt, rateSchema, versionSchema } from './schema-primitives.js';
+import { durationSchema, durationOrNone, positiveInt, rateSchema, versionSchema, name, routeName } from './schema-primitives.js';
 import { LIMITS } from './limits.js';
 import { distributionSchema } from './schema-distributions.js';
 
@@ -39,7 +39,8 @@ export const stageSchema = z
       storeOutages: z.array(window).optional().meta({ description: 'When the shared store is unreachable.' }),
       onStoreFailure: z.enum(['open', 'closed', 'local']).optional().meta({ description: 'While the store is unreachable: let everything through (open, default), refuse everything (closed), or count locally per instance (local).' }),
       routes: z.array(z.string()).optional().meta({ description: 'Only requests to these routes are limited (default: all).' }),
-    }).refine((s) => (s.limit === undefined) !== (s.tiers === undefined), 'give either limit or tiers'),
+    }).refine((s) => (s.limit === undefined) !== (s.tiers === undefined), 'give either limit (one limit for everyone) or tiers (a limit per API-key tier), not both and not neither')
+      .meta({ 'x-exactly-one-of': [['limit'], ['tiers']] }),
     z.strictObject({
       kind: z.literal('admission'),
       capacity: positiveInt(LIMITS.queue, 'requests in flight').meta({ description: 'Requests in flight (in service or queued) per instance above which everything is refused.' }),
@@ -70,7 +71,6 @@ export const retryAfterSchema = z
     z.strictObject({ kind: z.literal('random'), min: durationSchema('Smallest value.'), max: durationSchema('Largest value.') }),
   ], { error: () => 'expected kind: none, fixed, spread or random' });
 
-const routeName = z.string().regex(/^[a-z0-9][a-z0-9_/-]*$/i, 'use letters, digits, "-", "_" and "/"');
 
 export const dependencySchema = z
   .strictObject({
@@ -108,7 +108,7 @@ export const serverSchema = z.strictObject({
     }))
     .optional()
     .meta({ description: 'Per-route settings; populations name their route in identity.route.' }),
-  dependencies: z.record(z.string().regex(/^[a-z0-9][a-z0-9_-]*$/i), dependencySchema).optional(),
+  dependencies: z.record(name, dependencySchema).optional().meta({ description: 'Downstream services by name, called by routes (server.routes.<route>.calls).' }),
   instances: positiveInt(1000, 'instances').default(1).meta({ description: 'Server instances behind the load balancer; slots, queue and local state are per instance.' }),
   loadBalancer: z.enum(['round-robin', 'random', 'least-outstanding']).default('round-robin'),
   slots: positiveInt(LIMITS.slots, 'concurrency slots').meta({ description: 'Attempts served at once, per instance.' }),

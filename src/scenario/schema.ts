@@ -14,7 +14,7 @@ import { populationSchema } from './schema-clients.js';
 import { serverSchema } from './schema-server.js';
 import { distributionSchema } from './schema-distributions.js';
 import { arrivalsSchema } from './schema-arrivals.js';
-import { LIMITS } from './limits.js';
+import { LIMITS, formatCount } from './limits.js';
 
 // ── Faults ───────────────────────────────────────────────────────────────────
 
@@ -39,21 +39,34 @@ export const measuresSchema = z.strictObject({
   bucket: durationSchema('Width of a time bucket in the series ("auto": about 1,000 buckets over the horizon, at least 1s).').optional(),
   warmup: durationSchema('Start-up time left out of the pre-fault baseline.').prefault('60s'),
   hold: durationSchema('How long the service must stay healthy to count as recovered.').prefault('2m'),
+  healthWindow: durationSchema('Width of the window health is judged over (default: the bucket width); recovery time slides it a second at a time, so it is resolved to the second whatever the buckets.').optional(),
   successRatioDrop: z.number().min(0).max(1).default(0.02).meta({ description: 'Healthy: success ratio at least the pre-fault ratio minus this.' }),
   loadExcess: z.number().min(0).default(0.2).meta({ description: 'Healthy: offered load at most the pre-fault load times (1 + this).' }),
-  perceivedOutageThreshold: z.number().min(0).max(1).default(0.9).meta({ description: 'Users perceive an outage while the success ratio is below this.' }),
+  perceivedOutageThreshold: z.number().min(0).max(1).default(0.9).meta({ description: 'Users perceive an outage while the success ratio is below this; below it before the first fault, a variant is marked unhealthy before the fault.' }),
+  saturation: z.number().min(0).max(1).default(0.98).meta({ description: 'Busy slots over available slots, before the first fault, at or above which the server counts as saturated: the variant is marked unhealthy before the fault.' }),
   relapseUp: durationSchema('How long users must see the service up again, after the faults, before a fall counts as a relapse.').prefault('1m'),
   baseline: rateSchema('Declared 1x user-action rate (default: measured before the first fault).').optional(),
 });
 
 // ── Variants ─────────────────────────────────────────────────────────────────
 
+/**
+ * Keys that describe the experiment rather than the world: an overlay cannot set them,
+ * because the experiment is one (its seeds, sweep, checks and ranking apply to every
+ * variant) and a value set in an overlay would be silently ignored.
+ */
+export const EXPERIMENT_KEYS = ['$schema', 'name', 'question', 'description', 'seed', 'seeds', 'sweep', 'expectations', 'compare', 'variants'] as const;
+
+const overlayKey = z.string().refine((k) => !(EXPERIMENT_KEYS as readonly string[]).includes(k), {
+  error: 'it belongs to the whole experiment, not to one variant: set it at the top level (an overlay changes the world: clients, server, faults, horizon, measures)',
+});
+
 export const variantSchema = z.strictObject({
   description: z.string().optional().meta({ description: 'What this policy changes, shown next to its results.' }),
   overlay: z
-    .record(z.string(), z.unknown())
+    .record(overlayKey, z.unknown())
     .default({})
-    .meta({ description: 'Merged into the base scenario (objects merge key by key; lists and values replace).' }),
+    .meta({ description: 'Merged into the base scenario: mappings merge key by key; lists and values replace; a key set to null is removed (so a default or a preset applies again). It changes the world (clients, server, faults, horizon, measures), not the experiment (name, seeds, sweep, expectations, compare).', 'x-overlay': true }),
 });
 
 // ── Sweeps ──────────────────────────────────────────────────────────────────
@@ -63,43 +76,68 @@ const sweepValue = z.union([z.string(), z.number()]);
 export const sweepSchema = z
   .strictObject({
     parameter: z.string().meta({ description: 'Path of the value to vary, e.g. faults[0].duration or clients.app.arrivals.rate; "load" multiplies every arrival rate.' }),
-    values: z.array(sweepValue).min(1).optional().meta({ description: 'The values, written as in the scenario ("5m", "800/s", 0.9).' }),
+    values: z
+      .array(sweepValue)
+      .min(1, 'give at least one value')
+      .max(LIMITS.sweepPoints, `at most ${formatCount(LIMITS.sweepPoints)} values in one sweep (a simulator limit, to keep validation and the runs within time): use fewer values, or a range with fewer steps`)
+      .optional()
+      .meta({ description: 'The values, written as in the scenario ("5m", "800/s", 0.9).' }),
     range: z
       .strictObject({
         from: sweepValue,
         to: sweepValue,
-        steps: z.number().int().min(2).max(LIMITS.sweepPoints),
+        steps: z
+          .number({ error: 'expected a whole number of steps, at least 2' })
+          .int('expected a whole number of steps, at least 2')
+          .min(2, 'a range needs at least 2 steps (its two ends)')
+          .max(LIMITS.sweepPoints, `at most ${formatCount(LIMITS.sweepPoints)} steps in one sweep (a simulator limit, to keep validation and the runs within time): use fewer steps`),
       })
       .optional()
       .meta({ description: 'Evenly spaced values from `from` to `to` (same unit), `steps` of them.' }),
   })
-  .refine((s) => (s.values === undefined) !== (s.range === undefined), 'give either values or range');
+  .refine((s) => (s.values === undefined) !== (s.range === undefined), 'give either values (a list) or range (from, to, steps), not both and not neither')
+  .meta({ 'x-exactly-one-of': [['values'], ['range']] });
 
 // ── Expectations ─────────────────────────────────────────────────────────────
 
-const atMostDuration = z.strictObject({ atMost: durationSchema('Upper bound.') });
-const fractionAtLeast = z.strictObject({ atLeast: z.number().min(0).max(1) });
-const numberAtMost = z.strictObject({ atMost: z.number().min(0) });
+const boundValue = z.union([z.number(), z.string()], { error: () => 'expected a number, or a duration such as "10m" for a measure in seconds' });
+
+export const boundSchema = z
+  .strictObject({
+    atMost: boundValue.optional().meta({ description: 'Upper bound (in the measure\'s unit: a duration such as "10m" for seconds, a share between 0 and 1).' }),
+    atLeast: boundValue.optional().meta({ description: 'Lower bound.' }),
+  })
+  .refine((b) => b.atMost !== undefined || b.atLeast !== undefined, 'give atMost or atLeast');
 
 export const expectationSchema = z
-  .strictObject({
+  .object({
     variant: name.meta({ description: 'The variant this expectation is about.' }),
-    route: z.string().optional().meta({ description: 'Check successRatio on this route\'s user actions only (e.g. login).' }),
+    population: name.optional().meta({ description: 'Check this population\'s users only (per-population measures; see docs/measures.md).' }),
+    route: z.string().optional().meta({ description: 'Check the legitimate users of this route only (e.g. login; per-population measures).' }),
     at: z.record(z.string(), sweepValue).optional().meta({ description: 'Only at the sweep points with these values (default: every point).' }),
-    recoveryTime: atMostDuration.optional().meta({ description: 'Mean recovery time across seeds at most this (fails when a seed did not recover).' }),
-    recovered: fractionAtLeast.optional().meta({ description: 'Fraction of seeds that recovered at least this.' }),
-    perceivedOutage: atMostDuration.optional().meta({ description: 'Mean perceived outage at most this.' }),
-    peakLoadMultiple: numberAtMost.optional().meta({ description: 'Mean peak offered load multiple at most this.' }),
-    peakRetryShare: z.strictObject({ atMost: z.number().min(0).max(1) }).optional().meta({ description: 'Mean peak retry share at most this.' }),
-    successRatio: fractionAtLeast.optional().meta({ description: 'Mean success ratio of user actions at least this.' }),
-    attemptsPerAction: numberAtMost.optional().meta({ description: 'Mean attempts per user action at most this.' }),
   })
-  .meta({ description: 'A check on the results; `retrystorm run` exits with code 1 when one fails.' });
+  .catchall(boundSchema)
+  .meta({
+    description:
+      'A check on the results; `retrystorm run` exits with code 1 when one fails. Any measure of docs/measures.md is a key, with atMost and/or atLeast: e.g. { variant: spread, recoveryTimeS: { atMost: 10m }, recovered: { atLeast: 0.95 } }. Values are compared with the mean across seeds (recovered: the fraction of seeds).',
+  });
 
 // ── Comparison ───────────────────────────────────────────────────────────────
 
 export const compareSchema = z
   .strictObject({
+    for: z
+      .strictObject({
+        populations: z.array(name).min(1).optional().meta({ description: 'Only these client populations\' users.' }),
+        routes: z.array(z.string()).min(1).optional().meta({ description: 'Only the users of populations calling these routes.' }),
+      })
+      .optional()
+      .meta({ description: 'Whose users the verdict is about (default: every population whose role is user). Success, perceived outage and recovery are measured for them; load is the server\'s, whoever sends it.' }),
+    objectives: z
+      .array(z.string())
+      .min(1)
+      .optional()
+      .meta({ description: 'The measures the ranking orders by, most important first, each in its better direction (default: recovered, recoveryTimeS, perceivedOutageS, then the costs peakLoadMultiple, excessAttempts, wastedWorkShare, attemptsPerAction). Variants unhealthy before the first fault always rank last.' }),
     baseline: name.optional().meta({ description: 'The variant the others are measured against (default: the first variant).' }),
     at: z
       .record(z.string(), sweepValue)
@@ -123,7 +161,7 @@ export const scenarioSchema = z
     clients: z
       .record(name, populationSchema)
       .refine((r) => Object.keys(r).length > 0, 'declare at least one client population')
-      .meta({ description: 'Client populations by name.' }),
+      .meta({ description: 'Client populations by name.', minProperties: 1 }),
     server: serverSchema.meta({ description: 'The server under test.' }),
     faults: z.array(faultSchema).default([]).meta({ description: 'What goes wrong, and when (offsets from the start of the run).' }),
     sweep: z.array(sweepSchema).max(2, 'sweep one or two parameters').optional().meta({ description: 'Parameters to vary; every variant runs at every point (two parameters: every combination).' }),
@@ -144,24 +182,3 @@ export type MeasuresSpec = z.output<typeof measuresSchema>;
 export type Expectation = z.output<typeof expectationSchema>;
 export type CompareSpec = z.output<typeof compareSchema>;
 export type SweepSpec = z.output<typeof sweepSchema>;
-
-/** The JSON Schema for editors (`# yaml-language-server: $schema=...`). Input side: defaulted keys are optional. */
-export function scenarioJsonSchema(): object {
-  return z.toJSONSchema(scenarioSchema, {
-    io: 'input',
-    unrepresentable: 'any',
-    // Durations and rates accept a bare number only to explain that it needs a unit;
-    // editors should offer (and check) the string forms.
-    override: ({ jsonSchema }) => {
-      const unit = jsonSchema['x-unit'];
-      if (unit !== 'duration' && unit !== 'rate') return;
-      delete jsonSchema['x-unit'];
-      delete jsonSchema.anyOf;
-      jsonSchema.type = 'string';
-      jsonSchema.pattern = unit === 'duration' ? DURATION_PATTERN : RATE_PATTERN;
-    },
-  });
-}
-
-const DURATION_PATTERN = '^\\s*(\\d+(\\.\\d+)?(ms|s|m|h|d))+\\s*$';
-const RATE_PATTERN = '^\\s*\\d+(\\.\\d+)?(e\\d+)?\\s*/\\s*(s|sec|second|m|min|minute|h|hour|d|day)\\s*$';

@@ -5,11 +5,11 @@
  * variant's merged scenario.
  */
 import type { Scenario, Distribution, Arrivals, Behaviour } from './schema.js';
-import { LIMITS } from './limits.js';
+import { LIMITS, formatCount } from './limits.js';
 import { formatDuration } from './units.js';
 import { validateDistribution } from '../engine/distributions.js';
-import { toDistributionSpec } from '../model/distribution-spec.js';
-import { meanRate } from '../model/arrivals.js';
+import { toDistributionSpec } from './distribution-spec.js';
+import { meanRate } from './arrival-profile.js';
 
 export interface SemanticProblem {
   path: PropertyKey[];
@@ -52,7 +52,7 @@ export function semanticProblems(s: Scenario): SemanticProblem[] {
   if (bucket !== undefined) {
     if (bucket <= 0) out.push({ path: ['measures', 'bucket'], message: 'a bucket must be longer than 0s' });
     else if (horizon / bucket > LIMITS.buckets) {
-      out.push({ path: ['measures', 'bucket'], message: `${Math.ceil(horizon / bucket)} buckets is more than the limit of ${LIMITS.buckets}; use a wider bucket` });
+      out.push({ path: ['measures', 'bucket'], message: `${formatCount(Math.ceil(horizon / bucket))} buckets over the horizon is above the limit of ${formatCount(LIMITS.buckets)} per run; use a bucket of at least ${formatDuration(horizon / LIMITS.buckets)}` });
     }
   }
   return out;

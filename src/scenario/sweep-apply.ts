@@ -5,7 +5,8 @@
  * scenario's types and how its problems are reported.
  */
 import type { Scenario } from './schema.js';
-import { LOAD_PARAMETER, hasPathIn, parsePath, rangeValues, setPath, type PathSegment, type SweepPoint } from './sweep.js';
+import { LOAD_PARAMETER, parsePath, rangeValues, type SweepPoint } from './sweep.js';
+import { hasPath, setPath, type PathSegment } from './raw-path.js';
 
 export interface SweepParameter {
   index: number;
@@ -35,7 +36,7 @@ export function sweepParameters(base: Scenario, rawBase: unknown, report: Report
     if (path[0] === 'sweep' || path[0] === 'variants' || path[0] === 'expectations') {
       return report(['sweep', index, 'parameter'], `"${s.parameter}" cannot be swept: sweep a value of the world (clients, server, faults, horizon…)`);
     }
-    if (!hasPathIn(rawBase, path)) {
+    if (!hasPath(rawBase, path)) {
       return report(['sweep', index, 'parameter'], `the scenario sets no value at "${s.parameter}": a sweep varies a value the base scenario already has`);
     }
     if (out.some((o) => o.parameter === s.parameter)) return report(['sweep', index, 'parameter'], `"${s.parameter}" is swept twice`);

@@ -6,7 +6,8 @@
  */
 import { parseDuration, parseRate } from './units.js';
 
-export type PathSegment = string | number;
+import type { PathSegment } from './raw-path.js';
+export type { PathSegment };
 
 export interface SweepPoint {
   /** Position in the expansion (row-major over the parameters). */
@@ -66,30 +67,6 @@ export function sweepPoints(params: Array<{ parameter: string; values: Array<str
   let points: Array<Record<string, string | number>> = [{}];
   for (const p of params) points = points.flatMap((pt) => p.values.map((v) => ({ ...pt, [p.parameter]: v })));
   return points.map((values, index) => ({ index, values }));
-}
-
-/** Whether `path` leads to an existing value in `raw`. */
-export function hasPathIn(raw: unknown, path: PathSegment[]): boolean {
-  let cur = raw;
-  for (const seg of path) {
-    if (cur === null || typeof cur !== 'object') return false;
-    if (Array.isArray(cur) ? typeof seg !== 'number' || seg >= cur.length : !(String(seg) in cur)) return false;
-    cur = (cur as Record<string, unknown>)[String(seg)];
-  }
-  return true;
-}
-
-/** A copy of `raw` with `value` at `path` (copy-on-write along the path only). */
-export function setPath(raw: unknown, path: PathSegment[], value: unknown): unknown {
-  if (path.length === 0) return value;
-  const [head, ...rest] = path;
-  if (Array.isArray(raw)) {
-    const copy = raw.slice();
-    copy[head as number] = setPath(raw[head as number], rest, value);
-    return copy;
-  }
-  const obj = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
-  return { ...obj, [head]: setPath(obj[head], rest, value) };
 }
 
 /** Whether two sweep values mean the same: "1m" and "60s" do, as do "100/min" and "100/min". */

@@ -2,6 +2,10 @@
  * Durations and rates as people write them in scenario files ("250ms", "1h30m", "2000/s",
  * "100/min"), turned into plain seconds and per-second numbers. Parsing lives here, apart
  * from the schema, so that the grammar and its error messages are defined once.
+ *
+ * Units are lowercase, in durations and rates alike: "M" could mean months as well as
+ * minutes, so a capital is refused with the lowercase spelling to use, never guessed.
+ * The JSON Schema's patterns (json-schema.ts) follow the same rule.
  */
 
 const DURATION_UNITS: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86400 };
@@ -34,6 +38,9 @@ export function parseDuration(text: unknown): ParseResult {
     const m = DURATION_PART.exec(s);
     if (!m) {
       const bare = /^\d+(\.\d+)?$/.test(s);
+      if (s !== s.toLowerCase() && parseDuration(s.toLowerCase()).ok) {
+        return { ok: false, message: `units are written in lowercase: write "${s.toLowerCase()}" (got "${text}")` };
+      }
       return {
         ok: false,
         message: bare
@@ -63,8 +70,12 @@ export function parseRate(text: unknown): ParseResult {
       message: bare ? `a rate needs a unit: ${RATE_HINT} (got "${text}")` : `"${text}" is not a rate: ${RATE_HINT}`,
     };
   }
-  const unit = RATE_UNITS[m[2].toLowerCase()];
-  if (unit === undefined) return { ok: false, message: `unknown time unit "${m[2]}" in rate "${text}": use /s, /min, /h or /d` };
+  const unit = Object.hasOwn(RATE_UNITS, m[2]) ? RATE_UNITS[m[2]] : undefined;
+  if (unit === undefined) {
+    const lower = m[2].toLowerCase();
+    if (Object.hasOwn(RATE_UNITS, lower)) return { ok: false, message: `units are written in lowercase: write "${text.trim().replace(m[2], lower)}" (got "${text}")` };
+    return { ok: false, message: `unknown time unit "${m[2]}" in rate "${text}": use /s, /min, /h or /d` };
+  }
   const value = Number(m[1]);
   if (value < 0) return { ok: false, message: `a rate cannot be negative (got "${text}"): write 0 or more, e.g. "800/s"` };
   if (!Number.isFinite(value)) return { ok: false, message: `"${text}" is too large to be a rate` };

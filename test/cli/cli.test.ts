@@ -135,8 +135,9 @@ describe('schema', () => {
 
 describe('usage errors', () => {
   it.each([
-    [['frobnicate'], /^retrystorm: Unknown argument: frobnicate$/],
-    [['validate', 'scenarios/reference-storm.yaml', '--bogus'], /^retrystorm: Unknown argument: bogus$/],
+    [['frobnicate'], /^retrystorm: unknown command "frobnicate" \(commands: run, merge, report, validate, schema\)$/],
+    [['validate', 'scenarios/reference-storm.yaml', '--bogus'], /^retrystorm: unknown option --bogus$/],
+    [['run', 'scenarios/reference-storm.yaml', '--seedz', '3', '--seed-count=2'], /^retrystorm: unknown option --seedz \(did you mean --seed\?\); unknown option --seed-count \(options: --seed, --seeds, --out, /],
     [[], /^retrystorm: name a command: run, merge, report, validate or schema$/],
     [['run'], /^retrystorm: Not enough non-option arguments/],
     [['run', 'scenarios/reference-storm.yaml', '--seed', '-1'], /^retrystorm: --seed must be a whole number/],
@@ -192,18 +193,18 @@ describe('run', () => {
     expect(r.code, r.stderr).toBe(0);
     expectNoStackTrace(r.stdout + r.stderr);
     expect(r.stdout).toMatch(/^tiny: 1 variant\(s\) x 1 seed\(s\); 2m simulated each/);
-    expect(r.stdout).toMatch(/^variant\s+recovery/m);
+    expect(r.stdout).toMatch(/^variant\s+recovered\s+recovery time/m);
     expect(r.stdout).toMatch(/^base\s/m);
 
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
+    expect(summary.format).toBe('retrystorm-summary/2');
     expect(summary.variants).toHaveLength(1);
-    const v = summary.variants[0];
-    expect(v.name).toBe('base');
-    expect(v).toHaveProperty('recoveryTimeS');
-    expect(v.recoveryTimeS === null || v.recoveryTimeS >= 0).toBe(true);
-    expect(v.successRatio).toBeGreaterThan(0);
-    expect(v.successRatio).toBeLessThan(1); // the dependency was down for 10 s
-    expect(v.attempts).toBeGreaterThan(v.actionsStarted); // and clients retried
+    expect(summary.variants[0].name).toBe('base');
+    const m = summary.variants[0].points[0].measures;
+    expect(m.recoveryTimeS.value === null || m.recoveryTimeS.value >= 0).toBe(true);
+    expect(m.successRatio.value).toBeGreaterThan(0);
+    expect(m.successRatio.value).toBeLessThan(1); // the dependency was down for 10 s
+    expect(m.attempts.value).toBeGreaterThan(m.actionsStarted.value); // and clients retried
 
     const csv = readFileSync(join(out, 'timeseries.csv'), 'utf8').trimEnd().split('\n');
     const header = csv[0].split(',');

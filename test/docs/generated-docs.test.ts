@@ -2,8 +2,7 @@
 // fails when someone changes the schema and forgets `npm run docs`.
 import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { scenarioFormatMarkdown } from '../../src/scenario/format-docs.js';
-import { scenarioJsonSchema } from '../../src/scenario/schema.js';
+import { editorSchema, measuresReference, scenarioFormatMarkdown, withMeasuresReference } from '../../src/cli/docs.js';
 
 describe('generated docs', () => {
   it('scenarioFormatMarkdown() matches docs/scenario-format.md (run `npm run docs` if not)', () => {
@@ -11,7 +10,13 @@ describe('generated docs', () => {
   });
 
   it('scenarioJsonSchema() matches docs/scenario.schema.json (run `npm run docs` if not)', () => {
-    expect(JSON.parse(readFileSync('docs/scenario.schema.json', 'utf8'))).toEqual(scenarioJsonSchema());
+    expect(JSON.parse(readFileSync('docs/scenario.schema.json', 'utf8'))).toEqual(editorSchema());
+  });
+
+  it('docs/measures.md holds the measures table of the registry (run `npm run docs` if not)', () => {
+    const doc = readFileSync('docs/measures.md', 'utf8');
+    expect(doc).toContain(measuresReference());
+    expect(withMeasuresReference(doc)).toBe(doc);
   });
 
   it('scenarioFormatMarkdown() documents every population key and fault kind', () => {

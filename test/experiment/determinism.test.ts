@@ -13,9 +13,8 @@ import { loadScenario } from '../../src/scenario/load.js';
 import { runExperiment, assemble, type ExperimentResult } from '../../src/experiment/experiment.js';
 import { runTasks } from '../../src/experiment/pool.js';
 import type { RunResult } from '../../src/experiment/run-one.js';
-import { summaryJson } from '../../src/report/summary-json.js';
-import { runsJson } from '../../src/report/runs-json.js';
-import { timeseriesCsv } from '../../src/report/timeseries-csv.js';
+import { summaryText, seriesText } from '../helpers/outputs.js';
+import { runsJson } from '../../src/experiment/runs-json.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -46,7 +45,7 @@ expectations:
     attemptsPerAction: { atMost: 4 }
 `;
 
-const files = (x: ExperimentResult) => ({ summary: summaryJson(x), runs: runsJson(x), csv: timeseriesCsv(x.results) });
+const files = (x: ExperimentResult) => ({ summary: summaryText(x), runs: runsJson(x), csv: seriesText(x) });
 
 describe('runExperiment: workers 1 and workers 2 give the same bytes', () => {
   const loaded = loadScenario(SCENARIO, 'determinism.yaml');

@@ -9,8 +9,8 @@ import type { RunResult } from '../../src/experiment/run-one.js';
 import { runExperiment, type ExperimentResult } from '../../src/experiment/experiment.js';
 import { loadScenario, type LoadedScenario } from '../../src/scenario/load.js';
 import type { Scenario } from '../../src/scenario/schema.js';
-import { summaryJson } from '../../src/report/summary-json.js';
-import { runsJson } from '../../src/report/runs-json.js';
+import { summaryText, seriesText } from '../helpers/outputs.js';
+import { runsJson } from '../../src/experiment/runs-json.js';
 
 // 2 variants x 2 sweep points x 2 seeds = 8 quick runs.
 const SCENARIO = `
@@ -82,7 +82,7 @@ describe.each([1, 2])('runTasks with workers %i and broken tasks', (workers) => 
     expect([...results.keys()].sort()).toEqual([1, 2, 3, 4, 6]);
     for (const [index, r] of results) {
       expect({ variant: r.variant, point: r.point, seed: r.seed }).toEqual({ variant: list[index].variant, point: list[index].point, seed: list[index].seed });
-      expect(r.summary.attempts).toBeGreaterThan(0);
+      expect(r.summary.measures.attempts).toBeGreaterThan(0);
     }
   });
 });
@@ -119,7 +119,7 @@ describe('runExperiment with a run that throws', () => {
     expect(sq.points.map((p) => p.runs)).toEqual([2, 0]);
     expect(x.expectations.map((e) => e.at)).toEqual([{ 'faults[0].duration': '10s' }]);
 
-    const summary = JSON.parse(summaryJson(x));
+    const summary = JSON.parse(summaryText(x));
     expect(summary.partial).toBe(true);
     expect(summary.runsFinished).toBe(6);
     expect(summary.failedRuns.map((f: { variant: string; point: number; seed: number }) => [f.variant, f.point, f.seed])).toEqual([
@@ -135,6 +135,6 @@ describe('runExperiment with a run that throws', () => {
     const [a, b] = [byWorkers.get(1)!, byWorkers.get(2)!];
     expect(b.failures).toEqual(a.failures);
     expect(runsJson(b)).toBe(runsJson(a));
-    expect(summaryJson(b)).toBe(summaryJson(a));
+    expect(summaryText(b)).toBe(summaryText(a));
   });
 });

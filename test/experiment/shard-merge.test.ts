@@ -14,12 +14,10 @@ import { expandRuns, inShard, parseShard, type RunSpec } from '../../src/experim
 import { assemble, runExperiment } from '../../src/experiment/experiment.js';
 import type { RunResult } from '../../src/experiment/run-one.js';
 import { loadScenario } from '../../src/scenario/load.js';
-import { summaryJson } from '../../src/report/summary-json.js';
-import { runsJson } from '../../src/report/runs-json.js';
-import { timeseriesCsv } from '../../src/report/timeseries-csv.js';
+import { summaryText, seriesText } from '../helpers/outputs.js';
+import { runsJson } from '../../src/experiment/runs-json.js';
 import { writeOutputs } from '../../src/report/write.js';
-import { mergeDirs } from '../../src/experiment/merge.js';
-import { UsageError } from '../../src/cli/errors.js';
+import { MergeError, mergeDirs } from '../../src/experiment/merge.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -112,9 +110,9 @@ describe('runExperiment with shards, folded by assemble', () => {
       for (const index of mine) results[index] = part.results[index];
     }
     const merged = assemble(loaded, whole.runs, results, [], false);
-    expect(summaryJson(merged)).toBe(summaryJson(whole));
+    expect(summaryText(merged)).toBe(summaryText(whole));
     expect(runsJson(merged)).toBe(runsJson(whole));
-    expect(timeseriesCsv(merged.results)).toBe(timeseriesCsv(whole.results));
+    expect(seriesText(merged)).toBe(seriesText(whole));
     expect(whole.expectations.length).toBeGreaterThan(0);
     expect(expandRuns(loaded)).toEqual(whole.runs);
   });
@@ -144,9 +142,10 @@ interface Result {
 }
 
 const cli = (...args: string[]): Promise<Result> => runCliProcess(dir, args);
+const cliWithEnv = (env: Record<string, string>, ...args: string[]): Promise<Result> => runCliProcess(dir, args, env);
 
 const read = (...path: string[]) => readFileSync(join(dir, ...path), 'utf8');
-const OUTPUTS = ['summary.json', 'timeseries.csv', 'runs.json'] as const;
+const OUTPUTS = ['summary.json', 'timeseries.csv', 'populations.csv', 'runs.json', 'report.html', 'summary.md'] as const;
 
 /** A refusal: exit 2, a one-line reason (then the usage hint), no stack trace, nothing written. */
 function expectRefused(r: Result, reason: RegExp, out: string): void {
@@ -164,7 +163,8 @@ describe('retrystorm run --shard i/n, then merge', () => {
   beforeAll(async () => {
     const runs = await Promise.all([
       cli('run', 'shards.yaml', '--shard', '1/2', '--out', 'A', '--workers', '1', '--quiet'),
-      cli('run', 'shards.yaml', '--shard', '2/2', '--out', 'B', '--workers', '1', '--quiet'),
+      // Shard 2 as the second pod of a Kubernetes Indexed Job would run it (the index is 0-based).
+      cliWithEnv({ JOB_COMPLETION_INDEX: '1' }, 'run', 'shards.yaml', '--shard', 'auto/2', '--out', 'B', '--workers', '1', '--quiet'),
       cli('run', 'shards.yaml', '--out', 'U', '--workers', '1', '--quiet'),
     ]);
     for (const r of runs) expect(r.code, r.stderr).toBe(0);
@@ -180,7 +180,7 @@ describe('retrystorm run --shard i/n, then merge', () => {
     const u = JSON.parse(read('U', 'summary.json'));
     expect(a.shard).toEqual({ index: 1, count: 2 });
     expect(b.shard).toEqual({ index: 2, count: 2 });
-    expect(u.shard).toBeUndefined();
+    expect(u.shard).toBeNull();
     expect([a.runsPlanned, b.runsPlanned, u.runsPlanned]).toEqual([12, 12, 12]);
     expect([a.runsFinished, b.runsFinished, u.runsFinished]).toEqual([6, 6, 12]);
     expect([a.partial, b.partial, u.partial]).toEqual([false, false, false]);
@@ -208,15 +208,15 @@ describe('mergeDirs', () => {
 
   it('gives the same bytes whatever the order of the folders', () => {
     const x = mergeDirs(at('B', 'A'));
-    expect(summaryJson(x) === read('U', 'summary.json')).toBe(true);
+    expect(summaryText(x) === read('U', 'summary.json')).toBe(true);
     expect(runsJson(x) === read('U', 'runs.json')).toBe(true);
-    expect(timeseriesCsv(x.results) === read('U', 'timeseries.csv')).toBe(true);
+    expect(seriesText(x) === read('U', 'timeseries.csv')).toBe(true);
   });
 
   it('refuses a set of shards with one missing or one given twice (it would pass for an interruption)', () => {
     expect(() => mergeDirs(at('A'))).toThrow(/^shard 2\/2 missing: give the folders of every shard$/);
     expect(() => mergeDirs(at('A', 'A'))).toThrow(/are both shard 1\/2$/);
-    expect(() => mergeDirs(at('A'))).toThrow(UsageError);
+    expect(() => mergeDirs(at('A'))).toThrow(MergeError);
   });
 
   it.each([
@@ -224,19 +224,19 @@ describe('mergeDirs', () => {
     ['a different --seed', 'seed7', /seed7 planned other runs than .*A \(different --seed or --seeds\?\)/],
     ['a different scenario', 'other', /other ran a different scenario file than .*A/],
     ['a folder without results', 'nowhere', /nowhere\/scenario\.yaml: missing; merge takes folders written by "retrystorm run --shard i\/n --out DIR"/],
-  ])('refuses %s with a one-line UsageError', (_what, folder, message) => {
+  ])('refuses %s with a one-line MergeError', (_what, folder, message) => {
     let error: unknown;
     try {
       mergeDirs(at('A', folder));
     } catch (e) {
       error = e;
     }
-    expect(error).toBeInstanceOf(UsageError);
+    expect(error).toBeInstanceOf(MergeError);
     expect((error as Error).message).toMatch(message);
     expect((error as Error).message).not.toContain('\n');
   });
 
   it('refuses no folder at all', () => {
-    expect(() => mergeDirs([])).toThrow(UsageError);
+    expect(() => mergeDirs([])).toThrow(MergeError);
   });
 });

@@ -2,110 +2,34 @@
  * Checks every measure on hand-built RunRecords whose answers can be worked out on paper.
  * Most records share one shape: 10 s buckets, warm-up 60 s, a fault over [200, 300), and
  * steady traffic of 100 arrivals, 100 attempts and 99 ok / 1 failed per bucket (10 actions/s,
- * pre-fault success ratio 0.99, pre-fault load 1x).
+ * pre-fault success ratio 0.99, pre-fault load 1x). Recovery, which reads the verdict's
+ * per-second series, has its own records built second by second.
  */
 import { describe, expect, it } from 'vitest';
-import { FAILURE_CAUSES, type BucketSeries, type FaultWindow, type RunRecord } from '../../src/model/series.js';
-import {
-  attemptsPerAction,
-  baseline,
-  DEFAULT_MEASURE_SETTINGS,
-  derivedSeries,
-  healthyBuckets,
-  MEASURE_DOCS,
-  peakLoadMultiple,
-  peakRetryShare,
-  retryShareAtPeak,
-  perceivedOutageS,
-  relapses,
-  originalSuccessAfterFault,
-  recovery,
-  summarize,
-  type MeasureSettings,
-} from '../../src/measures/measures.js';
+import type { FaultWindow, RunRecord } from '../../src/model/series.js';
+import { DEFAULT_MEASURE_SETTINGS, type MeasureSettings } from '../../src/measures/settings.js';
+import { RunView } from '../../src/measures/view.js';
+import type { MeasureDescriptor } from '../../src/measures/measure.js';
+import { MEASURES } from '../../src/measures/registry.js';
+import { summarize } from '../../src/measures/summarize.js';
+import { perceivedOutageS, relapses } from '../../src/measures/outage.js';
 import { retryWaves, WAVE_RISE } from '../../src/measures/waves.js';
+import { excessAttempts, peakLoadMultiple, peakRetryShare, retryShareAtPeak } from '../../src/measures/load.js';
+import { attemptsPerActionStats } from '../../src/measures/amplification.js';
+import { originalSuccessAfterFault, successRatio } from '../../src/measures/users.js';
+import { makeRecord as build, set, setSeconds, type Bucket } from './record-builder.js';
 
 const S: MeasureSettings = { ...DEFAULT_MEASURE_SETTINGS };
 const FAULT: FaultWindow = { kind: 'dependency-outage', startS: 200, endS: 300 };
 
-function zeroSeries(n: number, bucketS = 10): BucketSeries {
-  const z = () => new Float64Array(n);
-  return {
-    bucketS,
-    n,
-    attempts: z(),
-    firstTries: z(),
-    retries: z(),
-    futileRetries: z(),
-    routeActionsOk: [],
-    routeActionsFailed: [],
-    dependencyCalls: [],
-    dependencyRefused: [],
-    detectedRetries: z(),
-    detectionFalsePositives: z(),
-    attemptsOk: z(),
-    firstTriesOk: z(),
-    failures: FAILURE_CAUSES.map(() => z()),
-    actionsStarted: z(),
-    actionsOk: z(),
-    actionsFailed: z(),
-    actionsAbandoned: z(),
-    deadLettered: z(),
-    queueLen: z(),
-    busySlots: z(),
-    slots: z(),
-    latencyP50S: z(),
-    latencyP99S: z(),
-    workS: z(),
-    wastedWorkS: z(),
-  };
-}
+const makeRecord = (horizonS: number, faults: FaultWindow[] = [FAULT], bucketS = 10) => build(horizonS, faults, bucketS);
+const view = (r: RunRecord, over: Partial<MeasureSettings> = {}) => RunView.subject(r, { ...S, ...over });
+/** One measure of a record, for the verdict's users. */
+const m = (d: MeasureDescriptor, r: RunRecord, over: Partial<MeasureSettings> = {}) => d.compute(view(r, over));
 
-function makeRecord(horizonS: number, faults: FaultWindow[] = [FAULT], bucketS = 10): RunRecord {
-  return {
-    horizonS,
-    series: zeroSeries(Math.ceil(horizonS / bucketS), bucketS),
-    faults,
-    attemptsPerAction: [],
-    routes: ['default'],
-    quotas: [],
-    totals: {
-      actionsStarted: 0,
-      actionsOk: 0,
-      actionsFailed: 0,
-      attempts: 0,
-      served: 0,
-      queueWaitS: 0,
-      workS: 0,
-      wastedWorkS: 0,
-      capacityS: 0,
-      eventsProcessed: 0,
-      fingerprintPeakEntries: 0,
-    },
-  };
-}
-
-interface Bucket {
-  started?: number;
-  attempts?: number;
-  retries?: number;
-  ok?: number;
-  failed?: number;
-}
 const STEADY: Bucket = { started: 100, attempts: 100, retries: 0, ok: 99, failed: 1 };
 /** Down, and clients hammer it at 4x. */
 const DOWN: Bucket = { started: 100, attempts: 400, retries: 300, ok: 0, failed: 100 };
-
-function set(r: RunRecord, from: number, to: number, b: Bucket): void {
-  const s = r.series;
-  for (let i = from; i < to; i++) {
-    if (b.started !== undefined) s.actionsStarted[i] = b.started;
-    if (b.attempts !== undefined) s.attempts[i] = b.attempts;
-    if (b.retries !== undefined) s.retries[i] = b.retries;
-    if (b.ok !== undefined) s.actionsOk[i] = b.ok;
-    if (b.failed !== undefined) s.actionsFailed[i] = b.failed;
-  }
-}
 
 /** Steady before the fault, down during it and until bucket `recoverAt`, steady after. */
 function stormRecord(recoverAt: number, horizonS = 1000): RunRecord {
@@ -117,22 +41,18 @@ function stormRecord(recoverAt: number, horizonS = 1000): RunRecord {
   return r;
 }
 
-describe('derivedSeries', () => {
+describe('the view: real bucket widths and ratios', () => {
   it('divides by the real width of a short last bucket and marks meaningless ratios NaN', () => {
-    const r = makeRecord(25, []); // buckets [0,10) [10,20) [20,25)
-    set(r, 0, 1, { attempts: 100, retries: 30, ok: 40, failed: 10 });
+    const r = makeRecord(25, [], 10); // buckets [0,10) [10,20) [20,25)
+    set(r, 0, 1, { started: 50, attempts: 100, retries: 30, ok: 40, failed: 10 });
     set(r, 1, 2, { attempts: 10, retries: 10, ok: 0, failed: 0 });
     set(r, 2, 3, { attempts: 50, retries: 0, ok: 20, failed: 0 });
-    const d = derivedSeries(r.series, { baselineRate: 5, minAttemptsForShare: 20, horizonS: 25 });
-    expect(Array.from(d.widthS)).toEqual([10, 10, 5]);
-    expect(Array.from(d.offeredLoadMultiple)).toEqual([2, 0.2, 2]); // 10/s, 1/s, 10/s over 5/s
-    expect(d.retryShare[0]).toBeCloseTo(0.3, 12);
-    expect(d.retryShare[1]).toBeNaN(); // 10 attempts < 20
-    expect(d.retryShare[2]).toBe(0);
-    expect(Array.from(d.goodput)).toEqual([4, 0, 4]);
-    expect(d.successRatio[0]).toBeCloseTo(0.8, 12);
-    expect(d.successRatio[1]).toBeNaN();
-    expect(d.successRatio[2]).toBe(1);
+    const v = view(r, { baselineRate: 5 });
+    expect(Array.from(v.widths)).toEqual([10, 10, 5]);
+    expect(Array.from(v.loadMultiple)).toEqual([2, 0.2, 2]); // 10/s, 1/s, 10/s over 5/s
+    expect(v.successRatio[0]).toBeCloseTo(0.8, 12);
+    expect(v.successRatio[1]).toBeNaN();
+    expect(v.successRatio[2]).toBe(1);
   });
 });
 
@@ -143,7 +63,7 @@ describe('baseline', () => {
     set(r, 6, 19, { started: 100, attempts: 150, ok: 100, failed: 0 });
     set(r, 6, 7, { ok: 90, failed: 10 }); // pooled, not mean of per-bucket ratios
     set(r, 19, 20, { started: 900, attempts: 900, ok: 0, failed: 900 }); // [190,200) straddles 195: excluded
-    const b = baseline(r, S);
+    const b = view(r).baseline;
     expect(b.declared).toBe(false);
     expect([b.fromS, b.toS]).toEqual([60, 190]);
     expect(b.rate).toBe(10); // 1300 actions / 130 s
@@ -152,8 +72,7 @@ describe('baseline', () => {
   });
 
   it('uses the declared rate but the same window for the pre-fault ratios', () => {
-    const r = stormRecord(30);
-    const b = baseline(r, { ...S, baselineRate: 20 });
+    const b = view(stormRecord(30), { baselineRate: 20 }).baseline;
     expect(b).toMatchObject({ rate: 20, declared: true, fromS: 60, toS: 200 });
     expect(b.loadMultiple).toBeCloseTo(0.5, 12); // 10 attempts/s against a declared 20/s
     expect(b.successRatio).toBeCloseTo(0.99, 12);
@@ -163,7 +82,7 @@ describe('baseline', () => {
     const r = makeRecord(1000, [{ kind: 'x', startS: 65, endS: 300 }]);
     set(r, 0, 6, { started: 30, attempts: 30, ok: 30 });
     set(r, 6, 100, { started: 1000, attempts: 1000, ok: 0, failed: 1000 });
-    const b = baseline(r, S);
+    const b = view(r).baseline;
     expect([b.fromS, b.toS]).toEqual([0, 60]);
     expect(b.rate).toBe(3);
     expect(b.successRatio).toBe(1);
@@ -173,92 +92,125 @@ describe('baseline', () => {
     const r = makeRecord(100, []);
     set(r, 0, 6, { started: 1000 });
     set(r, 6, 10, { started: 40 });
-    const b = baseline(r, S);
+    const b = view(r).baseline;
     expect([b.fromS, b.toS]).toEqual([60, 100]);
     expect(b.rate).toBe(4);
   });
+
+  it('reads the users\' success but every population\'s arrivals and load', () => {
+    const r = build(1000, [FAULT], 10, [{}, { legitimate: false }]);
+    set(r, 0, 100, STEADY, 0);
+    set(r, 0, 100, { started: 100, attempts: 100, ok: 0, failed: 100 }, 1); // bots, all refused
+    const b = view(r).baseline;
+    expect(b.rate).toBe(20);
+    expect(b.successRatio).toBeCloseTo(0.99, 12);
+    expect(b.loadMultiple).toBe(1);
+  });
 });
 
-describe('recovery', () => {
-  it('recovers exactly when the lasting healthy run starts, k buckets after the fault', () => {
-    const r = stormRecord(35); // 5 bad buckets after the fault ends at 300
-    expect(recovery(r, S)).toEqual({ recovered: true, recoveryTimeS: 50, healthyFromS: 350, lastFaultEndS: 300 });
+/** 10 actions/s, all served: the healthy state of the per-second records. */
+const FINE_OK = { attempts: 10, ok: 10, failed: 0 };
+/** Down: 40 attempts/s, nothing served. */
+const FINE_DOWN = { attempts: 40, ok: 0, failed: 10, started: 10 };
+
+/** Healthy until the fault at 200, down until `upAtS` (fault ends at 300), healthy after; 10 s buckets unless given. */
+function fineStorm(upAtS: number, horizonS = 1000, bucketS = 10, faults: FaultWindow[] = [FAULT]): RunRecord {
+  const r = build(horizonS, faults, bucketS);
+  setSeconds(r, 0, 200, FINE_OK);
+  setSeconds(r, 200, upAtS, FINE_DOWN);
+  setSeconds(r, upAtS, horizonS, FINE_OK);
+  return r;
+}
+
+describe('recovery (per second, health judged over sliding windows)', () => {
+  it('is resolved to the second, whatever the bucket width', () => {
+    // Healthy from 347 s: the 10 s window [347, 357) is the first wholly healthy one.
+    expect(view(fineStorm(347)).recovery).toEqual({ recovered: true, recoveryTimeS: 47, healthyFromS: 347 });
+    // One-minute buckets with a 10 s health window give the same second.
+    expect(view(fineStorm(347, 1200, 60), { healthWindowS: 10 }).recovery.recoveryTimeS).toBe(47);
+    // With the health window at the bucket width (60 s) it still slides a second at a time, and
+    // judges a minute at once: [346, 406) holds one down second, 590 of 600 actions served
+    // (0.983 >= 0.98) and 630 attempts (1.05x): healthy.
+    expect(view(fineStorm(347, 1200, 60)).recovery.recoveryTimeS).toBe(46);
   });
 
-  it('starts counting from the end of the last fault, not the first', () => {
-    const r = stormRecord(45);
-    r.faults = [FAULT, { kind: 'capacity-cut', startS: 250, endS: 420 }];
-    expect(recovery(r, S).recoveryTimeS).toBe(30); // healthy from 450
+  it('starts counting from the end of the last trigger, not the first', () => {
+    const r = fineStorm(450);
+    r.faults = [FAULT, { kind: 'surge', startS: 250, endS: 420 }];
+    expect(view(r).recovery.recoveryTimeS).toBe(30);
   });
 
-  it('treats the tolerances as inclusive bounds', () => {
-    const r = stormRecord(30);
-    // 97/100 = 0.99 - 0.02 and 120 attempts = 1.2x: both exactly at the limit, still healthy.
-    set(r, 30, 31, { ok: 97, failed: 3, attempts: 120 });
-    expect(recovery(r, S).recoveryTimeS).toBe(0);
-    set(r, 30, 31, { attempts: 121 }); // just over the load limit
-    expect(recovery(r, S).recoveryTimeS).toBe(10);
-    set(r, 30, 31, { attempts: 100, ok: 96, failed: 4 }); // just under the success limit
-    expect(recovery(r, S).recoveryTimeS).toBe(10);
+  it('treats the limits as inclusive: 98 of 100 served at 1.2x load is healthy, 97 or 121 attempts is not', () => {
+    // The pre-fault ratio is 1, so the floor is 0.98; the load ceiling 1.2 x 10/s = 120 per 10 s window.
+    const at = (ok: number, attempts: number) => {
+      const r = fineStorm(300);
+      setSeconds(r, 300, 310, { attempts: 10, ok: 10, failed: 0 });
+      r.fine.actionsOk[305] = 8 - (98 - ok); // one second carries the window's failures
+      r.fine.actionsEnded[305] = 10;
+      r.fine.attempts[305] = 10 + (attempts - 100);
+      return view(r).recovery.recoveryTimeS;
+    };
+    expect(at(98, 120)).toBe(0);
+    expect(at(97, 100)).toBe(6); // every window holding second 305 fails; the first without it starts at 306
+    expect(at(98, 121)).toBe(6);
   });
 
-  it('skips a relapse shorter than the hold and reports the later run', () => {
-    const r = stormRecord(30);
-    set(r, 36, 37, DOWN); // healthy 300..360 (60 s < 120 s), relapse, healthy from 370
-    expect(recovery(r, S)).toMatchObject({ recovered: true, recoveryTimeS: 70, healthyFromS: 370 });
+  it('skips a healthy stretch shorter than the hold and reports the later one', () => {
+    const r = fineStorm(300);
+    setSeconds(r, 360, 365, FINE_DOWN); // healthy 300..360 (60 s < 120 s), down, healthy from 365
+    expect(view(r).recovery).toMatchObject({ recovered: true, recoveryTimeS: 65, healthyFromS: 365 });
   });
 
   it('does not count a healthy stretch at the end shorter than the hold', () => {
-    expect(recovery(stormRecord(90), S)).toEqual({
-      recovered: false,
-      recoveryTimeS: null,
-      healthyFromS: null,
-      lastFaultEndS: 300,
-    }); // healthy [900, 1000): 100 s
-    expect(recovery(stormRecord(88), S).recoveryTimeS).toBe(580); // [880, 1000) is exactly 120 s
-    // Horizon 995: the last bucket [990, 995) is 5 s wide, so [880, 995) is 115 s and falls
-    // short, while [870, 995) is 125 s. Half a bucket of traffic keeps that bucket healthy.
-    const short = stormRecord(88, 995);
-    set(short, 99, 100, { started: 50, attempts: 50, ok: 99, failed: 1 });
-    expect(healthyBuckets(short, S)[99]).toBe(1);
-    expect(recovery(short, S).recovered).toBe(false);
-    const enough = stormRecord(87, 995);
-    set(enough, 99, 100, { started: 50, attempts: 50, ok: 99, failed: 1 });
-    expect(recovery(enough, S).recoveryTimeS).toBe(570);
+    expect(view(fineStorm(881)).recovery).toEqual({ recovered: false, recoveryTimeS: null, healthyFromS: null }); // [881, 1000): 119 s
+    expect(view(fineStorm(880)).recovery.recoveryTimeS).toBe(580); // [880, 1000) is exactly 120 s
   });
 
-  it('is 0 and recovered when there are no faults', () => {
-    const r = makeRecord(1000, []);
-    set(r, 0, 100, DOWN); // even a sick service: there is nothing to recover from
-    expect(recovery(r, S)).toMatchObject({ recovered: true, recoveryTimeS: 0, lastFaultEndS: null });
+  it('is 0 and recovered when there are no triggers', () => {
+    const r = fineStorm(900, 1000, 10, []);
+    expect(view(r).recovery).toEqual({ recovered: true, recoveryTimeS: 0, healthyFromS: 0 });
   });
 
-  it('does not treat a bucket in which no action ended as healthy', () => {
-    const r = stormRecord(30);
-    set(r, 31, 32, { ok: 0, failed: 0 }); // attempts flow, nothing completes
-    expect(healthyBuckets(r, S)[31]).toBe(0);
-    expect(recovery(r, S).recoveryTimeS).toBe(20); // the run restarts at 320
+  it('does not treat a window in which no action ended as healthy', () => {
+    const r = fineStorm(300);
+    setSeconds(r, 310, 330, { attempts: 10, ok: 0, failed: 0 }); // attempts flow, nothing completes for 20 s
+    // The windows starting at 310..320 lie wholly in the silence; from 321 each holds a second that served.
+    expect(view(r).recovery).toMatchObject({ recoveryTimeS: 21, healthyFromS: 321 });
   });
 
   it('asks for a perfect success ratio, less the drop, when no action ended before the fault', () => {
-    const r = stormRecord(30);
-    set(r, 0, 20, { ok: 0, failed: 0 }); // actions in flight, none ended: no pre-fault ratio
-    set(r, 30, 33, { ok: 97, failed: 3 }); // 0.97 < 1 - 0.02
-    expect(baseline(r, S).successRatio).toBeNaN();
-    expect(recovery(r, S).recoveryTimeS).toBe(30); // 0.99 >= 0.98 from 330
+    const r = fineStorm(300);
+    setSeconds(r, 0, 200, { attempts: 10, ok: 0, failed: 0 }); // actions in flight, none ended: no pre-fault ratio
+    setSeconds(r, 300, 330, { attempts: 10, ok: 97, failed: 3 }); // 0.97 < 1 - 0.02 for 30 s
+    expect(view(r).baseline.successRatio).toBeNaN();
+    // [328, 338) holds two such seconds: 194 + 80 of 200 + 80 served, 0.979: not healthy;
+    // [329, 339) one: 97 + 90 of 100 + 90, 0.984: healthy.
+    expect(view(r).recovery.recoveryTimeS).toBe(29);
   });
 
-  it('never recovers when the fault outlasts the run', () => {
-    const r = stormRecord(30);
+  it('never recovers when the trigger lasts to the end of the run', () => {
+    const r = fineStorm(300);
     r.faults = [{ kind: 'x', startS: 200, endS: 1000 }];
-    expect(recovery(r, S).recovered).toBe(false);
+    expect(view(r).recovery.recovered).toBe(false);
   });
 
-  it('measures the first bucket that begins at or after a fault end that falls mid-bucket', () => {
-    const r = stormRecord(30);
-    r.faults = [{ kind: 'x', startS: 200, endS: 295 }];
-    set(r, 29, 30, STEADY); // [290, 300) is healthy but began before the fault ended
-    expect(recovery(r, S).recoveryTimeS).toBe(5);
+  it('starts from the first whole second after a trigger that ends mid-second', () => {
+    const r = fineStorm(290);
+    r.faults = [{ kind: 'x', startS: 200, endS: 295.5 }];
+    expect(view(r).recovery.recoveryTimeS).toBeCloseTo(0.5, 12); // healthy from 296
+  });
+});
+
+describe('healthy before the trigger', () => {
+  it('is false when users were mostly failing or the server saturated before the first fault, true otherwise', () => {
+    expect(view(stormRecord(30)).healthyBeforeTrigger).toBe(true);
+    const failing = stormRecord(30);
+    set(failing, 0, 20, { ok: 20, failed: 80 }); // 20% success before the fault
+    expect(view(failing).healthyBeforeTrigger).toBe(false);
+    const saturated = stormRecord(30);
+    for (let i = 0; i < 20; i++) { saturated.series.busySlots[i] = 99; saturated.series.slots[i] = 100; }
+    expect(view(saturated).healthyBeforeTrigger).toBe(false); // 99% busy >= 98%
+    expect(view(saturated, { saturation: 1 }).healthyBeforeTrigger).toBe(true);
   });
 });
 
@@ -271,8 +223,8 @@ describe('perceivedOutageS', () => {
     set(r, 3, 4, { ok: 0, failed: 0 }); // nothing ended, 100 started: outage
     set(r, 4, 5, { started: 0, ok: 0, failed: 0 }); // idle: not an outage
     set(r, 5, 6, { ok: 0, failed: 5 }); // 0: outage
-    expect(perceivedOutageS(r, S)).toBe(30);
-    expect(perceivedOutageS(r, { ...S, perceivedOutageThreshold: 0.995 })).toBe(90); // all but the idle bucket
+    expect(m(perceivedOutageS, r)).toBe(30);
+    expect(m(perceivedOutageS, r, { perceivedOutageThreshold: 0.995 })).toBe(90); // all but the idle bucket
   });
 });
 
@@ -286,36 +238,36 @@ describe('relapses', () => {
     set(r, 45, 50, DOWN); // ... then down: too short an up-stretch to count
     set(r, 50, 60, STEADY); // up for 100 s ...
     set(r, 60, 61, DOWN); // ... one down bucket: relapse 2
-    expect(relapses(r, S)).toBe(2);
-    expect(relapses(r, { ...S, relapseUpS: 50 })).toBe(3);
-    expect(relapses(r, { ...S, relapseUpS: 120 })).toBe(0);
+    expect(m(relapses, r)).toBe(2);
+    expect(m(relapses, r, { relapseUpS: 50 })).toBe(3);
+    expect(m(relapses, r, { relapseUpS: 120 })).toBe(0);
   });
 
   it('is 0 for a service that recovered and stayed, one that never recovered, and a run without faults', () => {
-    expect(relapses(stormRecord(40), S)).toBe(0);
+    expect(m(relapses, stormRecord(40))).toBe(0);
     const never = stormRecord(1000);
-    expect(relapses(never, S)).toBe(0);
+    expect(m(relapses, never)).toBe(0);
     const calm = makeRecord(500, []);
     set(calm, 0, 50, STEADY);
     set(calm, 20, 22, DOWN);
-    expect(relapses(calm, S)).toBe(0);
+    expect(m(relapses, calm)).toBe(0);
   });
 
   it('does not take a lull with no users in it for the service being up', () => {
     const r = stormRecord(1000, 1500); // down from the fault on, never back
     set(r, 40, 47, { started: 0, ok: 0, failed: 0 }); // 70 s in which nobody arrives or finishes
-    expect(relapses(r, S)).toBe(0);
+    expect(m(relapses, r)).toBe(0);
     set(r, 47, 50, STEADY); // 30 s up after the lull: still under relapseUp
-    expect(relapses(r, S)).toBe(0);
+    expect(m(relapses, r)).toBe(0);
     set(r, 50, 53, STEADY); // 60 s up in all (the lull not counted), then down again
-    expect(relapses(r, S)).toBe(1);
+    expect(m(relapses, r)).toBe(1);
   });
 
   it('ignores ups and downs while the fault lasts', () => {
     const r = stormRecord(30);
     set(r, 21, 28, STEADY); // up for 70 s inside the fault
     set(r, 28, 30, DOWN);
-    expect(relapses(r, S)).toBe(0);
+    expect(m(relapses, r)).toBe(0);
   });
 });
 
@@ -335,33 +287,33 @@ describe('retryWaves', () => {
     at(r, 100, 110, 1.6); // 1.6x: 1.6 over a 1x trough, above 1.2: wave 2
     at(r, 110, 130, 1);
     at(r, 130, 140, 1.15); // 1.15x: 1.15 over 1x is not a wave, and it is under the limit anyway
-    expect(retryWaves(r, S)).toBe(2);
+    expect(m(retryWaves, r)).toBe(2);
   });
 
   it('does not count a storm that never ebbs, nor noise in a recovered service, nor a run without faults', () => {
     const flat = stormRecord(300, 3000);
-    expect(retryWaves(flat, S)).toBe(0);
+    expect(m(retryWaves, flat)).toBe(0);
     const calm = stormRecord(30, 3000);
-    for (let i = 30; i < calm.series.n; i++) calm.series.attempts[i] = i % 2 ? 80 : 118; // ±20% noise around 1x
-    expect(retryWaves(calm, S)).toBe(0);
-    expect(retryWaves(makeRecord(1000, []), S)).toBe(0);
+    for (let i = 30; i < calm.series.n; i++) set(calm, i, i + 1, { attempts: i % 2 ? 80 : 118 }); // ±20% noise around 1x
+    expect(m(retryWaves, calm)).toBe(0);
+    expect(m(retryWaves, makeRecord(1000, []))).toBe(0);
   });
 
   it('counts the first surge when the clients were quiet as the fault ended', () => {
     const r = stormRecord(20, 3000); // steady throughout: the fault [200, 300) saw 1x
     at(r, 33, 40, 5); // 30 s after the fault, a 5x wave: wave 1
-    expect(retryWaves(r, S)).toBe(1);
+    expect(m(retryWaves, r)).toBe(1);
     at(r, 60, 70, 5); // another after it ebbed: wave 2
-    expect(retryWaves(r, S)).toBe(2);
+    expect(m(retryWaves, r)).toBe(2);
   });
 
   it('averages over a minute, so one spiky bucket is not a wave', () => {
     const r = stormRecord(30, 3000);
     at(r, 20, 30, 4);
     at(r, 60, 61, 3); // one 10 s bucket at 3x: the minute's mean is (3 + 5) / 6 = 1.33x < 1.5x over 1x
-    expect(retryWaves(r, S)).toBe(0);
+    expect(m(retryWaves, r)).toBe(0);
     at(r, 60, 62, 3); // two buckets: (6 + 4) / 6 = 1.67x: a wave
-    expect(retryWaves(r, S)).toBe(1);
+    expect(m(retryWaves, r)).toBe(1);
     expect(WAVE_RISE).toBe(1.5);
   });
 });
@@ -369,18 +321,18 @@ describe('retryWaves', () => {
 describe('originalSuccessAfterFault', () => {
   it('is the share of first tries sent in the hold after the fault that succeeded', () => {
     const r = makeRecord(1000); // fault ends at 300; hold 120 s: buckets 30..41
-    const s = r.series;
-    for (let i = 0; i < s.n; i++) s.firstTries[i] = 10;
-    for (let i = 30; i < 42; i++) s.firstTriesOk[i] = i < 36 ? 2 : 8; // 6 x 2 + 6 x 8 of 12 x 10
-    s.firstTriesOk[29] = 10; // before the fault ended: not counted
-    s.firstTriesOk[42] = 10; // after the hold: not counted
-    expect(originalSuccessAfterFault(r, S)).toBeCloseTo(60 / 120, 12);
-    expect(originalSuccessAfterFault(r, { ...S, holdS: 60 })).toBeCloseTo(12 / 60, 12);
+    set(r, 0, r.series.n, { firstTries: 10 });
+    set(r, 30, 36, { firstTriesOk: 2 }); // 6 x 2 + 6 x 8 of 12 x 10
+    set(r, 36, 42, { firstTriesOk: 8 });
+    set(r, 29, 30, { firstTriesOk: 10 }); // before the fault ended: not counted
+    set(r, 42, 43, { firstTriesOk: 10 }); // after the hold: not counted
+    expect(m(originalSuccessAfterFault, r)).toBeCloseTo(60 / 120, 12);
+    expect(m(originalSuccessAfterFault, r, { holdS: 60 })).toBeCloseTo(12 / 60, 12);
   });
 
   it('is null without faults or without originals in the window', () => {
-    expect(originalSuccessAfterFault(makeRecord(1000, []), S)).toBeNull();
-    expect(originalSuccessAfterFault(makeRecord(1000), S)).toBeNull();
+    expect(m(originalSuccessAfterFault, makeRecord(1000, []))).toBeNull();
+    expect(m(originalSuccessAfterFault, makeRecord(1000))).toBeNull();
   });
 });
 
@@ -388,9 +340,9 @@ describe('peakLoadMultiple', () => {
   it('takes the highest bucket and rates a short last bucket by its real width', () => {
     const r = stormRecord(30, 995);
     set(r, 99, 100, { attempts: 250 }); // 250 in 5 s = 50/s = 5x
-    expect(peakLoadMultiple(r, S)).toBe(5);
+    expect(m(peakLoadMultiple, r)).toBe(5);
     set(r, 99, 100, { attempts: 0 });
-    expect(peakLoadMultiple(r, S)).toBe(4); // the DOWN buckets
+    expect(m(peakLoadMultiple, r)).toBe(4); // the DOWN buckets
   });
 });
 
@@ -400,9 +352,9 @@ describe('peakRetryShare', () => {
     set(r, 0, 1, { attempts: 5, retries: 5 }); // share 1, but only 5 attempts
     set(r, 1, 2, { attempts: 100, retries: 60 });
     set(r, 2, 3, { attempts: 20, retries: 8 });
-    expect(peakRetryShare(r, S)).toBe(0.6);
-    expect(peakRetryShare(r, { ...S, minAttemptsForShare: 5 })).toBe(1);
-    expect(peakRetryShare(makeRecord(100, []), S)).toBe(0);
+    expect(m(peakRetryShare, r)).toBe(0.6);
+    expect(m(peakRetryShare, r, { minAttemptsForShare: 5 })).toBe(1);
+    expect(m(peakRetryShare, makeRecord(100, []))).toBe(0);
   });
 });
 
@@ -411,45 +363,73 @@ describe('retryShareAtPeak', () => {
     const r = stormRecord(30); // baseline 10/s; DOWN buckets 20..29 at 4x with share 0.75
     set(r, 25, 26, { attempts: 500, retries: 250 }); // 5x, the peak: share 0.5
     set(r, 40, 41, { attempts: 100, retries: 90 }); // 1x but 0.9: the highest share anywhere
-    expect(peakLoadMultiple(r, S)).toBe(5);
-    expect(peakRetryShare(r, S)).toBe(0.9);
-    expect(retryShareAtPeak(r, S)).toBe(0.5);
+    expect(m(peakLoadMultiple, r)).toBe(5);
+    expect(m(peakRetryShare, r)).toBe(0.9);
+    expect(m(retryShareAtPeak, r)).toBe(0.5);
   });
 
   it('takes the first bucket on a tie and rates a short last bucket by its real width', () => {
     const r = stormRecord(30, 995); // DOWN buckets 20..29 tie at 4x
     set(r, 20, 21, { retries: 100 }); // the first of them: 100/400
-    expect(retryShareAtPeak(r, S)).toBe(0.25);
+    expect(m(retryShareAtPeak, r)).toBe(0.25);
     set(r, 99, 100, { attempts: 250, retries: 200 }); // 250 in 5 s = 50/s = 5x
-    expect(retryShareAtPeak(r, S)).toBe(0.8);
+    expect(m(retryShareAtPeak, r)).toBe(0.8);
   });
 
   it('is null when the peak bucket has too few attempts, and uses attempts per second with a 0 baseline', () => {
     const tiny = makeRecord(100, []);
     set(tiny, 3, 4, { attempts: 10, retries: 5 }); // the peak, but 10 < minAttemptsForShare
-    expect(retryShareAtPeak(tiny, S)).toBeNull();
-    expect(retryShareAtPeak(tiny, { ...S, minAttemptsForShare: 10 })).toBe(0.5);
-    expect(retryShareAtPeak(makeRecord(0, []), S)).toBeNull(); // no bucket at all
+    expect(m(retryShareAtPeak, tiny)).toBeNull();
+    expect(m(retryShareAtPeak, tiny, { minAttemptsForShare: 10 })).toBe(0.5);
+    expect(m(retryShareAtPeak, makeRecord(0, []))).toBeNull(); // no bucket at all
     const unbased = makeRecord(100, []); // nothing started: baseline rate 0
     set(unbased, 2, 3, { attempts: 40, retries: 10 });
     set(unbased, 5, 6, { attempts: 50, retries: 40 });
-    expect(peakLoadMultiple(unbased, S)).toBe(0);
-    expect(retryShareAtPeak(unbased, S)).toBe(0.8);
+    expect(m(peakLoadMultiple, unbased)).toBe(0);
+    expect(m(retryShareAtPeak, unbased)).toBe(0.8);
   });
 });
 
-describe('attemptsPerAction', () => {
+describe('excessAttempts', () => {
+  it('adds up the attempts above the healthy load limit after the last trigger', () => {
+    const r = stormRecord(30, 2000); // limit 1.2x = 120 per bucket; the storm ends with the fault at 300
+    set(r, 40, 41, { attempts: 500 }); // 380 over
+    set(r, 60, 62, { attempts: 130 }); // 10 over, twice
+    set(r, 25, 26, { attempts: 900 }); // during the fault: not counted
+    expect(m(excessAttempts, r)).toBe(400);
+    expect(m(excessAttempts, makeRecord(1000, []))).toBe(0);
+  });
+});
+
+describe('attemptsPerActionStats', () => {
   it('gives mean, nearest-rank p99 and max of the histogram', () => {
     // 90 actions took 1 attempt, 5 took 2, 3 took 3, 2 took 5.
-    expect(attemptsPerAction([0, 90, 5, 3, 0, 2])).toEqual({ mean: 1.19, p99: 5, max: 5 });
-    expect(attemptsPerAction([0, 99, 1])).toEqual({ mean: 1.01, p99: 1, max: 2 });
-    expect(attemptsPerAction([0, 98, 2]).p99).toBe(2);
-    expect(attemptsPerAction([0, 297, 3]).p99).toBe(1); // cumulative count exactly at the 99% rank
+    expect(attemptsPerActionStats([0, 90, 5, 3, 0, 2])).toEqual({ mean: 1.19, p99: 5, max: 5 });
+    expect(attemptsPerActionStats([0, 99, 1])).toEqual({ mean: 1.01, p99: 1, max: 2 });
+    expect(attemptsPerActionStats([0, 98, 2]).p99).toBe(2);
+    expect(attemptsPerActionStats([0, 297, 3]).p99).toBe(1); // cumulative count exactly at the 99% rank
   });
 
   it('is all zeros when no action finished', () => {
-    expect(attemptsPerAction([])).toEqual({ mean: 0, p99: 0, max: 0 });
-    expect(attemptsPerAction([0, 0, 0])).toEqual({ mean: 0, p99: 0, max: 0 });
+    expect(attemptsPerActionStats([])).toEqual({ mean: 0, p99: 0, max: 0 });
+    expect(attemptsPerActionStats([0, 0, 0])).toEqual({ mean: 0, p99: 0, max: 0 });
+  });
+});
+
+describe('users and attackers', () => {
+  it('leaves attackers out of success, perceived outage and amplification, but not out of load', () => {
+    const r = build(1000, [FAULT], 10, [{ name: 'users' }, { name: 'bots', legitimate: false }]);
+    set(r, 0, 100, STEADY, 0);
+    set(r, 20, 40, { started: 100, attempts: 300, ok: 0, failed: 100 }, 1); // bots flood and are refused
+    r.attemptsPerActionByPopulation = [[0, 100], [0, 0, 0, 100]];
+    const v = view(r);
+    expect(successRatio.compute(v)).toBeCloseTo(0.99, 12);
+    expect(perceivedOutageS.compute(v)).toBe(0);
+    expect(attemptsPerActionStats(v.histogram).mean).toBe(1);
+    expect(peakLoadMultiple.compute(v)).toBe(4); // (100 + 300) / 100 per bucket against the 1x before the flood
+    const s = summarize(r, S);
+    expect(s.populations.map((p) => [p.name, p.measures.successRatio])).toEqual([['users', 0.99], ['bots', 0]]);
+    expect(s.routes[0].measures.successRatio).toBeCloseTo(0.99, 12); // the route's legitimate users
   });
 });
 
@@ -461,91 +441,59 @@ function allFinite(v: unknown): boolean {
 }
 
 describe('summarize', () => {
-  it('assembles every measure of a storm run', () => {
-    const r = stormRecord(35);
-    r.attemptsPerAction = [0, 90, 5, 3, 0, 2];
-    Object.assign(r.totals, {
-      actionsStarted: 10000,
-      actionsOk: 7000,
-      actionsFailed: 2000,
-      attempts: 14000,
-      served: 12000,
-      queueWaitS: 600,
-      workS: 800,
-      wastedWorkS: 200,
-      capacityS: 4000,
-    });
-    const { routes, quotas, ...s } = summarize(r, S);
-    // One route (the default), read from the whole-run series; no dependency with a quota.
-    const ok0 = r.series.actionsOk.reduce((x, y) => x + y, 0);
-    const failed0 = r.series.actionsFailed.reduce((x, y) => x + y, 0);
-    expect(routes).toEqual({ default: { successRatio: ok0 / (ok0 + failed0), actionsOk: ok0, actionsFailed: failed0 } });
-    expect(quotas).toEqual({});
-    const total = (a: Float64Array) => a.reduce((x, y) => x + y, 0);
-    // Whole-run true retry share: every retry over every attempt of the series.
-    const RETRY_SHARE = total(r.series.retries) / total(r.series.attempts);
-    expect(RETRY_SHARE).toBeGreaterThan(0.05);
-    expect(RETRY_SHARE).toBeLessThan(0.95);
-    expect(s).toEqual({
-      baselineRate: 10,
-      preFaultSuccessRatio: 0.99,
-      preFaultLoadMultiple: 1,
-      lastFaultEndS: 300,
-      recovered: true,
+  it('computes every measure of the registry, plain JSON, for a storm run', () => {
+    const r = fineStorm(350);
+    r.attemptsPerActionByPopulation = [[0, 90, 5, 3, 0, 2]];
+    Object.assign(r.totals, { attempts: 14000, served: 12000, queueWaitS: 600, workS: 800, wastedWorkS: 200, capacityS: 4000 });
+    const s = summarize(r, S);
+    expect(Object.keys(s.measures)).toEqual(MEASURES.keys);
+    expect(s.measures).toMatchObject({
+      recovered: 1,
       recoveryTimeS: 50,
-      perceivedOutageS: 150, // the 15 DOWN buckets [200, 350)
-      relapses: 0, // it came back once and stayed
-      retryWaves: 0, // and no surge after the storm
-      originalSuccessAfterFault: null, // the record holds no first tries
-      peakLoadMultiple: 4,
-      peakRetryShare: 0.75,
-      retryShareAtPeak: 0.75, // bucket 20, the first of the DOWN buckets that tie at 4x: 300 retries of 400
-      attemptsPerAction: { mean: 1.19, p99: 5, max: 5, histogram: [0, 90, 5, 3, 0, 2] },
+      healthyBeforeTrigger: 1,
+      baselineRate: 10,
+      preFaultSuccessRatio: 1,
+      preFaultLoadMultiple: 1,
+      lastTriggerEndS: 300,
+      attemptsPerAction: 1.19,
+      attemptsPerActionP99: 5,
+      attemptsPerActionMax: 5,
       wastedWorkS: 200,
       wastedWorkShare: 0.25,
-      successRatio: 7000 / 9000,
-      goodputMean: 7,
-      actionsStarted: 10000,
-      actionsOk: 7000,
-      actionsFailed: 2000,
-      attempts: 14000,
       utilisation: 0.2,
       meanQueueWaitS: 0.05,
-      futileRetryShare: 0,
-      retryShare: RETRY_SHARE,
-      detectedRetryShare: 0,
-      detectionFalsePositiveShare: 0,
-      fingerprintTableBytes: 0,
+      attempts: 14000,
     });
+    expect(s.attemptsHistogram).toEqual([0, 90, 5, 3, 0, 2]);
     expect(JSON.parse(JSON.stringify(s))).toEqual(s);
   });
 
   it('never emits NaN or Infinity, even for an empty, unrecovered run', () => {
-    const empty = makeRecord(100, [{ kind: 'x', startS: 0, endS: Infinity }]);
-    const s = summarize(empty, S);
+    const s = summarize(makeRecord(100, [{ kind: 'x', startS: 0, endS: 100 }]), S);
     expect(allFinite(s)).toBe(true);
     expect(JSON.parse(JSON.stringify(s))).toEqual(s);
-    expect(s).toMatchObject({
+    expect(s.measures).toMatchObject({
       baselineRate: 0,
       preFaultSuccessRatio: null,
       preFaultLoadMultiple: null,
-      lastFaultEndS: null,
-      recovered: false,
+      recovered: 0,
       recoveryTimeS: null,
       successRatio: null,
       utilisation: 0,
       meanQueueWaitS: 0,
       wastedWorkShare: 0,
-      attemptsPerAction: { mean: 0, p99: 0, max: 0 },
+      attemptsPerAction: 0,
     });
-    const zeroHorizon = summarize(makeRecord(0, []), S);
-    expect(allFinite(zeroHorizon)).toBe(true);
-    expect(zeroHorizon.goodputMean).toBe(0);
+    expect(allFinite(summarize(makeRecord(0, []), S))).toBe(true);
   });
+});
 
-  it('has a MEASURE_DOCS sentence for exactly its fields', () => {
-    const keys = Object.keys(summarize(stormRecord(30), S)).sort();
-    expect(Object.keys(MEASURE_DOCS).sort()).toEqual(keys);
-    for (const k of keys) expect(MEASURE_DOCS[k]).toMatch(/\.$/);
+describe('the registry', () => {
+  it('holds one sentence, a unit and a direction for every measure, and refuses a duplicate key', () => {
+    for (const d of MEASURES.all) {
+      expect(d.doc, d.key).toMatch(/\.$/);
+      expect(['lower', 'higher', 'none'], d.key).toContain(d.better);
+    }
+    expect(() => MEASURES.with(MEASURES.all[0])).toThrow(/two measures named/);
   });
 });

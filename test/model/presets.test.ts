@@ -3,12 +3,15 @@
  * resolveLayer gives each library's documented defaults (the numbers below are the ones
  * verified against the sources quoted in src/model/client/presets.ts and docs/presets.md).
  * A field written in the scenario overrides the preset; what neither says comes from
- * LAYER_DEFAULTS.
+ * LAYER_DEFAULTS. `name@version` gives the release line that version falls in.
  */
 import { describe, it, expect } from 'vitest';
 import { PRESETS } from '../../src/model/client/presets.js';
-import { PRESET_NAMES } from '../../src/model/client/preset-names.js';
-import { resolveLayer, LAYER_DEFAULTS } from '../../src/model/client/layer-spec.js';
+import { PRESET_NAMES, PRESET_RELEASES, parsePresetRef, describeReleaseLines } from '../../src/scenario/preset-names.js';
+import { LAYER_DEFAULTS } from '../../src/model/client/layer-spec.js';
+import { resolveLayer } from '../../src/model/client/resolve-layer.js';
+import { loadScenario } from '../../src/scenario/load.js';
+import { ScenarioError } from '../../src/scenario/problems.js';
 
 describe('presets: one per name, each with its provenance', () => {
   it('has exactly one preset per preset name', () => {
@@ -40,9 +43,10 @@ describe('presets: documented values', () => {
   it('got: limit 2 + 1 = 3 attempts, 1s * 2^(n-1) (+ up to 100 ms noise), its status list, Retry-After up to maxRetryAfter', () => {
     const l = resolveLayer('x', { preset: 'got' });
     expect(l.maxAttempts).toBe(3);
-    expect(l.backoff).toEqual({ kind: 'exponential', base: 1, multiplier: 2, max: Infinity, jitter: 'proportional', jitterFactor: 0.05 });
+    expect(l.backoff).toMatchObject({ kind: 'exponential', base: 1, multiplier: 2, max: Infinity, jitter: 'proportional', jitterFactor: 0.05 });
     expect(l.retryOn).toEqual(['timeout', 'reset', 408, 413, 429, 500, 502, 503, 504, 521, 522, 524]);
-    expect(l.retryAfter).toEqual({ mode: 'give-up', cap: Infinity, max: Infinity });
+    // calculate-retry-delay.js: the Retry-After itself is the wait, or no retry above maxRetryAfter (none by default)
+    expect(l.retryAfter).toMatchObject({ mode: 'exact', cap: Infinity, max: Infinity });
     expect(l.timeout).toBe(Infinity);
     expect(l.budget).toBeUndefined();
   });
@@ -56,20 +60,20 @@ describe('presets: documented values', () => {
     expect(l.retryAfter.mode).toBe('honour');
   });
 
-  it('urllib3: Retry.DEFAULT total 3, no backoff, no status forced, Retry-After capped at 6 h', () => {
+  it('urllib3: Retry.DEFAULT total 3, no backoff, no status forced, the Retry-After waited exactly, capped at 6 h', () => {
     const l = resolveLayer('x', { preset: 'urllib3' });
     expect(l.maxAttempts).toBe(4);
     expect(l.backoff.kind).toBe('none');
     expect(l.retryOn).toEqual(['timeout', 'reset']);
-    expect(l.retryAfter).toEqual({ mode: 'cap', cap: 21600, max: Infinity });
+    expect(l.retryAfter).toMatchObject({ mode: 'exact', cap: 21600, max: Infinity });
   });
 
-  it('go-retryablehttp: RetryMax 4, 1s..30s exponential, 5xx and 429, Retry-After honoured', () => {
+  it('go-retryablehttp: RetryMax 4, 1s..30s exponential, 5xx and 429, the Retry-After waited exactly', () => {
     const l = resolveLayer('x', { preset: 'go-retryablehttp' });
     expect(l.maxAttempts).toBe(5);
     expect(l.backoff).toMatchObject({ kind: 'exponential', base: 1, multiplier: 2, max: 30, jitter: 'none' });
     expect(l.retryOn).toEqual(['timeout', 'reset', '5xx', 429]);
-    expect(l.retryAfter.mode).toBe('honour');
+    expect(l.retryAfter).toMatchObject({ mode: 'exact', cap: Infinity, max: Infinity });
   });
 
   it('okhttp: connection failures (and 408) only, once, 10 s read timeout, no backoff', () => {
@@ -82,20 +86,30 @@ describe('presets: documented values', () => {
     expect(l.retryAfter.mode).toBe('ignore');
   });
 
-  it('grpc: gRFC A6 example policy and retryThrottling maxTokens 10, tokenRatio 0.1', () => {
+  it('grpc: gRFC A6 (as updated in 2024) example policy, jitter x uniform(0.8, 1.2), pushback waited exactly, retryThrottling 10 / 0.1', () => {
     const l = resolveLayer('x', { preset: 'grpc' });
     expect(l.maxAttempts).toBe(4);
-    expect(l.backoff).toMatchObject({ kind: 'exponential', base: 0.1, multiplier: 2, max: 1, jitter: 'full' });
+    expect(l.backoff).toMatchObject({ kind: 'exponential', base: 0.1, multiplier: 2, max: 1, jitter: 'scaled', jitterMin: 0.8, jitterMax: 1.2 });
     expect(l.retryOn).toEqual(['reset', 503]);
+    expect(l.retryAfter.mode).toBe('exact');
     expect(l.budget).toEqual({ kind: 'grpc-throttle', maxTokens: 10, tokenRatio: 0.1 });
   });
 
-  it('aws-sdk-js-v3: standard mode, 3 attempts, 100 ms full jitter up to 20 s, quota 500/5/10/1', () => {
+  it('grpc-java, grpc-go, grpc-js: the A6 example policy; the current releases jitter x uniform(0.8, 1.2)', () => {
+    for (const name of ['grpc-java', 'grpc-go', 'grpc-js'] as const) {
+      const l = resolveLayer('x', { preset: name });
+      const spec = resolveLayer('x', { preset: 'grpc' });
+      expect(l, name).toEqual(spec);
+    }
+  });
+
+  it('aws-sdk-js-v3 (current, 2026 defaults): 3 attempts, 50 ms full jitter up to 20 s, quota 500, transient 14, throttling 5, capped; Retry-After up to 5 s past the backoff', () => {
     const l = resolveLayer('x', { preset: 'aws-sdk-js-v3' });
     expect(l.maxAttempts).toBe(3);
-    expect(l.backoff).toMatchObject({ kind: 'exponential', base: 0.1, multiplier: 2, max: 20, jitter: 'full' });
+    expect(l.backoff).toMatchObject({ kind: 'exponential', base: 0.05, multiplier: 2, max: 20, jitter: 'full' });
     expect(l.retryOn).toEqual(['timeout', 'reset', 429, 500, 502, 503, 504]);
-    expect(l.budget).toEqual({ kind: 'aws-quota', capacity: 500, retryCost: 5, timeoutCost: 10, successRefund: 1 });
+    expect(l.retryAfter).toMatchObject({ mode: 'bounded', bound: 5 });
+    expect(l.budget).toEqual({ kind: 'aws-quota', capacity: 500, transientCost: 14, throttlingCost: 5, successRefund: 1, refill: 'capped' });
   });
 
   it('envoy: num_retries 1, 25 ms base and 250 ms max back-off, 15 s route timeout, max_retries 3', () => {
@@ -109,10 +123,11 @@ describe('presets: documented values', () => {
     expect(l.budget).toEqual({ kind: 'envoy-max-retries', maxRetries: 3 });
   });
 
-  it('finagle: RetryBudget() ttl 10 s, 10 retries/s, 20%; requeues immediate, at most ceil(0.2 * 100) per request', () => {
+  it('finagle: RetryBudget() ttl 10 s, 10 retries/s, 20%, deposits on success; requeues immediate, ceil(0.2 x balance) per request', () => {
     const l = resolveLayer('x', { preset: 'finagle' });
-    expect(l.budget).toEqual({ kind: 'finagle', ttl: 10, minRetriesPerSec: 10, percentCanRetry: 0.2 });
-    expect(l.maxAttempts).toBe(1 + Math.ceil(0.2 * 10 * 10));
+    expect(l.budget).toEqual({ kind: 'finagle', ttl: 10, minRetriesPerSec: 10, percentCanRetry: 0.2, deposit: 'success', perRequest: 0.2 });
+    // no fixed count: the per-request cap, read from the balance, decides (test/model/client/preset-behaviour.test.ts)
+    expect(l.maxAttempts).toBe(1000);
     expect(l.backoff.kind).toBe('none');
     expect(l.retryOn).toEqual(['reset']);
   });
@@ -132,9 +147,10 @@ describe('presets: documented values', () => {
     });
   });
 
-  it('polly: v8 MaxRetryAttempts 3, Delay 2 s constant, no jitter, timeouts not handled', () => {
+  it('polly: v8 MaxRetryAttempts 3, Delay 2 s constant, no jitter; each try an HttpClient call with its 100 s timeout, timeouts not handled', () => {
     const l = resolveLayer('x', { preset: 'polly' });
     expect(l.maxAttempts).toBe(4);
+    expect(l.timeout).toBe(100);
     expect(l.backoff).toMatchObject({ kind: 'constant', base: 2, max: Infinity, jitter: 'none' });
     expect(l.retryOn).not.toContain('timeout');
     expect(l.retryAfter.mode).toBe('ignore');
@@ -183,7 +199,10 @@ describe('presets: the scenario overrides the preset', () => {
     const l = resolveLayer('x', { preset: 'envoy', backoff: { base: 0.1 } });
     expect(l.backoff).toEqual({ ...LAYER_DEFAULTS.backoff, kind: 'exponential', base: 0.1, multiplier: 2, max: 0.25, jitter: 'full' });
     const u = resolveLayer('x', { preset: 'urllib3', retryAfter: { mode: 'honour' } });
-    expect(u.retryAfter).toEqual({ mode: 'honour', cap: 21600, max: Infinity });
+    expect(u.retryAfter).toEqual({ mode: 'honour', cap: 21600, max: Infinity, bound: Infinity });
+    // a versioned preset merges the same way: its release line's fields, then the scenario's
+    const g = resolveLayer('x', { preset: 'grpc-java@1.75', backoff: { base: 0.2 } });
+    expect(g.backoff).toMatchObject({ base: 0.2, multiplier: 2, max: 1, jitter: 'scaled', jitterMin: 0.4, jitterMax: 1.2 });
   });
 
   it('budget and breaker written in the scenario replace the preset\'s whole', () => {
@@ -204,5 +223,156 @@ describe('presets: the scenario overrides the preset', () => {
     l.retryAfter.max = 1;
     expect(PRESETS.got.layer.backoff?.base).toBe(1);
     expect(PRESETS.got.layer.retryAfter?.max).toBe(Infinity);
+  });
+});
+
+describe('presets by version (name@version)', () => {
+  it('every versioned preset gives one set of values per release line, each with its versions, source and notes', () => {
+    for (const name of PRESET_NAMES) {
+      const p = PRESETS[name];
+      const lines = PRESET_RELEASES[name];
+      if (p.releases === undefined) continue;
+      expect(lines, name).toBeDefined();
+      expect(p.releases.length, name).toBe(lines!.length);
+      for (const r of p.releases) {
+        expect(r.versions.trim().length).toBeGreaterThan(0);
+        expect(r.source.trim().length).toBeGreaterThan(0);
+        expect(r.notes.trim().length).toBeGreaterThan(0);
+      }
+    }
+    // the libraries whose behaviour changed have one line per change
+    expect(PRESETS['aws-sdk-js-v3'].releases).toHaveLength(3);
+    expect(PRESETS['grpc-java'].releases).toHaveLength(3);
+    expect(PRESETS['grpc-go'].releases).toHaveLength(2);
+    expect(PRESETS['grpc-js'].releases).toHaveLength(2);
+    expect(PRESETS.urllib3.releases).toHaveLength(2);
+  });
+
+  it('without a version, a preset is its current (last) release line', () => {
+    for (const name of PRESET_NAMES) {
+      const lines = PRESET_RELEASES[name];
+      if (!lines) continue;
+      const last = lines[lines.length - 1] === '0' ? '1' : lines[lines.length - 1];
+      expect(resolveLayer('x', { preset: `${name}@${last}` }), name).toEqual(resolveLayer('x', { preset: name }));
+    }
+  });
+
+  it('aws-sdk-js-v3: before 3.1026.0 the quota refills with Math.max and a numeric Retry-After is ignored; 3.1026.0 capped and bounded; 3.1166.0 the 2026 costs', () => {
+    const old = resolveLayer('x', { preset: 'aws-sdk-js-v3@3.600' });
+    expect(old.budget).toEqual({ kind: 'aws-quota', capacity: 500, transientCost: 10, throttlingCost: 5, successRefund: 1, refill: 'floor' });
+    expect(old.retryAfter.mode).toBe('ignore');
+    expect(old.backoff.base).toBe(0.1);
+    expect(resolveLayer('x', { preset: 'aws-sdk-js-v3@3.1025.9' })).toEqual(old);
+    expect(resolveLayer('x', { preset: 'aws-sdk-js-v3@3.341' })).toEqual(old);
+    const fixed = resolveLayer('x', { preset: 'aws-sdk-js-v3@3.1026' });
+    expect(fixed.budget).toEqual({ kind: 'aws-quota', capacity: 500, transientCost: 10, throttlingCost: 5, successRefund: 1, refill: 'capped' });
+    expect(fixed.retryAfter).toMatchObject({ mode: 'bounded', bound: 5 });
+    expect(fixed.backoff.base).toBe(0.1);
+    expect(resolveLayer('x', { preset: 'aws-sdk-js-v3@3.1165.2' })).toEqual(fixed);
+    const y2026 = resolveLayer('x', { preset: 'aws-sdk-js-v3@3.1166.0' });
+    expect(y2026.budget).toMatchObject({ transientCost: 14, throttlingCost: 5, refill: 'capped' });
+    expect(y2026.backoff.base).toBe(0.05);
+    // what every line shares
+    for (const l of [old, fixed, y2026]) {
+      expect(l.maxAttempts).toBe(3);
+      expect(l.retryOn).toEqual(['timeout', 'reset', 429, 500, 502, 503, 504]);
+      expect(l.backoff).toMatchObject({ kind: 'exponential', multiplier: 2, max: 20, jitter: 'full' });
+    }
+  });
+
+  it('gRPC: full jitter before grpc-java 1.71, x uniform(0.4, 1.2) in 1.71-1.79, x uniform(0.8, 1.2) from 1.80; grpc-go from 1.69; grpc-js from 1.14', () => {
+    const jitter = (ref: string) => {
+      const b = resolveLayer('x', { preset: ref }).backoff;
+      return b.jitter === 'scaled' ? `scaled ${b.jitterMin}-${b.jitterMax}` : b.jitter;
+    };
+    expect(jitter('grpc-java@1.70')).toBe('full');
+    expect(jitter('grpc-java@1.70.9')).toBe('full');
+    expect(jitter('grpc-java@1.0')).toBe('full');
+    expect(jitter('grpc-java@1.71.0')).toBe('scaled 0.4-1.2');
+    expect(jitter('grpc-java@1.79.3')).toBe('scaled 0.4-1.2');
+    expect(jitter('grpc-java@1.80')).toBe('scaled 0.8-1.2');
+    expect(jitter('grpc-go@1.68.2')).toBe('full');
+    expect(jitter('grpc-go@1.69.0')).toBe('scaled 0.8-1.2');
+    expect(jitter('grpc-js@1.13.7')).toBe('full'); // a 1.13 patch released after 1.14.0 still has full jitter
+    expect(jitter('grpc-js@1.14')).toBe('scaled 0.8-1.2');
+    expect(jitter('grpc')).toBe('scaled 0.8-1.2');
+  });
+
+  it('urllib3: the Retry-After is waited exactly, uncapped before 2.6.3, at most 6 h from 2.6.3', () => {
+    expect(resolveLayer('x', { preset: 'urllib3@1.26.12' }).retryAfter).toMatchObject({ mode: 'exact', cap: Infinity });
+    expect(resolveLayer('x', { preset: 'urllib3@2.6.2' }).retryAfter).toMatchObject({ mode: 'exact', cap: Infinity });
+    expect(resolveLayer('x', { preset: 'urllib3@2.6.3' }).retryAfter).toMatchObject({ mode: 'exact', cap: 21600 });
+  });
+
+  it('axios-retry: 429 and Retry-After from 4.2.0 on', () => {
+    const old = resolveLayer('x', { preset: 'axios-retry@4.1.0' });
+    expect(old.retryOn).toEqual(['reset', '5xx']);
+    expect(old.retryAfter.mode).toBe('ignore');
+    const now = resolveLayer('x', { preset: 'axios-retry@4.2' });
+    expect(now.retryOn).toEqual(['reset', '5xx', 429]);
+    expect(now.retryAfter.mode).toBe('honour');
+  });
+
+  it('parsePresetRef names the release lines when a version is outside them', () => {
+    expect(parsePresetRef('aws-sdk-js-v3@3.1100')).toEqual({ name: 'aws-sdk-js-v3', line: 1 });
+    expect(describeReleaseLines('grpc-java')).toEqual(['before 1.71.0', 'from 1.71.0, before 1.80.0', '1.80.0 and later']);
+    expect(describeReleaseLines('rabbitmq-quorum')).toEqual(['from 4.0.0, before 4.3.0']);
+    const err = (ref: string) => {
+      const r = parsePresetRef(ref);
+      return 'error' in r ? r.error : '';
+    };
+    expect(err('aws-sdk-js-v3@3.200')).toBe(
+      'no known behaviour for aws-sdk-js-v3@3.200: the preset covers from 3.341.0, before 3.1026.0; from 3.1026.0, before 3.1166.0; 3.1166.0 and later (see docs/presets.md, "Versions")',
+    );
+    expect(err('rabbitmq-quorum@4.3.0')).toMatch(/covers from 4\.0\.0, before 4\.3\.0/);
+    expect(err('sqs@2012.11.5')).toMatch(/the sqs preset has no versions.*write preset: sqs/);
+    expect(err('grpc@1.2')).toMatch(/the grpc preset has no versions/);
+    expect(err('got@latest')).toMatch(/expected a version of dotted whole numbers after "@", such as got@14\.4\.7/);
+    expect(err('gott')).toMatch(/^unknown preset "gott" \(expected one of: got, axios-retry,/);
+  });
+});
+
+describe('presets in a scenario file', () => {
+  const scenario = (ref: string) => `name: x
+horizon: 1m
+clients:
+  app:
+    arrivals: { kind: constant, rate: 1/s }
+    layers:
+      http:
+        preset: ${ref}
+server: { slots: 1, serviceTime: { kind: constant, value: 1ms } }
+`;
+  const problemsOf = (ref: string) => {
+    try {
+      loadScenario(scenario(ref), 's.yaml');
+    } catch (e) {
+      if (e instanceof ScenarioError) return e.problems;
+      throw e;
+    }
+    return [];
+  };
+
+  it('loads name@version and resolves it to that release line', () => {
+    const s = loadScenario(scenario('aws-sdk-js-v3@3.600'), 's.yaml').base;
+    const layer = s.clients.app.layers!.http;
+    expect(layer.preset).toBe('aws-sdk-js-v3@3.600');
+    expect(resolveLayer('http', layer).budget).toMatchObject({ refill: 'floor' });
+    expect(problemsOf('grpc-java@1.70')).toEqual([]);
+  });
+
+  it('an unknown version is one problem at the value, listing the known release lines', () => {
+    expect(problemsOf('aws-sdk-js-v3@3.200')).toEqual([{
+      file: 's.yaml', line: 8, col: 17, path: 'clients.app.layers.http.preset',
+      message: 'no known behaviour for aws-sdk-js-v3@3.200: the preset covers from 3.341.0, before 3.1026.0; from 3.1026.0, before 3.1166.0; 3.1166.0 and later (see docs/presets.md, "Versions")',
+    }]);
+    expect(problemsOf('grpc@1.60').map((p) => p.message)).toEqual([
+      'the grpc preset has no versions (it models a specification or a service, not a library release): write preset: grpc, or name an implementation: grpc-java, grpc-go or grpc-js, which have versions',
+    ]);
+  });
+
+  it('an unknown name gets a did-you-mean; a number is not a preset', () => {
+    expect(problemsOf('grpc-jav@1.70').map((p) => `${p.line}:${p.col} ${p.message}`)).toEqual(['8:17 unknown preset "grpc-jav" (did you mean "grpc-java"?)']);
+    expect(problemsOf('42').map((p) => p.message)).toEqual([expect.stringMatching(/^expected a preset name: got, axios-retry/)]);
   });
 });

@@ -12,8 +12,8 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { loadScenarioFile } from '../../src/scenario/load.js';
 import { runExperiment } from '../../src/experiment/experiment.js';
 import { writeOutputs } from '../../src/report/write.js';
-import { writeReport } from '../../src/cli/report-command.js';
-import { formatDuration } from '../../src/scenario/units.js';
+import { formatValue } from '../../src/measures/format.js';
+import type { Results } from '../../src/results/results.js';
 import { cleanupFixtures, tempDir } from './fixtures.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -62,7 +62,6 @@ async function results(source: string): Promise<string> {
   const x = await runExperiment(loadScenarioFile(file), { workers: 1 });
   const out = join(dir, 'out');
   writeOutputs(x, out);
-  writeReport(out);
   return out;
 }
 
@@ -82,20 +81,6 @@ async function open(browser: Browser, dir: string): Promise<{ page: Page; watch:
   return { page, watch, url };
 }
 
-type Summary = {
-  variants: Array<{
-    name: string; runs: number; recoveredFraction: number; recoveryTimeS: number | null; perceivedOutageS: number; peakLoadMultiple: number; peakRetryShare: number;
-    attemptsPerAction: { mean: number; p99: number; max: number }; successRatio: number | null; wastedWorkS: number; wastedWorkShare: number;
-    retryShareAtPeak: number | null; originalSuccessAfterFault: number | null; relapses: number; retryWaves: number;
-  }>;
-  ranking: {
-    baseline: string;
-    points: Array<{ point: number; values: Record<string, string>; entries: Array<Record<string, number | string | null>> }>;
-  };
-};
-
-const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)}%`);
-
 describe('report.html in Chromium', () => {
   afterAll(cleanupFixtures);
   let browser: Browser | undefined;
@@ -108,7 +93,7 @@ describe('report.html in Chromium', () => {
 
   it.skipIf(!hasChromium)(`draws every chart offline and agrees with summary.json${skipNote}`, async () => {
     const dir = await results(SCENARIO({ question: 'Does it come back?', description: 'A small check.', variantDescription: 'Retries.', comment: 'browser test' }));
-    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Summary;
+    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Results;
     const { page, watch, url } = await open(browser!, dir);
 
     expect(watch.requests).toEqual([url]);
@@ -117,65 +102,55 @@ describe('report.html in Chromium', () => {
 
     // Every chart has a view and an SVG with drawn marks.
     const charts = await page.$$eval('.chart-view', (els) => els.map((el) => ({ id: el.id, marks: el.querySelectorAll('svg g[class^="mark-"] > *').length })));
-    expect(charts.map((c) => c.id)).toEqual(['chart-load', 'chart-attempts', 'chart-goodput', 'chart-latency', 'chart-failures', 'chart-queue', 'chart-amplification']);
+    expect(charts.map((c) => c.id)).toEqual(['chart-load', 'chart-attempts', 'chart-goodput', 'chart-latency', 'chart-failures', 'chart-queue', 'chart-extra', 'chart-amplification']);
     for (const c of charts) expect(c.marks, c.id).toBeGreaterThan(4);
     const views = await page.evaluate(() => Object.keys((globalThis as { __views?: object }).__views ?? {}));
     expect(views.length).toBe(charts.length);
 
-    // The comparison table shows summary.json's numbers, formatted.
+    // The comparison table shows summary.json's numbers, each formatted in its measure's unit.
+    const headline = summary.measures.filter((m) => m.headline);
+    const shown = await page.$$eval('#comparison-table thead th', (ths) => ths.map((th) => th.textContent));
     for (const v of summary.variants) {
-      const cell = (m: string) => page.locator(`tr[data-variant="${v.name}"] td[data-measure="${m}"] .value`).textContent();
-      expect(await cell('recoveryTimeS')).toBe(v.recoveryTimeS === null ? 'not recovered' : formatDuration(Math.round(v.recoveryTimeS)));
-      expect(await cell('perceivedOutageS')).toBe(formatDuration(Math.round(v.perceivedOutageS)));
-      expect(await cell('peakLoadMultiple')).toBe(`${v.peakLoadMultiple.toFixed(2)}x`);
-      expect(await cell('peakRetryShare')).toBe(pct(v.peakRetryShare));
-      const a = v.attemptsPerAction;
-      expect(await cell('attemptsPerAction')).toBe(`${a.mean.toFixed(2)} / ${a.p99} / ${a.max}`);
-      expect(await cell('successRatio')).toBe(pct(v.successRatio));
-      expect(await cell('wastedWorkS')).toBe(`${(v.wastedWorkS / 3600).toFixed(1)} slot-h (${pct(v.wastedWorkShare)})`);
-      expect(await cell('retryShareAtPeak')).toBe(pct(v.retryShareAtPeak));
-      expect(await cell('originalSuccessAfterFault')).toBe(pct(v.originalSuccessAfterFault));
-      expect(await cell('relapses')).toBe(String(v.relapses));
-      expect(await cell('retryWaves')).toBe(String(v.retryWaves));
+      const p = v.points[0];
+      for (const m of headline) {
+        if (!shown.includes(m.label)) continue; // a column of zeros is left out
+        const text = await page.locator(`#comparison-table tr[data-variant="${v.name}"] td[data-measure="${m.key}"] .value`).textContent();
+        const value = p.measures[m.key].value;
+        const expected = m.aggregate === 'fraction' ? (value === 1 ? 'yes' : 'no') : value === null && m.key === 'recoveryTimeS' ? 'not recovered' : formatValue(m.unit, value);
+        expect(text, `${v.name} ${m.key}`).toBe(expected);
+      }
     }
 
     // The ranking comes first, and its table is summary.json's ranking: the same order, ranks and numbers.
     const sections = await page.$$eval('main > section', (els) => els.map((el) => el.id));
     expect(sections.slice(0, 3)).toEqual(['ranking', 'settings', 'comparison']);
-    expect(summary.ranking.baseline).toBe('no-retries');
-    expect(summary.ranking.points).toHaveLength(1);
-    const entries = summary.ranking.points[0].entries;
+    const k = summary.ranking!;
+    expect(k.baseline).toBe('no-retries');
+    expect(k.points).toHaveLength(1);
+    const entries = k.points[0].entries;
     expect(entries.map((e) => e.variant)).toEqual(['no-retries', 'retries']); // it recovered, the storm did not
+    expect(entries[1].decidedBy).toBe('recovered');
     const rows = await page.$$eval('#ranking table.ranking-table tbody tr', (trs) => trs.map((tr) => ({
       variant: tr.getAttribute('data-variant'),
       rank: tr.getAttribute('data-rank'),
       cells: Object.fromEntries([...tr.querySelectorAll('td[data-field]')].map((td) => [td.getAttribute('data-field'), { value: td.getAttribute('data-value'), text: td.textContent }])),
     })));
     expect(rows.map((r) => [r.rank, r.variant])).toEqual(entries.map((e) => [String(e.rank), e.variant]));
-    const dur = (x: number) => formatDuration(Math.round(x));
     entries.forEach((e, i) => {
       const c = rows[i].cells;
-      const v = summary.variants.find((x) => x.name === e.variant)!;
-      for (const f of ['recoveredFraction', 'recoveryTimeS', 'perceivedOutageS', 'outageSavedS', 'peakLoadMultiple', 'retryShareAtPeak', 'originalSuccessAfterFault', 'relapses', 'retryWaves']) {
-        expect(c[f]?.value, `${e.variant} ${f}`).toBe(e[f] === null ? '' : String(e[f]));
-        if (f in v) expect(e[f], `${e.variant} ${f} as in variants`).toEqual(v[f as keyof typeof v]);
+      for (const f of ['recovered', 'recoveryTimeS', 'perceivedOutageS', 'peakLoadMultiple', 'wastedWorkShare', 'attemptsPerAction', 'originalSuccessAfterFault', 'retryWaves']) {
+        const x = e.values[f];
+        expect(c[f]?.value, `${e.variant} ${f}`).toBe(x === null ? '' : String(x));
       }
-      expect(c.rank.text).toBe(String(e.rank));
-      expect(c.recoveryTimeS.text).toBe(e.recoveryTimeS === null ? 'not recovered' : dur(e.recoveryTimeS as number));
-      expect(c.perceivedOutageS.text).toBe(dur(e.perceivedOutageS as number));
-      expect(c.peakLoadMultiple.text).toBe(`${(e.peakLoadMultiple as number).toFixed(2)}x`);
-      expect(c.retryShareAtPeak.text).toBe(pct(e.retryShareAtPeak as number | null));
-      expect(c.originalSuccessAfterFault.text).toBe(pct(e.originalSuccessAfterFault as number | null));
-      expect(c.relapses.text).toBe(String(e.relapses));
-      expect(c.retryWaves.text).toBe(String(e.retryWaves));
-      const saved = e.outageSavedS as number;
-      expect(c.outageSavedS.text).toBe(e.variant === 'no-retries' ? 'baseline'
-        : `${saved < 0 ? '−' : ''}${dur(Math.abs(saved))} (${saved < 0 ? '−' : ''}${Math.abs((e.outageSavedRatio as number) * 100).toFixed(0)}%)`);
+      expect(c.outageSavedS.value).toBe(e.outageSavedS === null ? '' : String(e.outageSavedS));
+      expect(c.decidedBy.text).toBe(i === 0 ? '—' : 'recovered');
+      expect(c.recoveryTimeS.text).toBe(e.values.recoveryTimeS === null ? 'not recovered' : formatValue('duration', e.values.recoveryTimeS));
+      expect(c.perceivedOutageS.text).toBe(formatValue('duration', e.values.perceivedOutageS));
+      expect(c.peakLoadMultiple.text).toBe(formatValue('multiple', e.values.peakLoadMultiple));
     });
     // The storm costs users perceived outage against the baseline that does not retry.
     expect(entries[1].outageSavedS).toBeLessThan(0);
     expect('longestRecovered' in rows[0].cells).toBe(false); // no sweep
-    expect(summary.variants.map((v) => v.recoveryTimeS === null)).toEqual([true, false]); // one storm, one recovery
 
     // The load chart's data peak is summary.json's peak load (the plotted band keeps maxima).
     const peaks = await page.evaluate(() => {
@@ -184,7 +159,7 @@ describe('report.html in Chromium', () => {
       for (const row of view.data('series')) out[row.variant as string] = Math.max(out[row.variant as string] ?? 0, row.load_hi as number);
       return out;
     });
-    for (const v of summary.variants) expect(peaks[v.name] / v.peakLoadMultiple, v.name).toBeCloseTo(1, 2);
+    for (const v of summary.variants) expect(peaks[v.name] / v.points[0].measures.peakLoadMultiple.value!, v.name).toBeCloseTo(1, 2);
 
     // One legend entry per variant, in scenario order; the fault window is shaded where the scenario puts it.
     const legend = await page.$$eval('#chart-load svg .role-legend-label text', (els) => els.map((e) => e.textContent));

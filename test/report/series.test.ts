@@ -1,41 +1,57 @@
 /**
- * prepareSeries: what the time-series charts draw. Long runs must shrink to at most ~600
- * points per variant, seeds must be averaged, counts must become rates, and the offered
- * load's peak must survive the averaging.
+ * prepareSeries: what the time-series charts draw. Long runs must shrink to at most the
+ * asked number of points per variant, seeds must be averaged, counts (by their declared
+ * unit) must become rates, and the offered load's peak must survive the averaging.
  */
-import { afterAll, describe, expect, it } from 'vitest';
-import { loadResults } from '../../src/report/html/results.js';
-import { prepareSeries, MAX_POINTS } from '../../src/report/html/series.js';
-import { cleanupFixtures, fullShape, oldShape } from './fixtures.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { prepareSeries } from '../../src/report/html/series.js';
+import { cleanupFixtures, full, type Fixture } from './fixtures.js';
+
+let f: Fixture;
+beforeAll(async () => {
+  f = await full();
+});
+afterAll(cleanupFixtures);
+
+/** The CSV's rows of one variant at one point, one seed. */
+function raw(variant: string, point: number, seed: number, column: string): number[] {
+  const t = f.bundle.series;
+  const out: number[] = [];
+  for (let r = 0; r < t.rows; r++) if (t.variant[r] === variant && t.point[r] === point && t.seed[r] === seed) out.push(t.num[column][r]);
+  return out;
+}
 
 describe('prepareSeries', () => {
-  afterAll(cleanupFixtures);
-  it('keeps short runs as they are and turns counts per bucket into rates', () => {
-    const p = prepareSeries(loadResults(oldShape()), 2000)!;
+  it('keeps short runs as they are, averages the seeds, and turns counts per bucket into rates', () => {
+    const p = prepareSeries(f.bundle, 1)!;
     expect(p.factor).toBe(1);
-    const v = p.variants[0].data;
-    expect(v.t.length).toBe(1200);
-    expect(v.first_tries[0]).toBe(10); // 10 per 1 s bucket
-    expect(v.retries[400]).toBe(20);
-    expect(p.failureColumns).toEqual(['fail_timeout', 'fail_dependency', 'fail_queue_full']);
+    const v = p.variants.find((x) => x.variant === 'retries')!;
+    expect(v.seeds).toBe(2);
+    expect(v.data.t.length).toBe(120); // 20 minutes of 10 s buckets
+    const [a, b] = [raw('retries', 1, 1, 'first_tries'), raw('retries', 1, 2, 'first_tries')];
+    expect(v.data.first_tries[30]).toBeCloseTo((a[30] + b[30]) / 2 / 10, 2); // per second
+    const q = [raw('retries', 1, 1, 'queue_len'), raw('retries', 1, 2, 'queue_len')];
+    expect(v.data.queue_len[40]).toBeCloseTo((q[0][40] + q[1][40]) / 2, 0); // a level stays a level
   });
 
-  it('merges buckets to at most MAX_POINTS points, averages seeds and keeps the load peak', () => {
-    const r = loadResults(fullShape()); // 7200 s in 5 s buckets, 4 seeds
-    const p = prepareSeries(r)!;
+  it('merges buckets to at most the asked number of points and keeps the load peak in its band', () => {
+    const p = prepareSeries(f.bundle, 1, 50)!;
     expect(p.factor).toBe(3);
-    expect(p.widthS).toBe(15);
-    const v = p.variants[0];
-    expect(v.seeds).toBe(4);
-    expect(v.data.t.length).toBeLessThanOrEqual(MAX_POINTS);
-    expect(v.data.first_tries[0]).toBe(10); // 50 per 5 s bucket, in every seed
-    // load = 3 + 0.5 sin(t/50) + 0.01 seed: the band's top is the highest seed's peak.
+    expect(p.widthS).toBe(30);
+    const v = p.variants.find((x) => x.variant === 'retries')!;
+    expect(v.data.t.length).toBe(40);
     const hi = Math.max(...(v.data.load_hi as number[]));
-    expect(hi).toBeCloseTo(3.54, 2);
+    const peak = Math.max(...raw('retries', 1, 1, 'load_multiple'), ...raw('retries', 1, 2, 'load_multiple'));
+    expect(hi).toBeCloseTo(peak, 3);
     expect(Math.max(...(v.data.load_multiple as number[]))).toBeLessThan(hi);
-    // The point the ranking reads (compare.at: 5m), not the first one.
-    expect(p.point).toEqual({ index: 1, values: { 'faults[0].duration': '5m' } });
-    expect(p.failureColumns).toContain('rejected_rate_limit');
-    expect(p.extraColumns).toEqual(['dependency_use']);
+  });
+
+  it('draws the point it is given, names it, and sorts the columns by what draws them', () => {
+    const p = prepareSeries(f.bundle, 2)!;
+    expect(p.point).toEqual({ index: 2, values: { 'faults[0].duration': '5m' } });
+    expect(p.failureColumns).toContain('fail_timeout');
+    expect(p.extraColumns).toEqual(['actions_abandoned', 'dead_lettered']);
+    expect(p.perSecond.has('dead_lettered')).toBe(true);
+    expect(p.perSecond.has('busy_slots')).toBe(false);
   });
 });

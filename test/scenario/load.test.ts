@@ -1,4 +1,4 @@
-import { resolveLayer } from '../../src/model/client/layer-spec.js';
+import { resolveLayer } from '../../src/model/client/resolve-layer.js';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -240,7 +240,7 @@ describe('loadScenario: variants', () => {
   });
 
   it('reports a problem of the base once, not again for each variant', () => {
-    expectProblems(scenario({ 11: '  slots: 0' }, ['variants:', '  a:', '    overlay: { seed: 2 }', '  b:', '    overlay: { seed: 3 }']), [
+    expectProblems(scenario({ 11: '  slots: 0' }, ['variants:', '  a:', '    overlay: { horizon: 11m }', '  b:', '    overlay: { horizon: 12m }']), [
       { line: 11, col: 10, path: 'server.slots', message: /^must be at least 1 \(concurrency slots\)$/ },
     ]);
   });
@@ -274,7 +274,7 @@ describe('loadScenario: valid files', () => {
     expect(app.retry!.timeout).toBeUndefined();
     const layer = resolveLayer('app', app.retry!);
     expect(layer.timeout).toBe(Infinity);
-    expect(layer.backoff).toEqual({ kind: 'exponential', base: 0.1, multiplier: 2, max: 10, jitter: 'full', jitterFactor: 0.2 });
+    expect(layer.backoff).toEqual({ kind: 'exponential', base: 0.1, multiplier: 2, max: 10, jitter: 'full', jitterFactor: 0.2, jitterMin: 0.8, jitterMax: 1.2 });
     expect(layer.retryOn).toEqual(['timeout', 'reset', '5xx', 429]);
     expect(s.server).toEqual({
       instances: 1, loadBalancer: 'round-robin', slots: 10, queue: 'unbounded', discipline: 'fifo', dropAbandoned: false,

@@ -22,4 +22,16 @@ describe('deepMerge', () => {
     expect(Object.keys(out)).toEqual(['__proto__']);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
+
+  it('removes a key the overlay sets to null, so a default or a preset applies again', () => {
+    const base = { clients: { app: { retry: { maxAttempts: 5, timeout: '1s' } } }, faults: [{ kind: 'a' }] };
+    const out = deepMerge(base, { clients: { app: { retry: { preset: 'got', maxAttempts: null } } }, faults: null });
+    expect(out).toEqual({ clients: { app: { retry: { timeout: '1s', preset: 'got' } } } });
+  });
+
+  it('leaves null-valued keys out of a mapping that replaces the base one (a new kind, a new population)', () => {
+    const base = { retryAfter: { kind: 'fixed', after: '30s' } };
+    const out = deepMerge(base, { retryAfter: { kind: 'random', min: '1s', max: null }, extra: { a: null, b: [{ c: null, d: 1 }] } });
+    expect(out).toEqual({ retryAfter: { kind: 'random', min: '1s' }, extra: { b: [{ d: 1 }] } });
+  });
 });

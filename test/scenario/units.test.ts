@@ -39,6 +39,10 @@ describe('parseDuration', () => {
     expect(message(parseDuration(' -1h'))).toMatch(/cannot be negative/);
   });
 
+  it.each([['12M', '12m'], ['1H30M', '1h30m'], ['250MS', '250ms']])('refuses the capital units of %j and gives the lowercase spelling', (text, lower) => {
+    expect(message(parseDuration(text))).toBe(`units are written in lowercase: write "${lower}" (got "${text}")`);
+  });
+
   it.each(['abc', '5 s', '1h 30m', '5sec', '5x', 'h', '1e3s', '.5s', '5s!'])('refuses garbage %j and shows the accepted form', (text) => {
     const m = message(parseDuration(text));
     expect(m).toContain(`"${text}" is not a duration`);
@@ -67,7 +71,7 @@ describe('parseRate', () => {
     ['5000/h', 5000 / 3600],
     ['86400/day', 1],
     ['1e3/s', 1000],
-    [' 10 / S ', 10],
+    [' 10 / s ', 10],
     ['0/s', 0],
   ])('reads %j as %d per second', (text, perSecond) => {
     expect(value(parseRate(text))).toBeCloseTo(perSecond, 12);
@@ -85,6 +89,14 @@ describe('parseRate', () => {
 
   it('refuses a negative rate', () => {
     expect(message(parseRate('-5/s'))).toMatch(/cannot be negative.*"-5\/s"/);
+  });
+
+  it.each([['400/S', '400/s'], ['100/Min', '100/min'], [' 10 / H ', '10 / h']])('refuses the capital units of %j and gives the lowercase spelling, as for durations', (text, lower) => {
+    expect(message(parseRate(text))).toBe(`units are written in lowercase: write "${lower}" (got "${text}")`);
+  });
+
+  it('refuses an inherited name such as "constructor" as a unit', () => {
+    expect(message(parseRate('5/constructor'))).toMatch(/unknown time unit "constructor"/);
   });
 
   it('refuses an unknown time unit and lists the known ones', () => {

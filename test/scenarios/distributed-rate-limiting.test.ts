@@ -46,7 +46,7 @@ describe('scenarios/distributed-rate-limiting.yaml', () => {
     }
     // Everything not let through is a 429 (no other failure: the server has room).
     for (const r of [local, shared]) {
-      expect(r.summary.attempts).toBe(sum(r.columns.attempts_ok) + sum(r.columns.fail_rate_limited));
+      expect(r.summary.measures.attempts).toBe(sum(r.columns.attempts_ok) + sum(r.columns.fail_rate_limited));
     }
   });
 
@@ -55,8 +55,8 @@ describe('scenarios/distributed-rate-limiting.yaml', () => {
     const log = run('boundary-sliding-log');
     const counter = run('boundary-sliding-window-counter');
     // The burst: 20/s during [50s, 70s), ~400 requests, the same in all three.
-    expect(fixed.summary.attempts).toBe(log.summary.attempts);
-    expect(fixed.summary.attempts).toBeGreaterThan(350);
+    expect(fixed.summary.measures.attempts).toBe(log.summary.measures.attempts);
+    expect(fixed.summary.measures.attempts).toBeGreaterThan(350);
     // Fixed window: 100 before the boundary at 60s and 100 after, all within 20 seconds.
     expect(maxOkInSpan(fixed, 60)).toBe(2 * LIMIT);
     expect(maxOkInSpan(fixed, 20)).toBe(2 * LIMIT);

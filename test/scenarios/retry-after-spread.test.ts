@@ -38,7 +38,7 @@ describe('scenarios/retry-after-spread.yaml', () => {
       expect(r.columns.fail_shed[BURST]).toBeGreaterThan(5000);
     }
     // The whole-run peak is that burst whatever the contract: it says nothing about the return.
-    expect(spread.summary.peakLoadMultiple).toBe(fixed.summary.peakLoadMultiple);
+    expect(spread.summary.measures.peakLoadMultiple).toBe(fixed.summary.measures.peakLoadMultiple);
   });
 
   it('fixed Retry-After: the refused requests return together, a wave every 30 s almost as tall as the burst', () => {
@@ -80,7 +80,7 @@ describe('scenarios/retry-after-spread.yaml', () => {
     expect(sum(spread.columns.fail_shed, BURST + 1)).toBe(0);
     expect(Math.max(...spread.columns.attempts.slice(bucketAt(240)))).toBeLessThan(1.2 * steady);
     // Every refused action took exactly one more attempt.
-    expect(spread.summary.attemptsPerAction.max).toBe(2);
+    expect(spread.summary.measures.attemptsPerActionMax).toBe(2);
   });
 
   it('random Retry-After over the same range also flattens the return (not stable per client, but no wave)', () => {

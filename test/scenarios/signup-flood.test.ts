@@ -4,7 +4,7 @@
 import { describe, it, expect } from 'vitest';
 import { loadScenarioFile } from '../../src/scenario/load.js';
 import { simulate } from '../../src/model/simulate.js';
-import { summarize } from '../../src/measures/measures.js';
+import { summarize } from '../../src/measures/summarize.js';
 import { measureSettings } from '../../src/experiment/settings.js';
 import type { RunRecord } from '../../src/model/series.js';
 
@@ -37,12 +37,12 @@ describe('scenarios/signup-flood.yaml', () => {
     expect(routeSuccess(record, 'session', ...ATTACK)).toBeLessThan(0.5);
     // Before the attack everything works.
     expect(routeSuccess(record, 'login', 60, 600)).toBeGreaterThan(0.999);
-    const auth = summary.quotas.auth;
+    const auth = summary.quotas.find((q) => q.name === 'auth')!;
     expect(auth.peakWindowUse).toBe(1);
     expect(auth.providerRefused).toBeGreaterThan(100_000);
     // The 70% alert fires within seconds of the attack starting at 600 s.
-    expect(auth.alertFirstS['0.7']).toBeGreaterThan(600);
-    expect(auth.alertFirstS['0.7']!).toBeLessThan(660);
+    expect(auth.alerts.find((a) => a.threshold === 0.7)!.firstS).toBeGreaterThan(600);
+    expect(auth.alerts.find((a) => a.threshold === 0.7)!.firstS!).toBeLessThan(660);
   });
 
   it('simulate(defended): login and sessions stay above 99% while signups are refused before the provider', () => {
@@ -50,12 +50,12 @@ describe('scenarios/signup-flood.yaml', () => {
     expect(routeSuccess(record, 'login', ...ATTACK)).toBeGreaterThan(0.99);
     expect(routeSuccess(record, 'session', ...ATTACK)).toBeGreaterThan(0.99);
     expect(routeSuccess(record, 'signup', ...ATTACK)).toBeLessThan(0.1);
-    const auth = summary.quotas.auth;
+    const auth = summary.quotas.find((q) => q.name === 'auth')!;
     expect(auth.providerRefused).toBe(0);
     expect(auth.guardRefused).toBeGreaterThan(10_000);
     // The budget keeps use below the quota: the provider never says 429, the 70% alert never fires.
     expect(auth.peakWindowUse).toBeLessThan(0.9);
-    expect(auth.alertFirstS['0.7']).toBeNull();
+    expect(auth.alerts.find((a) => a.threshold === 0.7)!.firstS).toBeNull();
   });
 
   it('simulate(local-sessions): validating sessions locally keeps logged-in users in, not login', () => {
@@ -68,6 +68,6 @@ describe('scenarios/signup-flood.yaml', () => {
     const { record, summary } = run('failover');
     expect(routeSuccess(record, 'login', ...ATTACK)).toBeGreaterThan(0.99);
     expect(routeSuccess(record, 'session', ...ATTACK)).toBeGreaterThan(0.99);
-    expect(summary.quotas.auth.failedOver).toBeGreaterThan(10_000);
+    expect(summary.quotas.find((q) => q.name === 'auth')!.failedOver).toBeGreaterThan(10_000);
   });
 });

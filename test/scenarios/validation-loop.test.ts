@@ -6,7 +6,7 @@ import { loadScenarioFile } from '../../src/scenario/load.js';
 import { runOne } from '../../src/experiment/run-one.js';
 
 const loaded = loadScenarioFile('scenarios/validation-loop.yaml');
-const run = (name: string) => runOne(loaded.variants.find((x) => x.name === name)!.scenario, name, 0, 1).summary;
+const run = (name: string) => runOne(loaded.variants.find((x) => x.name === name)!.scenario, name, 0, 1).summary.measures;
 
 describe('scenarios/validation-loop.yaml', () => {
   it('runOne(as-deployed): 2-5% of the traffic repeats requests that can never succeed', () => {
@@ -16,13 +16,13 @@ describe('scenarios/validation-loop.yaml', () => {
     expect(s.futileRetryShare).toBeGreaterThan(0.02);
     expect(s.futileRetryShare).toBeLessThan(0.05);
     expect(s.futileRetryShare).toBeCloseTo(32 / 1032, 2);
-    expect(s.attemptsPerAction.max).toBe(5);
+    expect(s.attemptsPerActionMax).toBe(5);
   });
 
   it('runOne(all-honour-retryable): no futile repeats once every client honours retryable: false', () => {
     const s = run('all-honour-retryable');
     expect(s.futileRetryShare).toBe(0);
-    expect(s.attemptsPerAction.max).toBe(1);
+    expect(s.attemptsPerActionMax).toBe(1);
     // The invalid requests still fail (2% of actions): honouring the flag loses nothing.
     expect(s.successRatio!).toBeCloseTo(0.98, 2);
   });

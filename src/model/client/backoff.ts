@@ -11,6 +11,7 @@
  *                  f(t) = 2^t * tanh(sqrt(4t)), wait = min(max, (f(t) - f(previous t)) / 1.4 * base):
  *                  base is the median first delay
  *   proportional   cap * (1 + jitterFactor * uniform(-1, 1))
+ *   scaled         cap * uniform(jitterMin, jitterMax)       (gRFC A6 since 2024-08-23: uniform(0.8, 1.2))
  * Stateful jitters keep their state in the caller's `state` slot (one per action and layer).
  */
 import type { Rng } from '../../engine/rng.js';
@@ -51,6 +52,8 @@ export function backoffDelay(b: BackoffSpec, n: number, rng: Rng, state: Float64
     }
     case 'proportional':
       return Math.max(0, capOf(b, n) * (1 + b.jitterFactor * (2 * rng() - 1)));
+    case 'scaled':
+      return capOf(b, n) * (b.jitterMin + rng() * (b.jitterMax - b.jitterMin));
     case 'decorrelated': {
       const prev = state[slot];
       const sleep = Math.min(b.max, b.base + rng() * (prev * 3 - b.base));

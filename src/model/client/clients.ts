@@ -100,7 +100,7 @@ export class Clients {
     const offline = off !== undefined && now >= off.from && now < off.to;
     if (offline) flags |= ACTION_QUEUED_OFFLINE;
     const act = this.actions.create(i, client, now, flags);
-    this.rec.actionStarted(now);
+    this.rec.actionStarted(now, i);
     if (b.giveUpAfter !== undefined) this.engine.after(b.giveUpAfter, this.kGiveUp, act, this.actions.gen[act]);
     if (offline) {
       p.offlineQueued![client]++;
@@ -127,7 +127,7 @@ export class Clients {
   }
 
   private succeed(act: number): void {
-    this.rec.actionEnded(this.engine.now, true, this.actions.attempts[act], this.actions.population[act]);
+    this.rec.actionEnded(this.engine.now, this.actions.population[act], true, this.actions.attempts[act]);
     this.actions.release(act);
   }
 
@@ -140,7 +140,7 @@ export class Clients {
       this.engine.after(p.behaviourRng() * r.after, this.kRefresh, act, actions.gen[act]);
       return;
     }
-    this.rec.actionEnded(this.engine.now, false, actions.attempts[act], actions.population[act]);
+    this.rec.actionEnded(this.engine.now, actions.population[act], false, actions.attempts[act]);
     actions.release(act);
   }
 
@@ -154,7 +154,7 @@ export class Clients {
     const actions = this.actions;
     if (actions.gen[act] !== gen) return;
     this.abandonBelow(act, -1);
-    this.rec.actionAbandoned(this.engine.now, actions.attempts[act], actions.population[act]);
+    this.rec.actionAbandoned(this.engine.now, actions.population[act], actions.attempts[act]);
     actions.release(act);
   }
 
@@ -167,6 +167,7 @@ export class Clients {
     actions.layerStart[slot] = this.engine.now;
     actions.layerJitter[slot] = initialBackoffState(p.layers[l].spec.backoff);
     actions.layerTaken[slot] = -1;
+    actions.layerRetryCap[slot] = Infinity; // until the budget sees the first try (a gate may refuse it first)
     actions.layerState[slot] = IDLE;
     this.tryLayer(act, p, l);
   }
@@ -192,7 +193,7 @@ export class Clients {
         return;
       }
       actions.layerTries[slot]++;
-      this.rec.refusedLocally(now);
+      this.rec.refusedLocally(now, actions.population[act]);
       if (layer.budget && actions.layerTaken[slot] > 0) {
         layer.budget.cancel(layer.budgetScopeIsClient ? client : 0, now, actions.layerTaken[slot]);
         actions.layerTaken[slot] = -1;
@@ -204,7 +205,11 @@ export class Clients {
     const token = actions.nextToken(act);
     actions.layerToken[slot] = token;
     actions.layerState[slot] = TRYING;
-    if (layer.budget) layer.budget.started(layer.budgetScopeIsClient ? client : 0, now, actions.layerTries[slot] > 1);
+    if (layer.budget) {
+      const retry = actions.layerTries[slot] > 1;
+      const cap = layer.budget.started(layer.budgetScopeIsClient ? client : 0, now, retry);
+      if (!retry) actions.layerRetryCap[slot] = cap;
+    }
     const timeout = layer.spec.timeout < remaining ? layer.spec.timeout : remaining;
     // The try's timeout is cancelled when the try ends first (tryEnded, abandonBelow).
     actions.layerTimer[slot] = NOT_CANCELLABLE;
@@ -213,7 +218,7 @@ export class Clients {
       const flags = ((actions.flags[act] & ACTION_INVALID) !== 0 ? ATTEMPT_INVALID : 0) | (p.behaviour.attemptHeader ? ATTEMPT_HEADER : 0);
       const a = this.attempts.create(act, now, flags, n);
       actions.inflight[act] = a;
-      this.rec.attempt(now, n > 1, n > 1 && (flags & ATTEMPT_INVALID) !== 0);
+      this.rec.attempt(now, actions.population[act], n > 1, n > 1 && (flags & ATTEMPT_INVALID) !== 0);
       if (timeout < Infinity) actions.layerTimer[slot] = this.engine.afterInLane(layer.timeoutLane, timeout, this.kAttemptTimeout, a, this.attempts.gen[a]);
       this.send(a);
     } else {
@@ -226,23 +231,25 @@ export class Clients {
   readonly answer = (a: number, outcome: number, retryAfter: number): void => {
     const at = this.attempts;
     const now = this.engine.now;
-    this.rec.answer(now, at.sentT[a], outcome, at.number[a] === 1);
     const act = at.action[a];
+    const pop = this.actions.population[act];
+    this.rec.answer(now, pop, at.sentT[a], outcome, at.number[a] === 1);
     at.release(a);
     this.actions.inflight[act] = -1;
-    const p = this.pops[this.actions.population[act]];
+    const p = this.pops[pop];
     this.tryEnded(act, p, p.layers.length - 1, outcome, retryAfter);
   };
 
   private attemptTimeout(a: number, gen: number): void {
     const at = this.attempts;
     if (!at.isAwaited(a, gen)) return; // answered already: a stale timeout
-    this.rec.timedOut(this.engine.now, OUTCOME_TIMEOUT);
     const act = at.action[a];
+    const pop = this.actions.population[act];
+    this.rec.timedOut(this.engine.now, pop, OUTCOME_TIMEOUT);
     // The client is done with it; the server, still holding (a, gen), will find it gone.
     at.release(a);
     this.actions.inflight[act] = -1;
-    const p = this.pops[this.actions.population[act]];
+    const p = this.pops[pop];
     this.tryEnded(act, p, p.layers.length - 1, OUTCOME_TIMEOUT, NaN);
   }
 
@@ -250,8 +257,9 @@ export class Clients {
     const l = aux & LAYER_MASK;
     if (this.actions.layerToken[this.actions.layerSlot(act, l)] !== aux >>> LAYER_SHIFT) return;
     this.abandonBelow(act, l);
-    this.rec.timedOut(this.engine.now, OUTCOME_TIMEOUT);
-    this.tryEnded(act, this.pops[this.actions.population[act]], l, OUTCOME_TIMEOUT, NaN);
+    const pop = this.actions.population[act];
+    this.rec.timedOut(this.engine.now, pop, OUTCOME_TIMEOUT);
+    this.tryEnded(act, this.pops[pop], l, OUTCOME_TIMEOUT, NaN);
   }
 
   /**
@@ -271,7 +279,8 @@ export class Clients {
       if (state === TRYING) {
         this.engine.cancelInLane(layer.timeoutLane, actions.layerTimer[slot]);
         for (let g = 0; g < layer.gates.length; g++) layer.gates[g].ended(layer.gateScopeIsClient[g] ? client : 0, now, true);
-        layer.budget?.ended(layer.budgetScopeIsClient ? client : 0, now, false, actions.layerTaken[slot]);
+        // Cut short from above: for the budget, a try that ended without an answer.
+        layer.budget?.ended(layer.budgetScopeIsClient ? client : 0, now, OUTCOME_TIMEOUT, actions.layerTaken[slot]);
       } else if (state === WAITING && actions.layerTaken[slot] > 0) {
         layer.budget?.cancel(layer.budgetScopeIsClient ? client : 0, now, actions.layerTaken[slot]);
       }
@@ -299,7 +308,7 @@ export class Clients {
       this.engine.cancelInLane(layer.timeoutLane, actions.layerTimer[slot]);
       const failed = COUNTS_AS_FAILURE[outcome];
       for (let g = 0; g < layer.gates.length; g++) layer.gates[g].ended(layer.gateScopeIsClient[g] ? client : 0, now, failed);
-      if (layer.budget) layer.budget.ended(layer.budgetScopeIsClient ? client : 0, now, outcome === OUTCOME_OK, actions.layerTaken[slot]);
+      if (layer.budget) layer.budget.ended(layer.budgetScopeIsClient ? client : 0, now, outcome, actions.layerTaken[slot]);
     }
     if (outcome === OUTCOME_OK) {
       if (l === 0) return this.succeed(act);
@@ -309,7 +318,7 @@ export class Clients {
       const seen = ++actions.failuresSeen[act];
       const limit = p.behaviour.giveUpAfterFailures;
       if (limit !== undefined && seen >= limit) {
-        this.rec.actionAbandoned(now, actions.attempts[act], actions.population[act]);
+        this.rec.actionAbandoned(now, actions.population[act], actions.attempts[act]);
         actions.release(act);
         return;
       }
@@ -333,20 +342,30 @@ export class Clients {
     const switched = sw !== undefined && now >= sw.at;
     const maxAttempts = switched && sw.maxAttempts !== undefined && sw.maxAttempts < spec.maxAttempts ? sw.maxAttempts : spec.maxAttempts;
     if (tries >= maxAttempts) return -1;
+    // A budget may cap the retries of one call when it starts (Finagle's per-request cap).
+    if (layer.budget !== undefined && tries > actions.layerRetryCap[slot]) return -1;
     let delay =
       spec.backoff.kind === 'visibility'
         ? Math.max(0, spec.timeout - (now - actions.layerTryStart[slot])) // redelivered when the visibility timeout expires
         : backoffDelay(spec.backoff, tries, p.backoffRng, actions.layerJitter, slot);
     if (retryAfter === retryAfter) {
+      // The answer carried a Retry-After (or a gRPC pushback): src/model/client/layer-spec.ts, RetryAfterSpec.
       const ra = spec.retryAfter;
-      if (ra.mode === 'give-up' && retryAfter > ra.max) return -1;
-      if (ra.mode === 'honour' || ra.mode === 'give-up') delay = Math.max(delay, retryAfter);
-      else if (ra.mode === 'cap') delay = Math.max(delay, Math.min(retryAfter, ra.cap));
+      const mode = ra.mode;
+      if (mode === 'honour') delay = Math.max(delay, retryAfter);
+      else if (mode === 'exact') {
+        if (retryAfter > ra.max) return -1;
+        delay = Math.min(retryAfter, ra.cap);
+      } else if (mode === 'bounded') delay = Math.max(delay, Math.min(retryAfter, delay + ra.bound));
+      else if (mode === 'give-up') {
+        if (retryAfter > ra.max) return -1;
+        delay = Math.max(delay, retryAfter);
+      } else if (mode === 'cap') delay = Math.max(delay, Math.min(retryAfter, ra.cap));
     }
     if (switched && sw.minWait !== undefined && delay < sw.minWait) delay = sw.minWait;
     if (now + delay >= actions.layerStart[slot] + spec.deadline) return -1;
     if (layer.budget) {
-      const taken = layer.budget.acquire(layer.budgetScopeIsClient ? actions.client[act] : 0, now, outcome === OUTCOME_TIMEOUT);
+      const taken = layer.budget.acquire(layer.budgetScopeIsClient ? actions.client[act] : 0, now, outcome);
       if (taken < 0) return -1;
       actions.layerTaken[slot] = taken;
     }
@@ -364,7 +383,7 @@ export class Clients {
 
   /** Layer l gives up on its call: one failure for the layer above (or the user). */
   private callFailed(act: number, p: PopulationState, l: number, outcome: number, retryAfter: number): void {
-    if (p.layers[l].spec.deadLetter) this.rec.deadLettered(this.engine.now);
+    if (p.layers[l].spec.deadLetter) this.rec.deadLettered(this.engine.now, this.actions.population[act]);
     if (l === 0) return this.fail(act, p);
     this.tryEnded(act, p, l - 1, outcome, retryAfter);
   }

@@ -8,7 +8,8 @@ import type { Engine } from '../../engine/engine.js';
 import { stream, type Rng } from '../../engine/rng.js';
 import type { Population, Behaviour, Fault } from '../../scenario/schema.js';
 import { ArrivalProcess } from '../arrivals.js';
-import { resolveLayer, type LayerSpec, type RetryOnItem } from './layer-spec.js';
+import type { LayerSpec, RetryOnItem } from './layer-spec.js';
+import { resolveLayer } from './resolve-layer.js';
 import { makeBudget, type RetryBudget } from './budgets.js';
 import { CircuitBreaker, AdaptiveThrottle, type Gate } from './gates.js';
 import { OUTCOME_COUNT, OUTCOME_TIMEOUT, OUTCOME_RESET, DEFAULT_WIRE, statusOf, retryableFlagOf, type Wire } from '../outcomes.js';
@@ -82,7 +83,7 @@ function layerState(engine: Engine, spec: LayerSpec, clients: number, rng: Rng, 
     spec,
     retryOn,
     retry,
-    budget: budgetSpec ? makeBudget(budgetSpec, scopeKeys(budgetSpec.scope)) : undefined,
+    budget: budgetSpec ? makeBudget(budgetSpec, scopeKeys(budgetSpec.scope), { retryOn, status: w.status }) : undefined,
     budgetScopeIsClient: budgetSpec?.scope !== 'population',
     gates,
     gateScopeIsClient,

@@ -13,17 +13,26 @@
  *    exception; those presets assume an HTTP client that throws on non-2xx answers and retry
  *    '5xx' and '4xx' with `retryable: 'ignore'` (they cannot see a "do not retry" mark).
  *  - Durations are seconds; Infinity means none.
- * docs/presets.md has a table per preset.
+ *  - Where a library's retry behaviour changed from one release to the next, `releases` gives
+ *    the values of each release line of PRESET_RELEASES (preset-names.ts), oldest first, over
+ *    the common `layer`; `preset: name` is the current release, `preset: name@version` the
+ *    line that version falls in.
+ * docs/presets.md has a table per preset and the table of changes by version.
  */
 import type { Preset } from './layer-spec.js';
-import type { PresetName } from './preset-names.js';
+import type { PresetName } from '../../scenario/preset-names.js';
+
+/** The simulator's largest maxAttempts (LIMITS.maxAttempts): "no fixed count", for libraries limited only by a budget. */
+const NO_FIXED_COUNT = 1000;
 
 export const PRESETS: Record<PresetName, Preset> = {
   got: {
     library: 'got (Node.js HTTP client)',
-    version: '14.4.7',
+    version: '14.4.7 (the same retry rules read again in 16.1.0)',
     source:
-      'https://github.com/sindresorhus/got/blob/main/documentation/7-retry.md (retry defaults) and ' +
+      'got@14.4.7 and got@16.1.0 from the npm registry: dist/source/core/calculate-retry-delay.js (lines 14-21: a Retry-After ' +
+      'is the wait itself, or no retry when it exceeds computedValue), dist/source/core/index.js (computedValue = ' +
+      'maxRetryAfter ?? timeout.request ?? Infinity); https://github.com/sindresorhus/got/blob/main/documentation/7-retry.md (retry defaults) and ' +
       'https://github.com/sindresorhus/got/blob/main/source/core/calculate-retry-delay.ts (delay formula, Retry-After); ' +
       'the same formula is in got@11.8.2 dist/source/core/calculate-retry-delay.js (unpkg)',
     notes:
@@ -31,15 +40,15 @@ export const PRESETS: Record<PresetName, Preset> = {
       'Delay = 1000ms * 2^(n-1) + uniform(0, noise=100ms), backoffLimit Infinity: the additive 0-100ms noise is ' +
       'approximated by proportional jitter ±5% (same 100ms spread at the first retry, 1.0-1.1s in got vs 0.95-1.05s here; ' +
       'the spread grows with the wait here but stays 100ms in got). 413 is retried only when it carries Retry-After. ' +
-      'With Retry-After, got waits exactly that long, or does not retry when it exceeds maxRetryAfter, which defaults to ' +
-      'timeout.request (none by default): so give-up with max Infinity; if you set timeout, set retryAfter.max to the same ' +
-      'value to mirror got. Error codes retried: ETIMEDOUT, ECONNRESET, EADDRINUSE, ECONNREFUSED, EPIPE, ENOTFOUND, ' +
+      'With Retry-After, got waits exactly that long (not the backoff, not the larger of the two), or does not retry when it ' +
+      'exceeds maxRetryAfter, which defaults to timeout.request (none by default): retryAfter exact with max none; if you set ' +
+      'a timeout, set retryAfter.max to the same value to mirror got. Error codes retried: ETIMEDOUT, ECONNRESET, EADDRINUSE, ECONNREFUSED, EPIPE, ENOTFOUND, ' +
       'ENETUNREACH, EAI_AGAIN. got has no default timeout. Values read on the main branch, not at the v14.4.7 tag.',
     layer: {
       maxAttempts: 3,
       backoff: { kind: 'exponential', base: 1, multiplier: 2, max: Infinity, jitter: 'proportional', jitterFactor: 0.05 },
       retryOn: ['timeout', 'reset', 408, 413, 429, 500, 502, 503, 504, 521, 522, 524],
-      retryAfter: { mode: 'give-up', max: Infinity },
+      retryAfter: { mode: 'exact', max: Infinity },
     },
   },
 
@@ -48,20 +57,34 @@ export const PRESETS: Record<PresetName, Preset> = {
     version: '4.5.0',
     source:
       'https://github.com/softonic/axios-retry/blob/master/src/index.ts (DEFAULT_OPTIONS, isNetworkOrIdempotentRequestError, ' +
-      'isRetryableError, noDelay); 429 and Retry-After support: https://github.com/softonic/axios-retry/pull/270 (released in 4.2.0)',
+      'isRetryableError, noDelay); 429 and Retry-After support: https://github.com/softonic/axios-retry/pull/270 (released in 4.2.0); ' +
+      'axios-retry@4.0.0, 4.1.0, 4.2.0 and 4.5.0 from the npm registry, dist/esm/index.js (isRetryableError, retryAfter, noDelay)',
     notes:
       'retries 3 (4 attempts). Default retryCondition isNetworkOrIdempotentRequestError: network errors (no response, ' +
       'code not ECONNABORTED/ERR_CANCELED, is-retry-allowed) on any method, 5xx and 429 only on GET, HEAD, OPTIONS, PUT, ' +
       'DELETE. Timeouts (ECONNABORTED) are not retried. Default retryDelay is noDelay: retry at once, or after exactly the ' +
       'Retry-After value when the answer has one (no cap). axios sets no timeout by default; with a timeout and ' +
       'shouldResetTimeout false (default), the timeout spans all attempts (a deadline, not a per-try timeout). ' +
-      'Versions before 4.2.0 did not retry 429 or read Retry-After.',
+      'Versions before 4.2.0 did not retry 429 or read Retry-After. noDelay waits the Retry-After itself; with ' +
+      'exponentialDelay it is max(backoff, Retry-After): honour gives both.',
     layer: {
       maxAttempts: 4,
       backoff: { kind: 'none' },
-      retryOn: ['reset', '5xx', 429],
-      retryAfter: { mode: 'honour' },
     },
+    releases: [
+      {
+        versions: '4.0.0 to 4.1.x',
+        source: 'axios-retry@4.0.0 and 4.1.0 (npm), dist/esm/index.js line 20-23: isRetryableError is "no response, or 500-599"',
+        notes: '429 is not retried and Retry-After is not read.',
+        layer: { retryOn: ['reset', '5xx'], retryAfter: { mode: 'ignore' } },
+      },
+      {
+        versions: '4.2.0 and later (read at 4.5.0, the current release)',
+        source: 'axios-retry@4.2.0 (npm) dist/esm/index.js lines 20-25 (status 429 added), 43-58 (retryAfter, noDelay); PR #270',
+        notes: '429 is retried; noDelay waits the Retry-After.',
+        layer: { retryOn: ['reset', '5xx', 429], retryAfter: { mode: 'honour' } },
+      },
+    ],
   },
 
   urllib3: {
@@ -69,12 +92,14 @@ export const PRESETS: Record<PresetName, Preset> = {
     version: '2.6.3',
     source:
       'https://github.com/urllib3/urllib3/blob/main/src/urllib3/util/retry.py (Retry.__init__ defaults, Retry.DEFAULT = Retry(3), ' +
-      'RETRY_AFTER_STATUS_CODES, DEFAULT_RETRY_AFTER_MAX, is_retry, get_backoff_time, sleep)',
+      'RETRY_AFTER_STATUS_CODES, DEFAULT_RETRY_AFTER_MAX, is_retry, get_backoff_time, sleep, sleep_for_retry); ' +
+      'urllib3 1.26.12 (Debian python3-urllib3) urllib3/util/retry.py lines 406-412 (sleep_for_retry sleeps exactly the ' +
+      'Retry-After), 622 (Retry.DEFAULT = Retry(3)); retry_after_max: https://github.com/urllib3/urllib3/pull/3743',
     notes:
       'Retry.DEFAULT is Retry(3): total 3 (4 attempts); the Retry() constructor default is total 10. status_forcelist ' +
       'None: no status is retried on its own; 413, 429 and 503 are retried only when they carry a Retry-After header ' +
-      '(respect_retry_after_header True), and the wait is then the header value capped at retry_after_max ' +
-      '(21600 s, 6 h, added in 2.6.3). The simulator cannot make a retry depend on the header, so those statuses are left ' +
+      '(respect_retry_after_header True), and the wait is then the header value itself (sleep_for_retry, not the backoff), ' +
+      'capped at retry_after_max (21600 s, 6 h) from 2.6.3 and uncapped before. The simulator cannot make a retry depend on the header, so those statuses are left ' +
       'out of retryOn: add them (retryOn: [timeout, reset, 413, 429, 503]) when the server sends Retry-After. Connect errors ' +
       'are retried on any method, read errors (read timeouts, resets while reading) only on HEAD, GET, PUT, DELETE, ' +
       'OPTIONS, TRACE. backoff_factor 0: no wait (with a factor, the first retry is still immediate and later ones wait ' +
@@ -84,8 +109,21 @@ export const PRESETS: Record<PresetName, Preset> = {
       maxAttempts: 4,
       backoff: { kind: 'none' },
       retryOn: ['timeout', 'reset'],
-      retryAfter: { mode: 'cap', cap: 21600 },
     },
+    releases: [
+      {
+        versions: '1.26.0 to 2.6.2 (read at 1.26.12)',
+        source: 'urllib3 1.26.12 urllib3/util/retry.py lines 406-412 (sleep_for_retry: time.sleep(retry_after))',
+        notes: 'The Retry-After is waited in full, however long.',
+        layer: { retryAfter: { mode: 'exact', cap: Infinity } },
+      },
+      {
+        versions: '2.6.3 and later',
+        source: 'https://github.com/urllib3/urllib3/pull/3743 (retry_after_max, DEFAULT_RETRY_AFTER_MAX 6 h), released in 2.6.3',
+        notes: 'A Retry-After above retry_after_max (6 h) is cut to 6 h.',
+        layer: { retryAfter: { mode: 'exact', cap: 21600 } },
+      },
+    ],
   },
 
   'go-retryablehttp': {
@@ -98,14 +136,14 @@ export const PRESETS: Record<PresetName, Preset> = {
       'RetryMax 4 (5 attempts). DefaultBackoff waits RetryWaitMin * 2^(n-1) = 1, 2, 4, 8 s, capped at 30 s, no jitter. ' +
       'Retries every transport error (except too many redirects, bad scheme, invalid header, TLS certificate errors), ' +
       '429, and status 0 or >= 500 except 501 (501 is inside \'5xx\' here). A context deadline or cancellation is not ' +
-      'retried; http.Client.Timeout errors are. For 429 and 503 with Retry-After it waits exactly the header value, ' +
-      'not capped by RetryWaitMax. The default client (go-cleanhttp pooled) has no overall timeout. Read from a vendored ' +
+      'retried; http.Client.Timeout errors are. For 429 and 503 with Retry-After, DefaultBackoff returns the header value ' +
+      'itself instead of the backoff, not capped by RetryWaitMax (retryAfter exact). The default client (go-cleanhttp pooled) has no overall timeout. Read from a vendored ' +
       'copy of client.go matching v0.7.7 (PrepareRetry, isCertError), not from the tag itself.',
     layer: {
       maxAttempts: 5,
       backoff: { kind: 'exponential', base: 1, multiplier: 2, max: 30, jitter: 'none' },
       retryOn: ['timeout', 'reset', '5xx', 429],
-      retryAfter: { mode: 'honour' },
+      retryAfter: { mode: 'exact' },
     },
   },
 
@@ -133,58 +171,241 @@ export const PRESETS: Record<PresetName, Preset> = {
   },
 
   grpc: {
-    library: 'gRPC client retries with retryThrottling (service config)',
-    version: 'gRFC A6 (last updated 2017-09-13), implemented in grpc-java, grpc-go, grpc-core',
+    library: 'gRPC client retries with retryThrottling (service config), as gRFC A6 specifies them; gRPC C-core',
+    version: 'gRFC A6 as updated on 2024-08-23 (grpc/proposal PR #452)',
     source:
-      'https://github.com/grpc/proposal/blob/master/A6-client-retries.md (example retryPolicy and retryThrottling, ' +
-      'backoff formula, throttling rule, pushback, client-side maxAttempts limit 5)',
+      'https://github.com/grpc/proposal/blob/master/A6-client-retries.md (example retryPolicy and retryThrottling; ' +
+      '"Exponential Backoff": min(initialBackoff*backoffMultiplier**(n-1), maxBackoff) * random(0.8, 1.2); "Throttling ' +
+      'Retry Attempts and Hedged RPCs": only failures with a retryable status count; "Pushback": retry after exactly that ' +
+      'delay); https://github.com/grpc/proposal/pull/452 (the backoff change)',
     notes:
       'gRPC has no default retry policy: an RPC is retried only if the service config has a retryPolicy. These are the ' +
       'values of the gRFC\'s own example: maxAttempts 4, initialBackoff 0.1s, maxBackoff 1s, backoffMultiplier 2, ' +
-      'retryableStatusCodes [UNAVAILABLE]; retryThrottling maxTokens 10, tokenRatio 0.1. Wait before retry n is ' +
-      'random(0, min(initialBackoff * multiplier^(n-1), maxBackoff)) = full jitter. UNAVAILABLE stands for 503 and for ' +
+      'retryableStatusCodes [UNAVAILABLE]; retryThrottling maxTokens 10, tokenRatio 0.1. UNAVAILABLE stands for 503 and for ' +
       'broken connections (reset); DEADLINE_EXCEEDED is not retried and the call deadline spans all attempts (no ' +
-      'per-attempt timeout, no default deadline). Server pushback (grpc-retry-pushback-ms) is modelled as Retry-After ' +
-      '(honour); a negative pushback (do not retry) is not. maxAttempts above 5 is treated as 5 by clients. Transparent ' +
-      'retries (RPCs that never left the client) are not modelled.',
+      'per-attempt timeout, no default deadline). Throttling: a success adds 0.1 token, and only a failure with a status ' +
+      'the policy retries takes one (a 400, a 429 or a timeout does not); retries stop while tokens <= 5. Server pushback ' +
+      '(grpc-retry-pushback-ms) is modelled as Retry-After and waited exactly; a negative pushback (do not retry) is not ' +
+      'modelled, nor is the reset of the backoff to initialBackoff after a pushback. maxAttempts above 5 is treated as 5 by ' +
+      'clients. Transparent retries (RPCs that never left the client) are not modelled.' +
+      ' The jitter multiplies the capped wait, so a wait may reach 1.2 × maxBackoff. C-core (and the languages that wrap ' +
+      'it) follows this; for grpc-java, grpc-go and grpc-js use their own presets, whose jitter depends on the release.',
     layer: {
       maxAttempts: 4,
-      backoff: { kind: 'exponential', base: 0.1, multiplier: 2, max: 1, jitter: 'full' },
+      backoff: { kind: 'exponential', base: 0.1, multiplier: 2, max: 1, jitter: 'scaled', jitterMin: 0.8, jitterMax: 1.2 },
       retryOn: ['reset', 503],
-      retryAfter: { mode: 'honour' },
+      retryAfter: { mode: 'exact' },
       budget: { kind: 'grpc-throttle', maxTokens: 10, tokenRatio: 0.1 },
     },
   },
 
-  'aws-sdk-js-v3': {
-    library: 'AWS SDK for JavaScript v3, standard retry mode',
-    version: '3.x before 3.1166.0 (pre-2026 defaults; @smithy/util-retry StandardRetryStrategy)',
+  'grpc-java': {
+    library: 'grpc-java client retries (RetriableStream) with the gRFC A6 example retryPolicy and retryThrottling',
+    version: '1.82 (current release line)',
     source:
-      'https://github.com/smithy-lang/smithy-typescript/blob/main/packages/util-retry/src/constants.ts (100 ms base, 20 s max, ' +
-      '500 / 5 / 10 / 1 quota), .../util-retry/src/config.ts (DEFAULT_MAX_ATTEMPTS 3), .../util-retry/src/StandardRetryStrategy.ts, ' +
-      '.../util-retry/src/defaultRetryBackoffStrategy.ts, .../service-error-classification/src/constants.ts and index.ts, ' +
-      '.../middleware-retry/src/retryMiddleware.ts; https://docs.aws.amazon.com/sdkref/latest/guide/feature-retry-behavior.html',
+      'https://github.com/grpc/grpc-java/blob/master/core/src/main/java/io/grpc/internal/RetriableStream.java ' +
+      '(makeRetryDecision: the throttle is charged only "if (isRetryableStatusCode || pushback < 0)"; pushback is waited ' +
+      'as is; Throttle.onQualifiedFailureThenCheckIsAboveThreshold, onSuccess); jitter: PR #11858 and PR #12639',
     notes:
-      'maxAttempts 3. Wait = random() * 2^(n-1) * 100 ms, capped at 20 s (full jitter); for throttling errors (429 and ' +
-      'throttling error codes) the base is 500 ms, which a single backoff cannot express. Retried: TRANSIENT errors ' +
-      '(TimeoutError, RequestTimeout, ECONNRESET, ECONNREFUSED, EPIPE, ETIMEDOUT, ENOTFOUND, 500, 502, 503, 504) and ' +
-      'THROTTLING (429, Throttling/ThrottlingException and other codes, which services often send as 400). Other 5xx ' +
-      'are not retried. Quota: 500 tokens, a retry costs 10 after a TRANSIENT error (timeouts, resets AND 500/502/503/504) ' +
-      'and 5 after throttling; here timeoutCost applies to timeouts only, so a 5xx retry costs 5 instead of 10. A success ' +
-      'refunds the retry\'s cost, or 1 for a first try. Some @smithy/util-retry releases had recordSuccess use ' +
-      'Math.max(500, capacity + refund), which refills the bucket to 500 on any success; later ones use Math.min (the ' +
-      'specified behaviour, modelled here); which release fixed it was not verified. Retry-After: the wait is at least the ' +
-      'header (max of the two); the older getRetryAfterHint read a numeric Retry-After as an epoch date and so ignored it, ' +
-      'later parseRetryAfterHeader fixes that and also reads x-amz-retry-after. Default request/connection timeouts of ' +
-      'the Node handler: not verified, none assumed. From 3.1166.0 (with @smithy/core 3.40.0) the 2026 defaults apply: ' +
-      'base 50 ms, throttling base 1 s, transient retry cost 14, throttling cost 5 (util-retry/src/retries-2026-config.ts).',
+      'gRPC has no default retry policy: an RPC is retried only if the service config has a retryPolicy. These are the ' +
+      'values of the gRFC\'s own example: maxAttempts 4, initialBackoff 0.1s, maxBackoff 1s, backoffMultiplier 2, ' +
+      'retryableStatusCodes [UNAVAILABLE]; retryThrottling maxTokens 10, tokenRatio 0.1. UNAVAILABLE stands for 503 and for ' +
+      'broken connections (reset); DEADLINE_EXCEEDED is not retried and the call deadline spans all attempts (no ' +
+      'per-attempt timeout, no default deadline). Throttling: a success adds 0.1 token, and only a failure with a status ' +
+      'the policy retries takes one (a 400, a 429 or a timeout does not); retries stop while tokens <= 5. Server pushback ' +
+      '(grpc-retry-pushback-ms) is modelled as Retry-After and waited exactly; a negative pushback (do not retry) is not ' +
+      'modelled, nor is the reset of the backoff to initialBackoff after a pushback. maxAttempts above 5 is treated as 5 by ' +
+      'clients. Transparent retries (RPCs that never left the client) are not modelled.' +
+      ' grpc-java also retries after a pushback when the status is not retryable (not modelled). The ' +
+      'GRPC_EXPERIMENTAL_RETRY_JITTER=false flag of 1.71 and later brings back the full jitter.',
+    layer: {
+      maxAttempts: 4,
+      backoff: { kind: 'exponential', base: 0.1, multiplier: 2, max: 1 },
+      retryOn: ['reset', 503],
+      retryAfter: { mode: 'exact' },
+      budget: { kind: 'grpc-throttle', maxTokens: 10, tokenRatio: 0.1 },
+    },
+    releases: [
+      {
+        versions: 'before 1.71.0',
+        source: 'RetriableStream.java makeRetryDecision before PR #11858: backoffNanos = nextBackoffIntervalNanos * random.nextDouble()',
+        notes: 'Full jitter: uniform(0, min(initialBackoff * 2^(n-1), maxBackoff)), the gRFC as written in 2017.',
+        layer: { backoff: { jitter: 'full' } },
+      },
+      {
+        versions: '1.71.0 to 1.79.x',
+        source: 'https://github.com/grpc/grpc-java/pull/11858 (merged 2025-01, first released in 1.71.0); PR #12639 ("the range is [0.4, 1.2] in code")',
+        notes: 'The wait is multiplied by uniform(0.4, 1.2): the intended 0.8-1.2 range was implemented wider.',
+        layer: { backoff: { jitter: 'scaled', jitterMin: 0.4, jitterMax: 1.2 } },
+      },
+      {
+        versions: '1.80.0 and later',
+        source: 'https://github.com/grpc/grpc-java/pull/12639 (merged in the 1.80 development cycle, released in 1.80.0)',
+        notes: 'The wait is multiplied by uniform(0.8, 1.2), as gRFC A6 specifies.',
+        layer: { backoff: { jitter: 'scaled', jitterMin: 0.8, jitterMax: 1.2 } },
+      },
+    ],
+  },
+
+  'grpc-go': {
+    library: 'grpc-go client retries (clientStream / csAttempt.shouldRetry) with the gRFC A6 example retryPolicy and retryThrottling',
+    version: '1.69.0 and later (current release line)',
+    source:
+      'https://github.com/grpc/grpc-go/blob/master/stream.go (csAttempt.shouldRetry: "we count this as a failure only if ' +
+      'the code matched a retryable code"; cur *= 0.8 + 0.4*rand.Float64(); pushback waited as is); jitter: ' +
+      'https://github.com/grpc/grpc-go/pull/7869 (release notes of 1.69.0)',
+    notes: 'gRPC has no default retry policy: an RPC is retried only if the service config has a retryPolicy. These are the ' +
+      'values of the gRFC\'s own example: maxAttempts 4, initialBackoff 0.1s, maxBackoff 1s, backoffMultiplier 2, ' +
+      'retryableStatusCodes [UNAVAILABLE]; retryThrottling maxTokens 10, tokenRatio 0.1. UNAVAILABLE stands for 503 and for ' +
+      'broken connections (reset); DEADLINE_EXCEEDED is not retried and the call deadline spans all attempts (no ' +
+      'per-attempt timeout, no default deadline). Throttling: a success adds 0.1 token, and only a failure with a status ' +
+      'the policy retries takes one (a 400, a 429 or a timeout does not); retries stop while tokens <= 5. Server pushback ' +
+      '(grpc-retry-pushback-ms) is modelled as Retry-After and waited exactly; a negative pushback (do not retry) is not ' +
+      'modelled, nor is the reset of the backoff to initialBackoff after a pushback. maxAttempts above 5 is treated as 5 by ' +
+      'clients. Transparent retries (RPCs that never left the client) are not modelled.',
+    layer: {
+      maxAttempts: 4,
+      backoff: { kind: 'exponential', base: 0.1, multiplier: 2, max: 1 },
+      retryOn: ['reset', 503],
+      retryAfter: { mode: 'exact' },
+      budget: { kind: 'grpc-throttle', maxTokens: 10, tokenRatio: 0.1 },
+    },
+    releases: [
+      {
+        versions: 'before 1.69.0',
+        source: 'stream.go shouldRetry before PR #7869: dur = time.Duration(grpcrand.Int63n(int64(cur)))',
+        notes: 'Full jitter: uniform(0, min(initialBackoff * 2^(n-1), maxBackoff)).',
+        layer: { backoff: { jitter: 'full' } },
+      },
+      {
+        versions: '1.69.0 and later',
+        source: 'https://github.com/grpc/grpc-go/pull/7869 (stream: add jitter to retry backoff in accordance with gRFC A6)',
+        notes: 'The wait is multiplied by uniform(0.8, 1.2).',
+        layer: { backoff: { jitter: 'scaled', jitterMin: 0.8, jitterMax: 1.2 } },
+      },
+    ],
+  },
+
+  'grpc-js': {
+    library: 'grpc-js (@grpc/grpc-js, Node.js) client retries (RetryingCall) with the gRFC A6 example retryPolicy and retryThrottling',
+    version: '1.14.7',
+    source:
+      '@grpc/grpc-js@1.13.4, 1.13.7, 1.14.0, 1.14.3 and 1.14.7 from the npm registry, build/src/retrying-call.js ' +
+      '(1.14.7: line 322 jitter Math.random() * (1.2 - 0.8) + 0.8; lines 396 and 426 addCallFailed only for retryable or ' +
+      'non-fatal codes; 470 addCallSucceeded on OK; 356 pushback waited as is); https://github.com/grpc/grpc-node/issues/2959',
+    notes:
+      'gRPC has no default retry policy: an RPC is retried only if the service config has a retryPolicy. These are the ' +
+      'values of the gRFC\'s own example: maxAttempts 4, initialBackoff 0.1s, maxBackoff 1s, backoffMultiplier 2, ' +
+      'retryableStatusCodes [UNAVAILABLE]; retryThrottling maxTokens 10, tokenRatio 0.1. UNAVAILABLE stands for 503 and for ' +
+      'broken connections (reset); DEADLINE_EXCEEDED is not retried and the call deadline spans all attempts (no ' +
+      'per-attempt timeout, no default deadline). Throttling: a success adds 0.1 token, and only a failure with a status ' +
+      'the policy retries takes one (a 400, a 429 or a timeout does not); retries stop while tokens <= 5. Server pushback ' +
+      '(grpc-retry-pushback-ms) is modelled as Retry-After and waited exactly; a negative pushback (do not retry) is not ' +
+      'modelled, nor is the reset of the backoff to initialBackoff after a pushback. maxAttempts above 5 is treated as 5 by ' +
+      'clients. Transparent retries (RPCs that never left the client) are not modelled.' +
+      ' grpc-js checks the throttle when the backoff timer fires rather than when the failure arrives (here: when it arrives).',
+    layer: {
+      maxAttempts: 4,
+      backoff: { kind: 'exponential', base: 0.1, multiplier: 2, max: 1 },
+      retryOn: ['reset', 503],
+      retryAfter: { mode: 'exact' },
+      budget: { kind: 'grpc-throttle', maxTokens: 10, tokenRatio: 0.1 },
+    },
+    releases: [
+      {
+        versions: 'before 1.14.0 (and the 1.13.x patch releases, read up to 1.13.7)',
+        source: '@grpc/grpc-js@1.13.4 and 1.13.7 build/src/retrying-call.js line 301: Math.random() * this.nextRetryBackoffSec * 1000',
+        notes: 'Full jitter: uniform(0, min(initialBackoff * 2^(n-1), maxBackoff)).',
+        layer: { backoff: { jitter: 'full' } },
+      },
+      {
+        versions: '1.14.0 and later',
+        source: '@grpc/grpc-js@1.14.0 build/src/retrying-call.js (getNextRetryJitter: Math.random() * (1.2 - 0.8) + 0.8)',
+        notes: 'The wait is multiplied by uniform(0.8, 1.2).',
+        layer: { backoff: { jitter: 'scaled', jitterMin: 0.8, jitterMax: 1.2 } },
+      },
+    ],
+  },
+
+  'aws-sdk-js-v3': {
+    library: 'AWS SDK for JavaScript v3, standard retry mode (@smithy/util-retry StandardRetryStrategy)',
+    version: '3.1175.0 (current release; @smithy/core 3.41 with the 2026 retry defaults)',
+    source:
+      'Packages from the npm registry: @aws-sdk/util-retry 3.338.0 and 3.341.0, @smithy/util-retry 4.2.13 and 4.3.0, ' +
+      '@smithy/middleware-retry 4.4.46 and 4.5.0, @smithy/core 3.39.0, 3.40.0 and 3.41.1 (dist-es/**/StandardRetryStrategy.js, ' +
+      'retries-2026-config.js, retryMiddleware.js, parseRetryAfterHeader.js, service-error-classification/constants.js), and the ' +
+      'dependencies of @aws-sdk/client-s3 3.338.0, 3.341.0, 3.723.0, 3.1025.0, 3.1026.0, 3.1164.0, 3.1166.0; ' +
+      'https://github.com/aws/aws-sdk-js-v3/issues/8037 (2026 retry defaults); ' +
+      'https://docs.aws.amazon.com/sdkref/latest/guide/feature-retry-behavior.html',
+    notes:
+      'maxAttempts 3. Wait = random() * min(base * 2^(n-1), 20 s) (full jitter); throttling errors (429 and throttling error ' +
+      'codes) use a longer base (500 ms, 1 s with the 2026 defaults), which one backoff per layer cannot express. Retried: ' +
+      'TRANSIENT errors (TimeoutError, RequestTimeout, ECONNRESET, ECONNREFUSED, EPIPE, ETIMEDOUT, network errors, 500, 502, ' +
+      '503, 504) and THROTTLING (429, ThrottlingException and other codes, which services often send as 400). Other 5xx are ' +
+      'not retried. Quota per SDK client: 500; a retry after a transient error costs transientCost, after throttling 5; a ' +
+      'success refunds its retry\'s cost, or 1 for a first try. What changed by release (see releases and docs/presets.md): ' +
+      'the refill (Math.max before @smithy/util-retry 4.3.0), Retry-After, the transient cost and the base. The version named ' +
+      'is the client release with the @smithy packages it shipped with: clients from 3.723.0 declare caret ranges on @smithy/*, ' +
+      'so a fresh install or a lockfile update resolves the newest ones. Check `npm ls @smithy/util-retry @smithy/core`. ' +
+      'The server here sends Retry-After in seconds. Default request timeouts of the Node handler: none assumed. ' +
+      'DynamoDB (4 attempts, 25 ms base in 2026) and long-polling operations are not modelled.',
     layer: {
       maxAttempts: 3,
-      backoff: { kind: 'exponential', base: 0.1, multiplier: 2, max: 20, jitter: 'full' },
+      backoff: { kind: 'exponential', multiplier: 2, max: 20, jitter: 'full' },
       retryOn: ['timeout', 'reset', 429, 500, 502, 503, 504],
-      retryAfter: { mode: 'honour' },
-      budget: { kind: 'aws-quota', capacity: 500, retryCost: 5, timeoutCost: 10, successRefund: 1 },
     },
+    releases: [
+      {
+        versions: '3.341.0 to 3.1025.x (@aws-sdk/util-retry 3.341 to @smithy/util-retry 4.2.x, @smithy/middleware-retry < 4.5.0)',
+        source:
+          '@smithy/util-retry 4.2.13 dist-es/StandardRetryStrategy.js line 41 (recordSuccess: Math.max(INITIAL_RETRY_TOKENS, ...)), ' +
+          'lines 27-29 (retryDelay = max(retryAfterHint - now, backoff)), line 62 (TRANSIENT costs TIMEOUT_RETRY_COST 10, else ' +
+          'RETRY_COST 5); @aws-sdk/util-retry 3.341.0 dist-es/StandardRetryStrategy.js line 39 (the same Math.max, from ' +
+          'https://github.com/aws/aws-sdk-js-v3/pull/4755, May 2023); @smithy/middleware-retry 4.4.46 dist-es/retryMiddleware.js ' +
+          'lines 100-111 (getRetryAfterHint: a number of seconds becomes new Date(seconds * 1000))',
+        notes:
+          'A success sets the quota to max(500, quota + refund): after any success it is at least 500, and each success ' +
+          'without retry adds 1 above it, without limit. A long-lived client banks one token per success, so it keeps ' +
+          'making 3 attempts per action through long outages, and partial success refills it at once. A numeric Retry-After ' +
+          'is read as a 1970 date and so ignored (an HTTP-date one gives max(Retry-After, backoff), uncapped; the server here ' +
+          'sends seconds). Clients before 3.341.0 shared one retry token across requests (aws-sdk-js-v3#4754): not modelled.',
+        layer: {
+          backoff: { base: 0.1 },
+          retryAfter: { mode: 'ignore' },
+          budget: { kind: 'aws-quota', capacity: 500, transientCost: 10, throttlingCost: 5, successRefund: 1, refill: 'floor' },
+        },
+      },
+      {
+        versions: '3.1026.0 to 3.1165.x (@smithy/util-retry 4.3.0 and later, @smithy/middleware-retry 4.5.0 and later, @smithy/core < 3.40)',
+        source:
+          '@smithy/util-retry 4.3.0 dist-es/StandardRetryStrategy.js line 54 (Math.min), lines 39-41 (max(backoff, ' +
+          'min(retryAfter, backoff + 5_000))), line 75 and retries-2026-config.js (costs 10 and 5 unless SMITHY_NEW_RETRIES_2026); ' +
+          '@smithy/middleware-retry 4.5.0 dist-es/parseRetryAfterHeader.js (seconds, HTTP-date, x-amz-retry-after in ms); ' +
+          'smithy-typescript commit cffd868, PR #1922, released 2026-04-06; @aws-sdk/client-s3 3.1026.0 is the first client to require them',
+        notes:
+          'A success sets the quota to min(500, quota + refund), as specified. Retry-After (and x-amz-retry-after) is honoured ' +
+          'up to 5 s past the backoff. The 2026 defaults could be switched on with AWS_NEW_RETRIES_2026=true from 3.1048.0.',
+        layer: {
+          backoff: { base: 0.1 },
+          retryAfter: { mode: 'bounded', bound: 5 },
+          budget: { kind: 'aws-quota', capacity: 500, transientCost: 10, throttlingCost: 5, successRefund: 1, refill: 'capped' },
+        },
+      },
+      {
+        versions: '3.1166.0 and later (@smithy/core 3.40.0 and later: the 2026 retry defaults)',
+        source:
+          '@smithy/core 3.40.0 and 3.41.1 dist-es/submodules/retry/util-retry/retries-2026-config.js (v2026 = true: delay 50, ' +
+          'throttlingDelay 1000, cost 14, throttlingCost 5) and StandardRetryStrategy.js line 67 (Math.min), lines 46-47 ' +
+          '(Retry-After bound); @aws-sdk/client-s3 3.1166.0 requires @smithy/core ^3.40.0 (3.1164.0: ^3.38.0); ' +
+          'https://github.com/aws/aws-sdk-js-v3/issues/8037',
+        notes: 'Base 50 ms (throttling 1 s), a transient retry costs 14, a throttling retry 5.',
+        layer: {
+          backoff: { base: 0.05 },
+          retryAfter: { mode: 'bounded', bound: 5 },
+          budget: { kind: 'aws-quota', capacity: 500, transientCost: 14, throttlingCost: 5, successRefund: 1, refill: 'capped' },
+        },
+      },
+    ],
   },
 
   envoy: {
@@ -220,21 +441,26 @@ export const PRESETS: Record<PresetName, Preset> = {
     version: '24.2.0',
     source:
       'https://github.com/twitter/finagle/blob/develop/finagle-core/src/main/scala/com/twitter/finagle/service/RetryBudget.scala ' +
-      '(RetryBudget(): ttl 10 s, minRetriesPerSec 10, percentCanRetry 0.2), .../service/Retries.scala (Budget.default with ' +
-      'Backoff.const(Duration.Zero), MaxRequeuesPerReq 0.2, RetryPolicy.Never), .../service/RequeueFilter.scala',
+      '(RetryBudget(): ttl 10 s, minRetriesPerSec 10, percentCanRetry 0.2; balance = tokenBucket.count / withdrawalAmount), ' +
+      '.../service/Retries.scala (Budget.default with Backoff.const(Duration.Zero), MaxRequeuesPerReq 0.2, Effort 25, ' +
+      'RetryPolicy.Never), .../service/RequeueFilter.scala (apply: maxRetries = ceil(maxRetriesPerReq * balance) when the ' +
+      'request starts; retryBudget.deposit() in respond, only when the response classifier says Successful)',
     notes:
       'By default Finagle retries only requeueable failures (RetryableWriteException: the request was never written, e.g. ' +
       'connection refused, and server NACKs), with no application-level RetryPolicy (RetryPolicy.Never) and no wait ' +
-      '(Backoff.const(0)). Per request it allows ceil(0.2 * budget balance) requeues: 20 at the full reserve ' +
-      '(10/s * 10 s = 100), so maxAttempts 21; the shared budget is the real limit. NACKs (a Finagle server refusing ' +
-      'work, sent over HTTP as a 503 with a nack header) are not modelled: add 503 to retryOn to stand for them. The ' +
-      'RequeueFilter deposits into the budget only on successful responses; the simulator\'s finagle budget deposits on ' +
-      'every request. Read on the develop branch, not at the 24.2.0 tag.',
+      '(Backoff.const(0)). Per request it allows ceil(0.2 * balance) requeues, the balance read when the request starts ' +
+      '(20 at the 100-token reserve, more when traffic has funded the budget): there is no fixed count, so maxAttempts is ' +
+      'the simulator\'s limit and the budget decides. A request deposits into the budget once, when it ends with a ' +
+      'successful response (any response, for the default classifier; a timeout or connection failure is not one), so in a ' +
+      'storm failures stop funding retries. NACKs (a Finagle server refusing work, sent over HTTP as a 503 with a nack ' +
+      'header) are not modelled: add 503 to retryOn to stand for them. Not modelled either: up to 25 further requeues of a ' +
+      'connection failure while acquiring a connection (Retries.Effort), which take nothing from the budget. Read on the ' +
+      'develop branch, not at the 24.2.0 tag.',
     layer: {
-      maxAttempts: 21,
+      maxAttempts: NO_FIXED_COUNT,
       backoff: { kind: 'none' },
       retryOn: ['reset'],
-      budget: { kind: 'finagle', ttl: 10, minRetriesPerSec: 10, percentCanRetry: 0.2 },
+      budget: { kind: 'finagle', ttl: 10, minRetriesPerSec: 10, percentCanRetry: 0.2, deposit: 'success', perRequest: 0.2 },
     },
   },
 
@@ -271,17 +497,20 @@ export const PRESETS: Record<PresetName, Preset> = {
   },
 
   polly: {
-    library: 'Polly v8 retry strategy (Polly.Core RetryStrategyOptions)',
+    library: 'Polly v8 retry strategy (Polly.Core RetryStrategyOptions) around HttpClient calls',
     version: 'Polly.Core 8.5.2',
     source:
       'https://www.pollydocs.org/strategies/retry#defaults and https://www.pollydocs.org/api/Polly.Retry.RetryStrategyOptions-1.html ' +
       '(MaxRetryAttempts 3, Delay 2 s, BackoffType Constant, UseJitter false, MaxDelay null, ShouldHandle: any exception ' +
-      'except OperationCanceledException); src/Polly.Core/Retry/RetryConstants.cs',
+      'except OperationCanceledException); src/Polly.Core/Retry/RetryConstants.cs; ' +
+      'https://learn.microsoft.com/dotnet/api/system.net.http.httpclient.timeout ("The default value is 100,000 milliseconds")',
     notes:
       'MaxRetryAttempts 3 (4 attempts), constant 2 s, no jitter. ShouldHandle retries every exception except ' +
       'OperationCanceledException, and no result: HttpClient answers are retried only if the caller throws on them ' +
-      '(EnsureSuccessStatusCode, GetStringAsync), assumed here, hence 4xx and retryable: ignore. HttpClient.Timeout ' +
-      'throws TaskCanceledException (an OperationCanceledException), so timeouts are NOT retried by default. No ' +
+      '(EnsureSuccessStatusCode, GetStringAsync), assumed here, hence 4xx and retryable: ignore. Each try is one HttpClient ' +
+      'call, bounded by HttpClient.Timeout (100 s by default): the per-try timeout here. It throws TaskCanceledException ' +
+      '(an OperationCanceledException), so timeouts are NOT retried by default. For Polly around something else, set ' +
+      'timeout: none. No ' +
       'Retry-After handling in Polly.Core. With BackoffType Exponential and UseJitter true, Polly v8 uses the ' +
       'DecorrelatedJitterBackoffV2 algorithm of Polly.Contrib.WaitAndRetry, with Delay as the median first wait: ' +
       'backoff {kind: exponential, jitter: decorrelated-v2, base: 2s}. This is Polly v8 (Polly.Core), not the v7 ' +
@@ -289,6 +518,7 @@ export const PRESETS: Record<PresetName, Preset> = {
       '(those were not verified here). Values read on pollydocs.org (current 8.x docs), not at the 8.5.2 tag.',
     layer: {
       maxAttempts: 4,
+      timeout: 100,
       backoff: { kind: 'constant', base: 2, max: Infinity, jitter: 'none' },
       retryOn: ['reset', '5xx', '4xx'],
       retryable: 'ignore',
@@ -338,7 +568,7 @@ export const PRESETS: Record<PresetName, Preset> = {
       'acknowledgement timeout (30 min) is the per-try timeout. Every failure the consumer nacks with requeue is ' +
       'retried (timeout, reset, 5xx, 4xx, retryable: ignore). RabbitMQ 4.3 changed this: nack with requeue no longer ' +
       'advances the delivery count (basic.reject does), consumer timeouts do not count, and quorum queues can delay ' +
-      'redeliveries; 3.13 and earlier had no default limit.',
+      'redeliveries; 3.13 and earlier had no default limit. So the preset covers 4.0.0 up to 4.3.0 and refuses other versions.',
     layer: {
       maxAttempts: 21,
       timeout: 1800,

@@ -10,26 +10,14 @@
 import type { z } from 'zod';
 import type { dependencySchema } from '../../scenario/schema-server.js';
 import type { Recorder } from '../recorder.js';
+import type { QuotaReport } from '../series.js';
 import { OUTCOME_OK, OUTCOME_DEPENDENCY, OUTCOME_RATE_LIMITED } from '../outcomes.js';
 import type { Rng } from '../../engine/rng.js';
 import { sampler } from '../../engine/distributions.js';
-import { toDistributionSpec } from '../distribution-spec.js';
+import { toDistributionSpec } from '../../scenario/distribution-spec.js';
 
 type DependencySpec = z.output<typeof dependencySchema>;
 
-export interface QuotaReport {
-  name: string;
-  limit: number;
-  windowS: number;
-  /** Highest share of the quota used in any window. */
-  peakWindowUse: number;
-  /** Calls the provider refused (429) and calls our guard refused before it. */
-  providerRefused: number;
-  guardRefused: number;
-  /** Calls answered by local validation instead of the provider. */
-  failedOver: number;
-  alerts: Array<{ threshold: number; firstS: number | null }>;
-}
 
 export class Dependency {
   private windowIndex = -1;
@@ -71,8 +59,10 @@ export class Dependency {
     const reservedShare = Object.values(reserves).reduce((a, b) => a + b, 0);
     this.unreserved = this.pool * Math.max(0, 1 - reservedShare);
     this.usedBy = new Float64Array(routes.length);
-    this.bulkhead = Float64Array.from(routes, (r) => (g.bulkheads?.[r] !== undefined ? g.bulkheads[r] * limit : Infinity));
-    this.reserved = Uint8Array.from(routes, (r) => (reserves[r] !== undefined ? 1 : 0));
+    // Own keys only: a route named "constructor" has no bulkhead just because objects inherit one.
+    const bulkheads = g.bulkheads ?? {};
+    this.bulkhead = Float64Array.from(routes, (r) => (Object.hasOwn(bulkheads, r) ? bulkheads[r] * limit : Infinity));
+    this.reserved = Uint8Array.from(routes, (r) => (Object.hasOwn(reserves, r) ? 1 : 0));
     this.failover = Uint8Array.from(routes, (r) => (spec.failover?.routes.includes(r) ? 1 : 0));
     if (spec.latency) this.latency = sampler(toDistributionSpec(spec.latency), rng);
     this.alerts = (spec.alertAt ?? []).map((threshold) => ({ threshold, firstS: null }));

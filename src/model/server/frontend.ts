@@ -12,7 +12,7 @@ import type { Recorder } from '../recorder.js';
 import type { Actions, Attempts } from '../records.js';
 import { ATTEMPT_INVALID } from '../records.js';
 import { OUTCOME_INVALID, OUTCOME_OK, OUTCOME_RATE_LIMITED, statusOf, type Wire } from '../outcomes.js';
-import { toDistributionSpec } from '../distribution-spec.js';
+import { toDistributionSpec } from '../../scenario/distribution-spec.js';
 import { Instance, type RouteHandler } from './instance.js';
 import { Dependency } from './dependencies.js';
 import { RequestView, type Identities } from './request.js';
@@ -55,7 +55,8 @@ export class Frontend {
       ([name, d], i) => new Dependency(name, i, d, ids.routes, rec, stream(seed, `server/dependencies/${name}`)),
     );
     const routes: RouteHandler[] = ids.routes.map((r) => {
-      const rs = spec.routes?.[r];
+      // Own keys only: a route named "constructor" or "toString" must not find an inherited member.
+      const rs = spec.routes && Object.hasOwn(spec.routes, r) ? spec.routes[r] : undefined;
       return {
         serviceTime: rs?.serviceTime ? sampler(toDistributionSpec(rs.serviceTime), stream(seed, `server/routes/${r}/service`)) : defaultService,
         calls: (rs?.calls ?? []).map((name) => this.dependencies.find((d) => d.name === name)!),

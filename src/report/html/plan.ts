@@ -1,11 +1,13 @@
 /**
  * Decides which charts a report has and builds the small datasets they share, from the
- * normalised results: a chart whose columns or fields are absent is left out (and said so),
- * never drawn empty. The specs stay pure functions of a ChartContext; the data travel once,
- * in the page's JSON block, under the names in DATASETS.
+ * results: a chart whose columns or fields are absent is left out (and said so), never drawn
+ * empty. The specs stay pure functions of a ChartContext; the data travel once, in the
+ * page's JSON block, under the names in DATASETS.
  */
-import { atFeatured, featuredPoint, type Results } from './results.js';
-import { prepareSeries, isCountColumn, seriesRows, type PreparedSeries } from './series.js';
+import type { ResultsBundle } from '../../results/bundle.js';
+import type { Results } from '../../results/results.js';
+import { atPoint, featuredPointIndex } from '../cells.js';
+import { prepareSeries, seriesRows, type PreparedSeries } from './series.js';
 import { DATASETS, timeScale, variantColors, type Chart, type ChartContext } from '../charts/common.js';
 import { loadChart } from '../charts/load.js';
 import { attemptsChart } from '../charts/attempts.js';
@@ -16,7 +18,9 @@ import { queueChart } from '../charts/queue.js';
 import { amplificationChart } from '../charts/amplification.js';
 import { recoveryCurveChart, type SweepAxis } from '../charts/recovery-curve.js';
 import { extraSeriesChart } from '../charts/extra-series.js';
-import { parseDuration, parseRate, formatDuration } from '../../scenario/units.js';
+import { formatDuration, parseDuration, parseRate } from '../../scenario/units.js';
+import { formatValue } from '../../measures/format.js';
+import { seedsText } from '../cells.js';
 
 export const CHART_WIDTH = 760;
 
@@ -33,21 +37,23 @@ export interface ReportPlan {
   notes: string[];
 }
 
-export function planReport(r: Results): ReportPlan {
+export function planReport(b: ResultsBundle): ReportPlan {
+  const r = b.results;
   const names = r.variants.map((v) => v.name);
   const time = timeScale(r.horizonS);
   const ctx: ChartContext = { variants: names, colors: variantColors(names.length), time, width: CHART_WIDTH };
-  const series = prepareSeries(r);
+  const featured = featuredPointIndex(r);
+  const series = prepareSeries(b, featured);
   const notes: string[] = [];
   const charts: Chart[] = [];
   const has = (...cols: string[]) => !!series && cols.every((c) => series.columns.includes(c));
 
-  if (!series) notes.push('timeseries.csv is missing or empty: no time-series charts.');
+  if (!series) notes.push('No run finished: no time-series charts.');
   else {
     if (series.factor > 1) notes.push(`Time series: ${series.factor} consecutive ${formatDuration(r.bucketS)} buckets are averaged into each plotted point (${formatDuration(series.widthS)}).`);
     if (r.seeds.length > 1) notes.push(`Time series show the mean across ${r.seeds.length} seeds in each bucket.`);
     if (series.point) {
-      const which = r.ranking?.at && r.ranking.points.length === 1 && r.ranking.points[0].point === series.point.index ? 'the sweep point the ranking reads' : 'the first sweep point';
+      const which = r.ranking?.at && r.ranking.points.length === 1 && r.ranking.points[0].point === series.point.index ? 'the sweep point the ranking reads' : 'the first sweep point with runs';
       notes.push(`Time series, fault windows and attempts per action show ${which} (${Object.entries(series.point.values).map(([k, v]) => `${k} = ${v}`).join(', ')}); timeseries.csv holds every point.`);
     }
     if (has('load_multiple')) charts.push(loadChart(ctx));
@@ -58,18 +64,17 @@ export function planReport(r: Results): ReportPlan {
     if (has('queue_len') || has('busy_slots')) charts.push(queueChart(ctx));
   }
 
-  const amplification = amplificationRows(r);
-  const histogram = amplification.some((a) => a.stat === 'histogram');
-  if (amplification.length > 0) charts.push(amplificationChart(ctx, histogram));
+  const amplification = amplificationRows(r, featured);
+  if (amplification.length > 0) charts.push(amplificationChart(ctx));
 
   const sweep = sweepRows(r, time.divisor);
   if (sweep) charts.push(recoveryCurveChart({ ...ctx }, sweep.axis));
 
   if (series && series.extraColumns.length > 0) {
-    charts.push(extraSeriesChart(ctx, series.extraColumns.map((name) => ({ name, perSecond: isCountColumn(name) }))));
+    charts.push(extraSeriesChart(ctx, series.extraColumns.map((name) => ({ name, perSecond: series.perSecond.has(name) }))));
   }
 
-  const faults = faultRows(r, time.divisor);
+  const faults = faultRows(r, featured, time.divisor);
   const seen = new Set<string>();
   const faultWindows = faults.filter((f) => {
     const key = `${f.kind}|${f.start}|${f.end}`;
@@ -90,44 +95,37 @@ export function planReport(r: Results): ReportPlan {
   };
 }
 
-/** Fault windows per variant, in the chart time unit: summary.json's if recorded, else the scenario file's. */
-function faultRows(r: Results, divisor: number): Array<{ variant: string; kind: string; start: number; end: number }> {
-  const featured = featuredPoint(r);
-  return r.variants.flatMap((v) => {
-    const windows = atFeatured(v, featured)?.faults ?? v.scenarioFaults ?? [];
-    return windows.map((f) => ({
+/** Fault windows per variant at the featured point, in the chart time unit. */
+function faultRows(r: Results, point: number, divisor: number): Array<{ variant: string; kind: string; start: number; end: number }> {
+  return r.variants.flatMap((v) =>
+    (atPoint(v, point)?.faults ?? []).map((f) => ({
       variant: v.name,
       kind: f.kind,
       start: Math.max(0, f.startS) / divisor,
-      end: Math.min(r.horizonS, f.endS) / divisor,
-    }));
-  });
+      end: Math.min(r.horizonS, f.endS ?? r.horizonS) / divisor,
+    })),
+  );
 }
 
-function amplificationRows(r: Results): Row[] {
+function amplificationRows(r: Results, point: number): Row[] {
   const rows: Row[] = [];
-  const featured = featuredPoint(r);
   for (const v of r.variants) {
-    const m = atFeatured(v, featured)?.measures;
-    if (!m) continue;
-    for (const stat of ['mean', 'p99', 'max'] as const) {
-      const value = m.attemptsPerAction[stat];
-      if (value !== null) rows.push({ variant: v.name, stat, value });
-    }
-    const h = m.attemptsHistogram;
-    if (h) {
-      const total = h.reduce((s, x) => s + x.count, 0);
-      for (const x of h) rows.push({ variant: v.name, stat: 'histogram', attempts: x.attempts, value: x.count, share: x.count / total });
-    }
+    const p = atPoint(v, point);
+    if (!p || p.runs === 0) continue;
+    const h = p.attemptsHistogram;
+    const total = h.reduce((s, x) => s + x, 0);
+    if (total === 0) continue;
+    h.forEach((count, attempts) => {
+      if (count > 0) rows.push({ variant: v.name, stat: 'histogram', attempts, value: count, share: count / total });
+    });
   }
   return rows;
 }
 
 /** Recovery time by the first swept value (panels by the second), or null without sweep data. */
 function sweepRows(r: Results, divisor: number): { axis: SweepAxis; rows: Row[] } | null {
-  const swept = r.variants.some((v) => v.points.length > 1);
-  if (!swept) return null;
-  const params = r.sweep?.parameters ?? Object.keys(r.variants.find((v) => v.points.length > 1)!.points[0].values);
+  if (!r.sweep || !r.variants.some((v) => v.points.length > 1)) return null;
+  const params = r.sweep.parameters;
   const [p1, p2] = params;
   if (p1 === undefined) return null;
   const firstValues = r.variants.flatMap((v) => v.points.map((p) => p.values[p1])).filter((x) => x !== undefined);
@@ -140,11 +138,10 @@ function sweepRows(r: Results, divisor: number): { axis: SweepAxis; rows: Row[] 
       if (raw === undefined) continue;
       const group = p2 !== undefined && p.values[p2] !== undefined ? `${p2} = ${p.values[p2]}` : null;
       if (group !== null && !groups.includes(group)) groups.push(group);
-      const m = p.measures;
-      const ci = m.intervals.recoveryTimeS;
-      const rt = m.recoveryTimeS;
-      const runs = m.runs ?? null;
-      const frac = m.recoveredFraction;
+      if (p.runs === 0) continue;
+      const a = p.measures.recoveryTimeS;
+      const rt = a?.value ?? null;
+      const frac = p.measures.recovered?.value ?? null;
       rows.push({
         variant: v.name,
         x: x.value(raw),
@@ -152,10 +149,10 @@ function sweepRows(r: Results, divisor: number): { axis: SweepAxis; rows: Row[] 
         ...(group === null ? {} : { group }),
         recovered: rt !== null,
         rt: rt === null ? null : rt / divisor,
-        lo: rt !== null && ci ? ci.lo / divisor : null,
-        hi: rt !== null && ci ? ci.hi / divisor : null,
-        recovery: rt === null ? 'not recovered' : formatDuration(Math.round(rt)),
-        fractionText: frac === null ? '' : runs !== null ? `${Math.round(frac * runs)} of ${runs}` : `${Math.round(frac * 100)}%`,
+        lo: rt !== null && a?.lo != null ? a.lo / divisor : null,
+        hi: rt !== null && a?.hi != null ? a.hi / divisor : null,
+        recovery: rt === null ? 'not recovered' : formatValue('duration', rt),
+        fractionText: seedsText(frac, p.runs),
       });
     }
   }

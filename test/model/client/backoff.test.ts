@@ -65,7 +65,7 @@ describe('capOf and jitter none: exact', () => {
     expect(got).toEqual([1, 2, 4, 8, 10, 10, 10, 10]);
   });
   it('kind none waits 0 whatever the jitter', () => {
-    for (const jitter of ['none', 'full', 'equal', 'decorrelated', 'decorrelated-v2', 'proportional'] as const) {
+    for (const jitter of ['none', 'full', 'equal', 'decorrelated', 'decorrelated-v2', 'proportional', 'scaled'] as const) {
       const b = spec({ kind: 'none', base: 1, jitter });
       const state = new Float64Array([initialBackoffState(b)]);
       for (let n = 1; n <= 5; n++) expect(backoffDelay(b, n, stream(1, 't'), state, 0)).toBe(0);
@@ -107,6 +107,19 @@ describe('random jitters at a fixed retry number: bounds, mean, KS against the i
     const xs = draws(b, 9, stream(1, 't')); // 0.1 * 2^8 = 25.6 > 5
     expect(Math.max(...xs)).toBeLessThanOrEqual(5);
     expect(ks(xs, uniformCdf(0, 5))).toBeLessThan(KS_CRIT);
+  });
+  it('scaled: cap x uniform(jitterMin, jitterMax), also above max (gRPC: the jitter multiplies the capped wait)', () => {
+    for (const [lo, hi] of [[0.8, 1.2], [0.4, 1.2]] as const) {
+      // retry 5: 0.1 x 2^4 = 1.6 capped at max 1, then scaled: may reach 1.2
+      const b = spec({ kind: 'exponential', base: 0.1, multiplier: 2, max: 1, jitter: 'scaled', jitterMin: lo, jitterMax: hi });
+      const xs = draws(b, 5, stream(1, 't'));
+      expect(Math.min(...xs)).toBeGreaterThanOrEqual(lo);
+      expect(Math.max(...xs)).toBeLessThanOrEqual(hi);
+      expect(Math.max(...xs)).toBeGreaterThan(1);
+      expect(ks(xs, uniformCdf(lo, hi))).toBeLessThan(KS_CRIT);
+      const ys = draws(b, 2, stream(2, 't')); // 0.2 x uniform(lo, hi)
+      expect(ks(ys, uniformCdf(0.2 * lo, 0.2 * hi))).toBeLessThan(KS_CRIT);
+    }
   });
   it('proportional never goes below 0 (factor 1)', () => {
     const xs = draws(spec({ kind: 'constant', base: 1, jitter: 'proportional', jitterFactor: 1 }), 1, stream(1, 't'));

@@ -3,77 +3,152 @@
  * end to end through simulate.
  */
 import { describe, it, expect } from 'vitest';
-import { GrpcThrottle, AwsRetryQuota, EnvoyRetryLimit, FinagleBudget, makeBudget } from '../../../src/model/client/budgets.js';
+import { GrpcThrottle, AwsRetryQuota, EnvoyRetryLimit, FinagleBudget, makeBudget, type OutcomeClasses } from '../../../src/model/client/budgets.js';
+import { matchesRetryOn } from '../../../src/model/client/population.js';
+import type { RetryOnItem } from '../../../src/model/client/layer-spec.js';
+import {
+  OUTCOME_COUNT, OUTCOME_OK, OUTCOME_DEPENDENCY, OUTCOME_RESET, OUTCOME_TIMEOUT, OUTCOME_INVALID, OUTCOME_RATE_LIMITED,
+  OUTCOME_REFUSED_LOCALLY, OUTCOME_QUEUE_FULL, DEFAULT_WIRE, wire,
+} from '../../../src/model/outcomes.js';
 import { CircuitBreaker, AdaptiveThrottle } from '../../../src/model/client/gates.js';
 import { stream } from '../../../src/engine/rng.js';
 import { run, failures, histogram, sum } from './harness.js';
 
+/** How a layer retrying `retryOn` classifies each outcome, on the default wire (503s, 429s, a 400). */
+function classes(retryOn: RetryOnItem[]): OutcomeClasses {
+  const r: boolean[] = [];
+  for (let o = 0; o < OUTCOME_COUNT; o++) r.push(o !== OUTCOME_OK && matchesRetryOn(retryOn, o));
+  return { retryOn: r, status: DEFAULT_WIRE.status };
+}
+const GRPC = classes(['reset', 503]);
+
 describe('GrpcThrottle (gRFC A6 retry throttling)', () => {
   it('maxTokens 4, tokenRatio 1.6: 4 -> fail 3 (allowed) -> ok 4 -> fail 3 (allowed) -> fail 2 (blocked)', () => {
-    const g = new GrpcThrottle(1, 4, 1.6);
-    expect(g.tokens[0]).toBe(4);
-    g.ended(0, 0, false);
-    expect(g.tokens[0]).toBe(3);
+    const g = new GrpcThrottle(1, 4, 1.6, GRPC);
+    expect(g.tokens(0)).toBe(4);
+    g.ended(0, 0, OUTCOME_DEPENDENCY);
+    expect(g.tokens(0)).toBe(3);
     expect(g.acquire(0)).toBeGreaterThanOrEqual(0);
-    g.ended(0, 0, true);
-    expect(g.tokens[0]).toBe(4); // 3 + 1.6 capped at 4
-    g.ended(0, 0, false);
-    expect(g.tokens[0]).toBe(3);
+    g.ended(0, 0, OUTCOME_OK);
+    expect(g.tokens(0)).toBe(4); // 3 + 1.6 capped at 4
+    g.ended(0, 0, OUTCOME_RESET);
+    expect(g.tokens(0)).toBe(3);
     expect(g.acquire(0)).toBeGreaterThanOrEqual(0);
-    g.ended(0, 0, false);
-    expect(g.tokens[0]).toBe(2);
+    g.ended(0, 0, OUTCOME_DEPENDENCY);
+    expect(g.tokens(0)).toBe(2);
     expect(g.acquire(0)).toBe(-1); // 2 is not > 4/2
   });
   it('successes add tokenRatio (fractional) and reopen retries above the threshold; tokens never go below 0', () => {
-    const g = new GrpcThrottle(2, 4, 1.6);
-    for (let i = 0; i < 10; i++) g.ended(0, 0, false);
-    expect(g.tokens[0]).toBe(0);
-    g.ended(0, 0, true);
-    expect(g.tokens[0]).toBeCloseTo(1.6, 12);
+    const g = new GrpcThrottle(2, 4, 1.6, GRPC);
+    for (let i = 0; i < 10; i++) g.ended(0, 0, OUTCOME_DEPENDENCY);
+    expect(g.tokens(0)).toBe(0);
+    g.ended(0, 0, OUTCOME_OK);
+    expect(g.tokens(0)).toBe(1.6);
     expect(g.acquire(0)).toBe(-1);
-    g.ended(0, 0, true);
-    expect(g.tokens[0]).toBeCloseTo(3.2, 12);
+    g.ended(0, 0, OUTCOME_OK);
+    expect(g.tokens(0)).toBe(3.2);
     expect(g.acquire(0)).toBeGreaterThanOrEqual(0);
-    expect(g.tokens[1]).toBe(4); // keys are independent
+    expect(g.tokens(1)).toBe(4); // keys are independent
+  });
+  it('A6 example (maxTokens 10, tokenRatio 0.1): only failures with a retryable status take a token', () => {
+    // The policy retries UNAVAILABLE (503 and broken connections here). A6: "The only RPCs that are
+    // counted as failures for the throttling policy are RPCs that fail with a status code that
+    // qualifies as a retryable ... status code".
+    const g = new GrpcThrottle(1, 10, 0.1, GRPC);
+    for (let i = 0; i < 20; i++) {
+      g.ended(0, 0, OUTCOME_INVALID); // INVALID_ARGUMENT (400)
+      g.ended(0, 0, OUTCOME_RATE_LIMITED); // a 429 the policy does not retry
+      g.ended(0, 0, OUTCOME_TIMEOUT); // DEADLINE_EXCEEDED, not retryable by this policy
+    }
+    expect(g.tokens(0)).toBe(10);
+    const after: number[] = [];
+    const allowed: boolean[] = [];
+    for (let i = 0; i < 6; i++) {
+      g.ended(0, 0, i % 2 === 0 ? OUTCOME_DEPENDENCY : OUTCOME_RESET);
+      after.push(g.tokens(0));
+      allowed.push(g.acquire(0) >= 0);
+    }
+    expect(after).toEqual([9, 8, 7, 6, 5, 4]);
+    expect(allowed).toEqual([true, true, true, true, false, false]); // retries while tokens > 5
+    g.ended(0, 0, OUTCOME_INVALID);
+    expect(g.tokens(0)).toBe(4); // a 400 still takes nothing
+    // 4 + 10 x 0.1 = 5.0 is not above the threshold; the 11th success makes 5.1 (exact: thousandths).
+    for (let i = 0; i < 10; i++) g.ended(0, 0, OUTCOME_OK);
+    expect(g.tokens(0)).toBe(5);
+    expect(g.acquire(0)).toBe(-1);
+    g.ended(0, 0, OUTCOME_OK);
+    expect(g.tokens(0)).toBe(5.1);
+    expect(g.acquire(0)).toBe(0);
+    // A refusal that never reached the server (a breaker) is not a failure of the RPC either.
+    g.ended(0, 0, OUTCOME_REFUSED_LOCALLY);
+    expect(g.tokens(0)).toBe(5.1);
+  });
+  it('a layer that also retries timeouts counts them (what retryOn says is what qualifies)', () => {
+    const g = new GrpcThrottle(1, 10, 0.1, classes(['timeout', 'reset', 503]));
+    g.ended(0, 0, OUTCOME_TIMEOUT);
+    expect(g.tokens(0)).toBe(9);
   });
 });
 
 describe('AwsRetryQuota (AWS SDK standard retry mode)', () => {
-  it('starts at 500; a retry takes 5, after a timeout 10', () => {
-    const q = makeBudget({ kind: 'aws-quota' }, 1) as AwsRetryQuota;
+  const AWS = classes(['timeout', 'reset', 429, 500, 502, 503, 504]);
+  it('starts at 500; a retry after a transient failure (timeout, reset, 503) takes 10, after throttling (429) 5', () => {
+    const q = makeBudget({ kind: 'aws-quota' }, 1, AWS) as AwsRetryQuota;
     expect(q.quota[0]).toBe(500);
-    expect(q.acquire(0, 0, false)).toBe(5);
+    expect(q.acquire(0, 0, OUTCOME_RATE_LIMITED)).toBe(5);
     expect(q.quota[0]).toBe(495);
-    expect(q.acquire(0, 0, true)).toBe(10);
-    expect(q.quota[0]).toBe(485);
+    expect(q.acquire(0, 0, OUTCOME_TIMEOUT)).toBe(10);
+    expect(q.acquire(0, 0, OUTCOME_RESET)).toBe(10);
+    expect(q.acquire(0, 0, OUTCOME_DEPENDENCY)).toBe(10); // a 503
+    expect(q.quota[0]).toBe(465);
+  });
+  it('the 429 class follows the wire: an overload answered with 429 is throttling', () => {
+    const w = wire({ status: 429 });
+    const r: boolean[] = Array.from({ length: OUTCOME_COUNT }, (_, o) => o !== OUTCOME_OK);
+    const q = makeBudget({ kind: 'aws-quota', transientCost: 14 }, 1, { retryOn: r, status: w.status }) as AwsRetryQuota;
+    expect(q.acquire(0, 0, OUTCOME_QUEUE_FULL)).toBe(5);
+    expect(q.acquire(0, 0, OUTCOME_DEPENDENCY)).toBe(14);
   });
   it('refuses when the quota is below the cost (and takes nothing)', () => {
-    const q = new AwsRetryQuota(1, 500, 5, 10, 1);
-    for (let i = 0; i < 100; i++) expect(q.acquire(0, 0, false)).toBe(5);
+    const q = new AwsRetryQuota(1, 500, 10, 5, 1, false, AWS);
+    for (let i = 0; i < 100; i++) expect(q.acquire(0, 0, OUTCOME_RATE_LIMITED)).toBe(5);
     expect(q.quota[0]).toBe(0);
-    expect(q.acquire(0, 0, false)).toBe(-1);
+    expect(q.acquire(0, 0, OUTCOME_RATE_LIMITED)).toBe(-1);
     expect(q.quota[0]).toBe(0);
-    const r = new AwsRetryQuota(1, 7, 5, 10, 1);
-    expect(r.acquire(0, 0, true)).toBe(-1);
+    const r = new AwsRetryQuota(1, 7, 10, 5, 1, false, AWS);
+    expect(r.acquire(0, 0, OUTCOME_TIMEOUT)).toBe(-1);
     expect(r.quota[0]).toBe(7);
-    expect(r.acquire(0, 0, false)).toBe(5);
+    expect(r.acquire(0, 0, OUTCOME_RATE_LIMITED)).toBe(5);
     expect(r.quota[0]).toBe(2);
-    expect(r.acquire(0, 0, false)).toBe(-1);
+    expect(r.acquire(0, 0, OUTCOME_RATE_LIMITED)).toBe(-1);
   });
-  it('a success refunds what its retry took, or 1 for a first try; failures refund nothing; capped at capacity', () => {
-    const q = new AwsRetryQuota(1, 500, 5, 10, 1);
-    q.acquire(0, 0, true); // 490
-    q.acquire(0, 0, false); // 485
-    q.ended(0, 0, false, 10);
+  it('refill capped: a success refunds what its retry took, or 1 for a first try; failures refund nothing; never above capacity', () => {
+    const q = new AwsRetryQuota(1, 500, 10, 5, 1, false, AWS);
+    q.acquire(0, 0, OUTCOME_TIMEOUT); // 490
+    q.acquire(0, 0, OUTCOME_RATE_LIMITED); // 485
+    q.ended(0, 0, OUTCOME_TIMEOUT, 10);
     expect(q.quota[0]).toBe(485);
-    q.ended(0, 0, true, 10);
+    q.ended(0, 0, OUTCOME_OK, 10);
     expect(q.quota[0]).toBe(495);
-    q.ended(0, 0, true, -1);
+    q.ended(0, 0, OUTCOME_OK, -1);
     expect(q.quota[0]).toBe(496);
-    q.ended(0, 0, true, 5);
+    q.ended(0, 0, OUTCOME_OK, 5);
     expect(q.quota[0]).toBe(500); // 501 capped
-    q.ended(0, 0, true, -1);
+    q.ended(0, 0, OUTCOME_OK, -1);
     expect(q.quota[0]).toBe(500);
+  });
+  it('refill floor (@smithy/util-retry < 4.3.0): any success puts the quota back to at least 500, and first tries bank 1 each without limit', () => {
+    const q = new AwsRetryQuota(1, 500, 10, 5, 1, true, AWS);
+    for (let i = 0; i < 45; i++) q.acquire(0, 0, OUTCOME_TIMEOUT);
+    expect(q.quota[0]).toBe(50);
+    q.ended(0, 0, OUTCOME_OK, 10); // max(500, 60)
+    expect(q.quota[0]).toBe(500);
+    for (let i = 0; i < 1000; i++) q.ended(0, 0, OUTCOME_OK, -1);
+    expect(q.quota[0]).toBe(1500);
+    // the bank pays for 150 retries after timeouts before the first refusal
+    let n = 0;
+    while (q.acquire(0, 0, OUTCOME_TIMEOUT) >= 0) n++;
+    expect(n).toBe(150);
   });
 });
 
@@ -84,7 +159,7 @@ describe('EnvoyRetryLimit', () => {
     // 20% of 10 = 2 < 3: three retries
     expect([e.acquire(0), e.acquire(0), e.acquire(0), e.acquire(0)]).toEqual([1, 1, 1, -1]);
     // a retry ends: one more may go
-    e.ended(0, 0, false, 1);
+    e.ended(0, 0, OUTCOME_DEPENDENCY, 1);
     expect(e.acquire(0)).toBe(1);
     expect(e.acquire(0)).toBe(-1);
   });
@@ -111,47 +186,95 @@ describe('EnvoyRetryLimit', () => {
     expect(e.acquire(0)).toBe(1);
     expect(e.acquire(0)).toBe(1);
     expect(e.acquire(0)).toBe(-1);
-    e.ended(0, 0, false, -1);
+    e.ended(0, 0, OUTCOME_DEPENDENCY, -1);
     expect(e.active[0]).toBe(1);
     expect(e.activeRetries[0]).toBe(2);
   });
   it('max-retries: a fixed number of concurrent retries whatever the load', () => {
-    const e = makeBudget({ kind: 'envoy-max-retries', maxRetries: 2 }, 1) as EnvoyRetryLimit;
+    const e = makeBudget({ kind: 'envoy-max-retries', maxRetries: 2 }, 1, GRPC) as EnvoyRetryLimit;
     for (let i = 0; i < 100; i++) e.started(0);
     expect([e.acquire(0), e.acquire(0), e.acquire(0)]).toEqual([1, 1, -1]);
-    const d = makeBudget({ kind: 'envoy-max-retries' }, 1);
-    expect([d.acquire(0, 0, false), d.acquire(0, 0, false), d.acquire(0, 0, false), d.acquire(0, 0, false)]).toEqual([1, 1, 1, -1]);
+    const d = makeBudget({ kind: 'envoy-max-retries' }, 1, GRPC);
+    expect([1, 2, 3, 4].map(() => d.acquire(0, 0, OUTCOME_DEPENDENCY))).toEqual([1, 1, 1, -1]);
   });
 });
 
 describe('FinagleBudget (ttl 10s, minRetriesPerSec 10, percentCanRetry 0.2)', () => {
+  const FIN = classes(['reset']);
+  /** A RetryFilter-style budget: every request deposits when it starts. */
+  const perRequest = (keys: number, min: number) => new FinagleBudget(keys, 10, min, 0.2, 0.2, false, FIN);
+  /** The RequeueFilter's budget: a request deposits when it ends with a successful response. */
+  const onSuccess = (keys: number, min: number) => new FinagleBudget(keys, 10, min, 0.2, 0.2, true, FIN);
   const allowed = (b: FinagleBudget, now: number, limit = 10_000) => {
     let n = 0;
     while (n < limit && b.acquire(0, now) >= 0) n++;
     return n;
   };
   it('100 retries with no requests in the window', () => {
-    expect(allowed(new FinagleBudget(1, 10, 10, 0.2), 0.5)).toBe(100);
+    expect(allowed(perRequest(1, 10), 0.5)).toBe(100);
+    expect(allowed(onSuccess(1, 10), 0.5)).toBe(100);
   });
-  it('plus 0.2 per request: 50 requests -> 110', () => {
-    const b = new FinagleBudget(1, 10, 10, 0.2);
+  it('deposit request: plus 0.2 per request: 50 requests -> 110', () => {
+    const b = perRequest(1, 10);
     for (let i = 0; i < 50; i++) b.started(0, 0.5, false);
     expect(allowed(b, 0.5)).toBe(110);
   });
-  it('only first tries deposit: a retry try deposits nothing', () => {
-    const b = new FinagleBudget(1, 10, 0, 0.2);
+  it('deposit request: only first tries deposit: a retry try deposits nothing', () => {
+    const b = perRequest(1, 0);
     for (let i = 0; i < 50; i++) b.started(0, 0.5, true);
     expect(allowed(b, 0.5)).toBe(0);
     for (let i = 0; i < 5; i++) b.started(0, 0.5, false);
     expect(allowed(b, 0.5)).toBe(1);
   });
+  it('deposit success: a request deposits when it ends with a response the layer does not retry, not when it starts or fails', () => {
+    const b = onSuccess(1, 0);
+    for (let i = 0; i < 50; i++) b.started(0, 0.5, false);
+    expect(allowed(b, 0.5)).toBe(0); // starting deposits nothing
+    for (let i = 0; i < 20; i++) {
+      b.ended(0, 0.5, OUTCOME_RESET, -1); // a connection failure: an exception, retried
+      b.ended(0, 0.5, OUTCOME_TIMEOUT, -1); // a timeout: an exception
+      b.ended(0, 0.5, OUTCOME_REFUSED_LOCALLY, -1);
+    }
+    expect(allowed(b, 0.5)).toBe(0);
+    for (let i = 0; i < 10; i++) b.ended(0, 0.5, OUTCOME_OK, -1);
+    for (let i = 0; i < 5; i++) b.ended(0, 0.5, OUTCOME_DEPENDENCY, -1); // a 503 response: a Return, so a success for the default classifier
+    expect(allowed(b, 0.5)).toBe(3); // 0.2 x 15
+  });
+  it('deposit success: a 503 the layer retries (standing for a NACK) is a failure and deposits nothing', () => {
+    const b = new FinagleBudget(1, 10, 0, 0.2, 0.2, true, classes(['reset', 503]));
+    for (let i = 0; i < 50; i++) b.ended(0, 0.5, OUTCOME_DEPENDENCY, -1);
+    expect(allowed(b, 0.5)).toBe(0);
+  });
+  it('per request: at most ceil(0.2 x balance) retries, the balance (a whole number) read when the request starts', () => {
+    const b = onSuccess(1, 10);
+    expect(b.started(0, 0.5, false)).toBe(20); // reserve 10/s x 10 s = 100
+    for (let i = 0; i < 50; i++) b.ended(0, 0.5, OUTCOME_OK, -1); // balance 110
+    expect(b.started(0, 0.5, false)).toBe(22);
+    expect(b.started(0, 0.5, true)).toBe(Infinity); // a retry does not reset the call's cap
+    expect(allowed(b, 0.5, 104)).toBe(104); // balance 6
+    expect(b.started(0, 0.5, false)).toBe(2); // ceil(1.2)
+    b.ended(0, 0.5, OUTCOME_OK, -1); // 6.2 -> floor 6
+    expect(b.started(0, 0.5, false)).toBe(2);
+    expect(allowed(b, 0.5)).toBe(6);
+    expect(b.started(0, 0.5, false)).toBe(0); // balance 0.2 -> 0: no retry at all
+    const none = new FinagleBudget(1, 10, 10, 0.2, Infinity, true, FIN);
+    expect(none.started(0, 0.5, false)).toBe(Infinity);
+  });
+  it('makeBudget: deposit success and a 0.2 per-request share by default; perRequest none lifts the cap', () => {
+    const d = makeBudget({ kind: 'finagle' }, 1, FIN);
+    expect(d.started(0, 0.5, false)).toBe(20);
+    expect(allowed(d as FinagleBudget, 0.5)).toBe(100);
+    d.started(0, 0.6, false);
+    expect(allowed(d as FinagleBudget, 0.6)).toBe(0); // starting did not deposit
+    expect(makeBudget({ kind: 'finagle', perRequest: 'none' }, 1, FIN).started(0, 0.5, false)).toBe(Infinity);
+  });
   it('the window slides: withdrawals and deposits older than ttl expire', () => {
-    const b = new FinagleBudget(1, 10, 10, 0.2);
+    const b = perRequest(1, 10);
     expect(allowed(b, 0.5)).toBe(100);
     expect(allowed(b, 5)).toBe(0);
     expect(allowed(b, 9.9)).toBe(0);
     expect(allowed(b, 10.5)).toBe(100); // the withdrawals of second 0 left the window
-    const d = new FinagleBudget(1, 10, 0, 0.2);
+    const d = perRequest(1, 0);
     for (let i = 0; i < 50; i++) d.started(0, 0.5, false);
     expect(allowed(d, 3)).toBe(10); // 10 withdrawals in second 3
     for (let i = 0; i < 50; i++) d.started(0, 4.5, false);
@@ -160,7 +283,7 @@ describe('FinagleBudget (ttl 10s, minRetriesPerSec 10, percentCanRetry 0.2)', ()
     expect(allowed(d, 15)).toBe(0); // everything from second 4 is gone at second 15
   });
   it('a long silence clears the whole window', () => {
-    const b = new FinagleBudget(2, 10, 10, 0.2);
+    const b = perRequest(2, 10);
     allowed(b, 0.5);
     expect(allowed(b, 1000.5)).toBe(100);
   });
@@ -352,16 +475,38 @@ describe('end to end', () => {
     expect(sum(r.series.retries, 60, 180)).toBeLessThan(10);
   });
 
-  it('Finagle budget: in a long outage retries settle at percentCanRetry of requests (20%), not 25% (retries must not deposit)', () => {
-    const r = run(outage(`    retry: { maxAttempts: 50, backoff: { kind: none }, budget: { kind: finagle, ttl: 10s, minRetriesPerSec: 0, percentCanRetry: 0.2, scope: population } }`,
+  it('Finagle budget, deposit request: in a long outage retries settle at percentCanRetry of requests (20%), not 25% (retries must not deposit)', () => {
+    const r = run(outage(`    retry: { maxAttempts: 50, backoff: { kind: none }, budget: { kind: finagle, ttl: 10s, minRetriesPerSec: 0, percentCanRetry: 0.2, deposit: request, perRequest: none, scope: population } }`,
       { faults: '[{ kind: dependency-down, at: 0s, duration: 5m }]', horizon: '5m' }));
     const ratio = sum(r.series.retries) / sum(r.series.firstTries);
     expect(ratio).toBeGreaterThan(0.18);
     expect(ratio).toBeLessThanOrEqual(0.2);
   });
 
-  it('AWS quota (scope population): 100 retries then nothing while every try fails', () => {
+  it('Finagle budget, deposit success: in a long outage nothing funds retries but the reserve (10/s)', () => {
+    // The outage answers 503 and this layer retries it, as it would a NACK: no request ends
+    // with a successful response, so only minRetriesPerSec x ttl remains to spend.
+    const r = run(outage(`    retry: { maxAttempts: 50, retryOn: [503], backoff: { kind: none }, budget: { kind: finagle, scope: population } }`,
+      { faults: '[{ kind: dependency-down, at: 60s, duration: 5m }]', horizon: '6m' }));
+    const perSecond = sum(r.series.retries, 80, 360) / 280;
+    expect(perSecond).toBeGreaterThan(9);
+    expect(perSecond).toBeLessThanOrEqual(10.5);
+    const control = run(outage(`    retry: { maxAttempts: 50, retryOn: [503], backoff: { kind: none }, budget: { kind: finagle, deposit: request, scope: population } }`,
+      { faults: '[{ kind: dependency-down, at: 60s, duration: 5m }]', horizon: '6m' }));
+    // deposit request: 20/s requests fund 4 more retries per second
+    expect(sum(control.series.retries, 80, 360) / 280).toBeGreaterThan(13);
+  });
+
+  it('AWS quota (scope population): 50 retries then nothing while every try fails with a 503 (a transient error costs 10)', () => {
     const r = run(outage(`    retry: { maxAttempts: 3, backoff: { kind: none }, budget: { kind: aws-quota, scope: population } }`));
+    expect(sum(r.series.retries, 60, 180)).toBe(50);
+  });
+
+  it('AWS quota (scope population): 100 retries then nothing while every try is throttled with a 429 (costs 5)', () => {
+    const r = run(outage(`    retry: { maxAttempts: 3, backoff: { kind: none }, budget: { kind: aws-quota, scope: population } }`,
+      { faults: '[{ kind: capacity-cut, at: 60s, duration: 2m, slots: 0 }]' })
+      .replace('slots: 200', 'slots: 200\n  queue: 0\n  overload: { status: 429 }'));
+    expect(failures(r.series, 'queue-full')).toBeGreaterThan(2000);
     expect(sum(r.series.retries, 60, 180)).toBe(100);
   });
 

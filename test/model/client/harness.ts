@@ -74,7 +74,7 @@ export function drive(yaml: string, respond: (s: Sent) => Answer, seed = 1): Dri
   const engine = new Engine();
   const actions = new Actions();
   const attempts = new Attempts();
-  const rec = new Recorder(s.horizon, bucketWidth(s));
+  const rec = new Recorder({ horizonS: s.horizon, bucketS: bucketWidth(s), routeOfPopulation: Object.keys(s.clients).map(() => 0) });
   const clients = new Clients(engine, actions, attempts, rec, Object.entries(s.clients), seed, undefined, s.faults);
   const sent: Sent[] = [];
   const byAction: Sent[][] = [];

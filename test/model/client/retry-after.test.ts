@@ -1,10 +1,11 @@
 /**
- * The Retry-After policy of a layer (retryAfter: ignore | honour | cap | give-up).
+ * The Retry-After policy of a layer (retryAfter: ignore | honour | cap | give-up | exact | bounded).
  *
- * The real server (src/model/server.ts) never sends Retry-After in this version: every
- * answer passes NaN. So the policy is exercised here through the public `Clients.answer`
- * from the scripted server of harness.ts, which answers each attempt with a chosen
- * Retry-After; the first test pins down that simulate() itself cannot exercise it yet.
+ * The real server sends a Retry-After only when the scenario gives it a policy
+ * (server.overload.retryAfter, or a rate limiter's reset time), and the same on every answer
+ * of a kind. So the modes are exercised here through the public `Clients.answer` from the
+ * scripted server of harness.ts, which answers each attempt with a chosen Retry-After; the
+ * first test pins down that without a policy the mode changes nothing.
  */
 import { describe, it, expect } from 'vitest';
 import { drive, run, offsets, close, type Driven } from './harness.js';
@@ -35,7 +36,7 @@ function expectEvery(d: Driven, want: number[]): void {
   for (const t of timelines(d)) expect(close(t, want, 1e-9), `${t} vs ${want}`).toBe(true);
 }
 
-describe('the real server sends no Retry-After yet', () => {
+describe('a server without a Retry-After policy', () => {
   it('simulate gives the same run whether a layer honours or ignores Retry-After', () => {
     const scenario = (mode: string) => `
 name: ra
@@ -100,6 +101,24 @@ describe('retryAfter modes (scripted server answering 429 with Retry-After)', ()
     const d = drive(yaml(`      outer: { maxAttempts: 2, backoff: { kind: constant, base: 300ms, jitter: none } }
       inner: { maxAttempts: 3, backoff: { kind: constant, base: 100ms, jitter: none }, retryAfter: { mode: give-up, max: 1s } }`), answering(2));
     expectEvery(d, [0, 0.3]);
+  });
+
+  it('exact: waits the Retry-After itself, even below the backoff (got, go-retryablehttp, urllib3, gRPC pushback)', () => {
+    expectEvery(drive(one('{ mode: exact }'), answering(2)), [0, 2, 4]);
+    expectEvery(drive(one('{ mode: exact }'), answering(0.05)), [0, 0.05, 0.1]);
+    expectEvery(drive(one('{ mode: exact }'), answering(NaN)), [0, 0.1, 0.2]); // no header: the backoff
+  });
+
+  it('exact with cap waits at most cap (urllib3 >= 2.6.3); with max, a longer Retry-After ends the call (got)', () => {
+    expectEvery(drive(one('{ mode: exact, cap: 1s }'), answering(2)), [0, 1, 2]);
+    expectEvery(drive(one('{ mode: exact, max: 1s }'), answering(2)), [0]);
+    expectEvery(drive(one('{ mode: exact, max: 2s }'), answering(2)), [0, 2, 4]); // not above
+  });
+
+  it('bounded: max(backoff, min(Retry-After, backoff + bound)) (AWS SDKs from @smithy/util-retry 4.3.0, bound 5 s)', () => {
+    expectEvery(drive(one('{ mode: bounded, bound: 5s }'), answering(2)), [0, 2, 4]);
+    expectEvery(drive(one('{ mode: bounded, bound: 5s }'), answering(10)), [0, 5.1, 10.2]);
+    expectEvery(drive(one('{ mode: bounded, bound: 5s }'), answering(0.05)), [0, 0.1, 0.2]);
   });
 
   it('remoteSwitch minWait still applies on top of Retry-After', () => {

@@ -12,7 +12,8 @@
 import { describe, it, expect } from 'vitest';
 import { loadScenario } from '../../../src/scenario/load.js';
 import { simulate } from '../../../src/model/simulate.js';
-import { summarize } from '../../../src/measures/measures.js';
+import { scopeMeasures } from '../../helpers/summary.js';
+import { summarize } from '../../../src/measures/summarize.js';
 import { FAILURE_CAUSES, type RunRecord } from '../../../src/model/series.js';
 import { Admission, PASS } from '../../../src/model/server/stages.js';
 import { OUTCOME_SHED } from '../../../src/model/outcomes.js';
@@ -121,12 +122,12 @@ describe('Admission with the retry reserve keeps original requests succeeding wh
     // Same window in the reserved run: untouched.
     expect(users(reserved, from, to).ratio).toBeGreaterThanOrEqual(0.99);
     // Over the whole run the users lose a few percent of their actions without the reserve, none with it.
-    const whole = (r: RunRecord) => summarize(r).routes.browse.successRatio!;
+    const whole = (r: RunRecord) => scopeMeasures(summarize(r).routes, 'browse').successRatio!;
     expect(whole(reserved)).toBeGreaterThan(0.999);
     expect(whole(open)).toBeLessThan(0.98);
     // The sync backlog drains either way (faster without the reserve): every sync action ends ok.
-    expect(summarize(reserved).routes.sync.successRatio).toBe(1);
-    expect(summarize(open).routes.sync.successRatio).toBe(1);
+    expect(scopeMeasures(summarize(reserved).routes, 'sync').successRatio).toBe(1);
+    expect(scopeMeasures(summarize(open).routes, 'sync').successRatio).toBe(1);
   });
 
   it('a stage that delays requests (a shared store 1 ms away) does not make admission forget which are retries', () => {
@@ -136,7 +137,7 @@ describe('Admission with the retry reserve keeps original requests succeeding wh
     const r = run(0.3, limit);
     const [from, to] = wave(r);
     expect(users(r, from, to).ratio).toBeGreaterThanOrEqual(0.99);
-    expect(summarize(r).routes.browse.successRatio!).toBeGreaterThan(0.999);
+    expect(scopeMeasures(summarize(r).routes, 'browse').successRatio!).toBeGreaterThan(0.999);
   });
 });
 

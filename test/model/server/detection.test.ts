@@ -11,7 +11,8 @@
 import { describe, it, expect } from 'vitest';
 import { loadScenario } from '../../../src/scenario/load.js';
 import { simulate } from '../../../src/model/simulate.js';
-import { summarize, FINGERPRINT_ENTRY_BYTES } from '../../../src/measures/measures.js';
+import { summarize } from '../../../src/measures/summarize.js';
+import { FINGERPRINT_ENTRY_BYTES } from '../../../src/measures/detection.js';
 import { RetryDetection, mix } from '../../../src/model/server/stages.js';
 import { RequestView, identities } from '../../../src/model/server/request.js';
 import { Actions, Attempts, ATTEMPT_HEADER } from '../../../src/model/records.js';
@@ -78,61 +79,61 @@ server:
 
 describe('Detected retry share tracks the true share within a few points when clients send attempt headers, and shows the expected false positives when they do not', () => {
   it('attempt headers + idempotency keys: detected share = true share, no false positive', () => {
-    const s = summarize(simulate(scenarioOf(withRetries('{ attemptHeader: true }', '{ idempotencyKeys: true }')), 1));
+    const s = summarize(simulate(scenarioOf(withRetries('{ attemptHeader: true }', '{ idempotencyKeys: true }')), 1)).measures;
     // The outage makes retries a real share of the run: the 3,000 actions of its 30 s fail fast
     // 4 times (9,000 retries) among ~18,000 first tries, about a third.
-    expect(s.retryShare).toBeGreaterThan(0.3);
-    expect(s.retryShare).toBeLessThan(0.36);
-    expect(Math.abs(s.detectedRetryShare - s.retryShare)).toBeLessThan(0.03);
+    expect(s.retryShare!).toBeGreaterThan(0.3);
+    expect(s.retryShare!).toBeLessThan(0.36);
+    expect(Math.abs(s.detectedRetryShare! - s.retryShare!)).toBeLessThan(0.03);
     // Every retry declares attempt > 1 and no two actions share a key: exact.
-    expect(s.detectedRetryShare).toBeCloseTo(s.retryShare, 12);
-    expect(s.detectionFalsePositiveShare).toBe(0);
+    expect(s.detectedRetryShare!).toBeCloseTo(s.retryShare!, 12);
+    expect(s.detectionFalsePositiveShare!).toBe(0);
   });
 
   it('attempt headers without idempotency keys: a few body collisions, still within a few points', () => {
     // 10,000 clients at 0.01/s each, 1000 bodies, 60 s: 1 - exp(-0.01 x 60 / 1000) = 0.06% of first tries.
-    const s = summarize(simulate(scenarioOf(withRetries('{ attemptHeader: true }', '{ distinctBodies: 1000 }')), 1));
-    expect(Math.abs(s.detectedRetryShare - s.retryShare)).toBeLessThan(0.03);
-    expect(s.detectedRetryShare).toBeGreaterThanOrEqual(s.retryShare); // headers catch every retry
-    expect(s.detectionFalsePositiveShare).toBeLessThan(0.002);
-    expect(s.detectedRetryShare - s.retryShare).toBeCloseTo(s.detectionFalsePositiveShare, 12);
+    const s = summarize(simulate(scenarioOf(withRetries('{ attemptHeader: true }', '{ distinctBodies: 1000 }')), 1)).measures;
+    expect(Math.abs(s.detectedRetryShare! - s.retryShare!)).toBeLessThan(0.03);
+    expect(s.detectedRetryShare!).toBeGreaterThanOrEqual(s.retryShare!); // headers catch every retry
+    expect(s.detectionFalsePositiveShare!).toBeLessThan(0.002);
+    expect(s.detectedRetryShare! - s.retryShare!).toBeCloseTo(s.detectionFalsePositiveShare!, 12);
   });
 
   it('no headers, no idempotency keys: false positives at the rate of same-body re-sends inside the window (few clients, few bodies)', () => {
     // 50 clients at 1/s each, 20 bodies: a key (client, body) recurs at q = 0.05/s; window 10 s.
     const H = 300;
-    const s = summarize(simulate(scenarioOf(firstTriesOnly(50, 50, 20, '10s', '5m')), 1));
+    const s = summarize(simulate(scenarioOf(firstTriesOnly(50, 50, 20, '10s', '5m')), 1)).measures;
     const expected = expectedFalsePositiveShare(50 / 50 / 20, 10, H); // 0.3875
     expect(expected).toBeCloseTo(0.3875, 3);
-    expect(s.retryShare).toBe(0);
-    expect(s.detectionFalsePositiveShare).toBe(s.detectedRetryShare);
+    expect(s.retryShare!).toBe(0);
+    expect(s.detectionFalsePositiveShare!).toBe(s.detectedRetryShare!);
     // ~15,000 first tries: the binomial sd is 0.004; 0.015 is ~4 sd.
-    expect(Math.abs(s.detectionFalsePositiveShare - expected)).toBeLessThan(0.015);
+    expect(Math.abs(s.detectionFalsePositiveShare! - expected)).toBeLessThan(0.015);
   });
 
   it('no headers, no idempotency keys: the same rate with 20,000 clients (client ids large enough to break a float fingerprint)', () => {
     // 0.02/s per client, 4 bodies, 60 s: q = 0.005/s per key, 1 - exp(-0.3) ≈ 0.26 once warmed up.
     // A fingerprint that rounds (client x ~1e12 + body) to a multiple of 4 merges the 4 bodies: 1 - exp(-1.2) ≈ 0.70.
     const H = 240;
-    const s = summarize(simulate(scenarioOf(firstTriesOnly(20000, 400, 4, '60s', '4m')), 1));
+    const s = summarize(simulate(scenarioOf(firstTriesOnly(20000, 400, 4, '60s', '4m')), 1)).measures;
     const expected = expectedFalsePositiveShare(400 / 20000 / 4, 60, H); // 0.2234
-    expect(Math.abs(s.detectionFalsePositiveShare - expected)).toBeLessThan(0.01);
+    expect(Math.abs(s.detectionFalsePositiveShare! - expected)).toBeLessThan(0.01);
   });
 
   it('idempotency keys, no headers: no false positive, and the fingerprint of the same action still catches every retry', () => {
-    const s = summarize(simulate(scenarioOf(withRetries('{ attemptHeader: false }', '{ idempotencyKeys: true, distinctBodies: 1 }')), 1));
-    expect(s.retryShare).toBeGreaterThan(0.3);
-    expect(s.detectionFalsePositiveShare).toBe(0);
+    const s = summarize(simulate(scenarioOf(withRetries('{ attemptHeader: false }', '{ idempotencyKeys: true, distinctBodies: 1 }')), 1)).measures;
+    expect(s.retryShare!).toBeGreaterThan(0.3);
+    expect(s.detectionFalsePositiveShare!).toBe(0);
     // Backoff waits (at most 8 s) are well inside the 60 s window: each retry is recognised.
-    expect(s.detectedRetryShare).toBeCloseTo(s.retryShare, 12);
+    expect(s.detectedRetryShare!).toBeCloseTo(s.retryShare!, 12);
   });
 
   it('without idempotency keys but with a single body, the same world flags nearly every first try of a busy client', () => {
     // Contrast for the test above: distinctBodies 1 and no keys. 10,000 clients at 0.01/s, 60 s:
     // 1 - exp(-0.6) = 45% of first tries (less over the first minute) look like retries.
-    const s = summarize(simulate(scenarioOf(withRetries('{ attemptHeader: false }', '{ distinctBodies: 1 }')), 1));
-    const firstShare = 1 - s.retryShare;
-    const fpOfFirstTries = s.detectionFalsePositiveShare / firstShare;
+    const s = summarize(simulate(scenarioOf(withRetries('{ attemptHeader: false }', '{ distinctBodies: 1 }')), 1)).measures;
+    const firstShare = 1 - s.retryShare!;
+    const fpOfFirstTries = s.detectionFalsePositiveShare! / firstShare;
     expect(fpOfFirstTries).toBeGreaterThan(0.3);
     expect(fpOfFirstTries).toBeLessThan(0.45);
   });
@@ -156,14 +157,14 @@ server:
   stages:
     - { kind: retry-detection, window: 60s }
 `), 1);
-    const s = summarize(r);
+    const s = summarize(r).measures;
     const a = r.series.attempts;
     const maxSpan = (k: number) => {
       let best = 0;
       for (let i = 0; i + k <= a.length; i++) best = Math.max(best, total(a.subarray(i, i + k)));
       return best;
     };
-    const entries = s.fingerprintTableBytes / FINGERPRINT_ENTRY_BYTES;
+    const entries = s.fingerprintTableBytes! / FINGERPRINT_ENTRY_BYTES;
     expect(FINGERPRINT_ENTRY_BYTES).toBe(64);
     expect(entries).toBeGreaterThanOrEqual(maxSpan(60));
     expect(entries).toBeLessThanOrEqual(maxSpan(61));
@@ -174,8 +175,8 @@ server:
 
   it('fingerprintTableBytes with body fingerprints: about 64 x the keys (client, body) seen in a window', () => {
     // 50 clients x 20 bodies = 1000 keys, each seen at q = 0.05/s: 1000 x (1 - e^{-0.5}) = 393 in a 10 s window on average.
-    const s = summarize(simulate(scenarioOf(firstTriesOnly(50, 50, 20, '10s', '5m')), 1));
-    const entries = s.fingerprintTableBytes / 64;
+    const s = summarize(simulate(scenarioOf(firstTriesOnly(50, 50, 20, '10s', '5m')), 1)).measures;
+    const entries = s.fingerprintTableBytes! / 64;
     const mean = 1000 * (1 - Math.exp(-0.5));
     expect(entries).toBeGreaterThan(mean);
     expect(entries).toBeLessThan(mean + 6 * Math.sqrt(1000 * 0.393 * 0.607)); // the peak of ~300 windows
@@ -202,7 +203,7 @@ server:
     const ids = identities(pops(popYaml(identity, opts.clients)));
     const actions = new Actions();
     const attempts = new Attempts();
-    const rec = new Recorder(100, 1);
+    const rec = new Recorder({ horizonS: 100, bucketS: 1 });
     const det = new RetryDetection(opts.window ?? 10, opts.useHeader ?? true, ids, actions, rec);
     const req = new RequestView(ids, attempts, actions);
     /** A request of `act` with attempt number n at time t; true when detected. */

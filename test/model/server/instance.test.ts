@@ -11,7 +11,7 @@
 import { describe, it, expect } from 'vitest';
 import { loadScenario } from '../../../src/scenario/load.js';
 import { simulate } from '../../../src/model/simulate.js';
-import { summarize } from '../../../src/measures/measures.js';
+import { summarize } from '../../../src/measures/summarize.js';
 import { FAILURE_CAUSES, type FailureCause, type RunRecord } from '../../../src/model/series.js';
 
 const SLOTS = 10;
@@ -51,7 +51,7 @@ describe('LIFO keeps answering callers within their timeout when FIFO serves sta
   const lifo = run('  discipline: lifo', 'sustained');
 
   it('FIFO at 1.5x capacity: after the first seconds every served attempt waited past its caller\'s timeout', () => {
-    const s = summarize(fifo);
+    const s = summarize(fifo).measures;
     // The queue grows by 50/s; from ~2 s on the head has waited over 1 s.
     expect(sum(fifo.series.attemptsOk, 10)).toBe(0);
     expect(s.successRatio!).toBeLessThan(0.03);
@@ -63,7 +63,7 @@ describe('LIFO keeps answering callers within their timeout when FIFO serves sta
   });
 
   it('LIFO at 1.5x capacity: the newest callers are served at once, so capacity/demand of them succeed', () => {
-    const s = summarize(lifo);
+    const s = summarize(lifo).measures;
     // 100 of every 150 callers get a slot; the rest wait at the bottom of the stack and time out.
     expect(s.successRatio!).toBeGreaterThan(CAPACITY / 150 - 0.02);
     expect(s.successRatio!).toBeLessThan(CAPACITY / 150 + 0.02);
@@ -80,7 +80,7 @@ describe('LIFO keeps answering callers within their timeout when FIFO serves sta
 
 describe('deadline: attempts that waited too long are answered 503 without being served', () => {
   const r = run('  discipline: fifo\n  deadline: 500ms', 'sustained');
-  const s = summarize(r);
+  const s = summarize(r).measures;
 
   it('FIFO with a 500 ms deadline: the excess gets server-deadline 503s, the rest are served in time', () => {
     // Excess = 150/s - 100/s = 50/s for ~2 minutes: every one refused by the deadline, none timing out.
@@ -127,16 +127,16 @@ describe('dropAbandoned: queued attempts whose caller has gone cost nothing', ()
     // With FIFO the oldest caller still waiting has waited almost 1 s: its 100 ms of service
     // ends after its timeout. That is work dropAbandoned cannot save (the caller leaves mid-service).
     expect(wd).toBeGreaterThan(0);
-    expect(summarize(fifoDrop).successRatio!).toBeGreaterThan(summarize(fifo).successRatio! + 0.3);
+    expect(summarize(fifoDrop).measures.successRatio!).toBeGreaterThan(summarize(fifo).measures.successRatio! + 0.3);
   });
 
   it('FIFO in sustained overload: dropAbandoned does not help, since the head is always about to time out', () => {
     const r = run('  discipline: fifo\n  dropAbandoned: true', 'sustained');
-    const s = summarize(r);
+    const s = summarize(r).measures;
     expect(s.wastedWorkShare).toBeGreaterThan(0.9);
     expect(s.successRatio!).toBeLessThan(0.05);
     // LIFO + dropAbandoned in the same overload: nothing wasted, 2/3 succeed.
-    const l = summarize(run('  discipline: lifo\n  dropAbandoned: true', 'sustained'));
+    const l = summarize(run('  discipline: lifo\n  dropAbandoned: true', 'sustained')).measures;
     expect(l.wastedWorkS).toBe(0);
     expect(l.successRatio!).toBeGreaterThan(CAPACITY / 150 - 0.02);
   });

@@ -25,11 +25,11 @@ describe('discipline: adaptive-lifo (CoDel)', () => {
   const adaptive = run(world('150/s', '  discipline: adaptive-lifo'));
 
   it('keeps answering callers in time under sustained overload where FIFO serves only stale work', () => {
-    expect(fifo.summary.successRatio!).toBeLessThan(0.1);
+    expect(fifo.summary.measures.successRatio!).toBeLessThan(0.1);
     // Capacity is 2/3 of the offered load: the best any discipline can do is about 0.67.
-    expect(adaptive.summary.successRatio!).toBeGreaterThan(0.6);
-    expect(adaptive.summary.wastedWorkShare).toBeLessThan(0.05);
-    expect(fifo.summary.wastedWorkShare).toBeGreaterThan(0.8);
+    expect(adaptive.summary.measures.successRatio!).toBeGreaterThan(0.6);
+    expect(adaptive.summary.measures.wastedWorkShare).toBeLessThan(0.05);
+    expect(fifo.summary.measures.wastedWorkShare).toBeGreaterThan(0.8);
   });
 
   it('refuses attempts that stood in the queue longer than the target (cause shed), not by timing them out', () => {
@@ -44,7 +44,7 @@ describe('discipline: adaptive-lifo (CoDel)', () => {
     const calm = run(world('50/s', '  discipline: adaptive-lifo'));
     // Only a rare Poisson burst keeps the queue up for a whole 100 ms interval.
     expect(total(calm.columns.fail_shed)).toBeLessThan(0.001 * total(calm.columns.attempts));
-    expect(calm.summary.successRatio!).toBeGreaterThan(0.999);
+    expect(calm.summary.measures.successRatio!).toBeGreaterThan(0.999);
   });
 });
 
@@ -53,10 +53,10 @@ describe('contention', () => {
     const plain = run(world('50/s', ''));
     const contended = run(world('50/s', '  contention: { factor: 1 }'));
     // Without contention: 50/s x 0.1 s / 10 slots = 0.5.
-    expect(plain.summary.utilisation).toBeCloseTo(0.5, 1);
+    expect(plain.summary.measures.utilisation).toBeCloseTo(0.5, 1);
     // With it each service stretches by 1 + busy/10 at its start: utilisation rises well above 0.5.
-    expect(contended.summary.utilisation).toBeGreaterThan(0.6);
-    expect(contended.summary.utilisation).toBeLessThan(0.95);
+    expect(contended.summary.measures.utilisation).toBeGreaterThan(0.6);
+    expect(contended.summary.measures.utilisation).toBeLessThan(0.95);
   });
 });
 
@@ -69,12 +69,12 @@ describe('adaptive-concurrency stage', () => {
     - { kind: adaptive-concurrency, algorithm: vegas, initialLimit: 10, maxLimit: 200 }`);
     const limited = run(yaml);
     const unlimited = run(world('150/s', '  queue: unbounded\n  contention: { factor: 2 }'));
-    expect(unlimited.summary.successRatio!).toBeLessThan(0.1);
+    expect(unlimited.summary.measures.successRatio!).toBeLessThan(0.1);
     expect(total(limited.columns.fail_shed)).toBeGreaterThan(1000);
     // Ceiling: 10 slots at 0.1 s x (1 + 2 x 10/10) = 33/s of the 150/s offered, about 0.22.
-    expect(limited.summary.successRatio!).toBeGreaterThan(0.15);
-    expect(limited.summary.successRatio!).toBeGreaterThan(3 * unlimited.summary.successRatio!);
-    expect(limited.summary.wastedWorkShare).toBeLessThan(0.2);
+    expect(limited.summary.measures.successRatio!).toBeGreaterThan(0.15);
+    expect(limited.summary.measures.successRatio!).toBeGreaterThan(3 * unlimited.summary.measures.successRatio!);
+    expect(limited.summary.measures.wastedWorkShare).toBeLessThan(0.2);
   });
 });
 
@@ -98,13 +98,13 @@ server:
 
   it('503 refusals are retried by a client that retries 5xx', () => {
     const r = contract('{ status: 503 }');
-    expect(r.summary.attemptsPerAction.max).toBe(3);
-    expect(r.summary.retryShare).toBeGreaterThan(0.2);
+    expect(r.summary.measures.attemptsPerActionMax).toBe(3);
+    expect(r.summary.measures.retryShare).toBeGreaterThan(0.2);
   });
 
   it('the same refusals answered 429 are not, and neither are 503s marked not retryable', () => {
-    expect(contract('{ status: 429 }').summary.attemptsPerAction.max).toBe(1);
-    expect(contract('{ retryable: false }').summary.attemptsPerAction.max).toBe(1);
+    expect(contract('{ status: 429 }').summary.measures.attemptsPerActionMax).toBe(1);
+    expect(contract('{ retryable: false }').summary.measures.attemptsPerActionMax).toBe(1);
   });
 });
 
@@ -125,9 +125,9 @@ server:
   dependencies: { db: { capacity: ${capacity} } }
 `;
     // 100/s x 0.1 s = 10 calls in flight on average (Poisson): a pool of 40 never runs out…
-    expect(run(yaml(40)).summary.successRatio).toBe(1);
+    expect(run(yaml(40)).summary.measures.successRatio).toBe(1);
     // …a pool of 5 serves at most 5 at a time: 50/s of the 100/s, the rest fail at once.
-    const small = run(yaml(5)).summary;
+    const small = run(yaml(5)).summary.measures;
     expect(small.successRatio!).toBeGreaterThan(0.3);
     expect(small.successRatio!).toBeLessThan(0.55);
   });
@@ -149,11 +149,11 @@ server:
   stages:
     - { kind: rate-limit, key: global, limit: { algorithm: token-bucket, rate: 50/s, burst: 1 } }
 `;
-    const free = run(yaml('0s')).summary;
-    const costly = run(yaml('2ms')).summary;
-    const refused = free.actionsFailed;
+    const free = run(yaml('0s')).summary.measures;
+    const costly = run(yaml('2ms')).summary.measures;
+    const refused = free.actionsFailed!;
     expect(refused).toBeGreaterThan(1000);
     // Utilisation rises by exactly refusals x 2 ms over 10 slots x 60 s.
-    expect(costly.utilisation - free.utilisation).toBeCloseTo((refused * 0.002) / (10 * 60), 6);
+    expect(costly.utilisation! - free.utilisation!).toBeCloseTo((refused * 0.002) / (10 * 60), 6);
   });
 });

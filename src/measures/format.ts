@@ -1,0 +1,58 @@
+/**
+ * One way to write a value of each unit, for every writer (terminal, summary.md, report.html,
+ * expectation messages): durations as "3m10s", shares as "12.3%", multiples as "10.2x",
+ * counts with thousands separators. The precision follows the unit, so a p99 never prints
+ * as 18.333333333333332.
+ */
+import { formatDuration } from '../scenario/units.js';
+import type { Unit } from './measure.js';
+
+/** Up to `digits` decimals, trailing zeros dropped: 2.5, 2, 0.33. */
+function decimals(x: number, digits: number): string {
+  return String(Number(x.toFixed(digits)));
+}
+
+function grouped(x: number): string {
+  return x.toLocaleString('en-US', { maximumFractionDigits: Math.abs(x) >= 100 ? 0 : 1 });
+}
+
+function bytes(x: number): string {
+  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
+  let i = 0;
+  while (Math.abs(x) >= 1000 && i < units.length - 1) { x /= 1000; i++; }
+  return `${i === 0 ? x.toFixed(0) : decimals(x, 1)} ${units[i]}`;
+}
+
+/** A shortened duration: "3m10s", under a minute to the second, "250ms" below a second. */
+function duration(s: number): string {
+  if (s > 0 && s < 1) return `${Math.round(s * 1000)}ms`;
+  return formatDuration(Math.round(s));
+}
+
+export function formatValue(unit: Unit, x: number | null): string {
+  if (x === null || !Number.isFinite(x)) return '—';
+  switch (unit) {
+    case 'duration':
+      return duration(x);
+    case 'share':
+      return `${decimals(x * 100, x >= 0.999 && x < 1 ? 2 : 1)}%`;
+    case 'multiple':
+      return `${decimals(x, x >= 10 ? 1 : 2)}x`;
+    case 'rate':
+      return `${grouped(x)}/s`;
+    case 'count':
+      return grouped(x);
+    case 'slot-seconds':
+      return x >= 3600 ? `${decimals(x / 3600, 1)} slot-h` : `${decimals(x, 0)} slot-s`;
+    case 'bytes':
+      return bytes(x);
+    case 'number':
+      return decimals(x, 2);
+  }
+}
+
+/** "lo–hi" in the unit, for an interval. */
+export function formatInterval(unit: Unit, lo: number | null, hi: number | null): string | null {
+  if (lo === null || hi === null) return null;
+  return `${formatValue(unit, lo)}–${formatValue(unit, hi)}`;
+}

@@ -1,0 +1,88 @@
+/**
+ * What a measure is: one declaration of its key, its one-sentence definition, its unit, which
+ * direction is better, how it folds across seeds, the range its values can take, and how it
+ * is computed over one run's view. Everything downstream (summaries, aggregation and
+ * intervals, expectations, the ranking, every writer, docs/measures.md) reads these fields
+ * and never re-declares them.
+ */
+import type { RunView } from './view.js';
+
+/** How a value reads: the writers format each unit one way, everywhere. */
+export type Unit =
+  /** seconds */
+  | 'duration'
+  /** a ratio in [0, 1], shown as a percentage */
+  | 'share'
+  /** a number of things (per run) */
+  | 'count'
+  /** a multiple of the 1x baseline ("10.2x") */
+  | 'multiple'
+  /** per second */
+  | 'rate'
+  /** slot-seconds of server work */
+  | 'slot-seconds'
+  | 'bytes'
+  /** a plain number (attempts per action) */
+  | 'number';
+
+/** Which way is better for users: the ranking and the `diff` read it; `none` for context. */
+export type Better = 'lower' | 'higher' | 'none';
+
+/**
+ * How one run's values fold across seeds.
+ * - mean: the mean, with a Student t interval clamped to the measure's range; null when any seed is null.
+ * - share: the mean of per-seed shares, with a proportion interval (Wilson at the seeds' effective size).
+ * - fraction: each run says yes (1) or no (0); the fraction of seeds, with a Wilson interval.
+ * - max: the largest value over the seeds; no interval.
+ */
+export type Aggregation = 'mean' | 'share' | 'fraction' | 'max';
+
+/**
+ * Whose numbers they are.
+ * - users: computed over a set of users (the verdict's, a route's, a population's).
+ * - subject: needs the verdict's users (recovery is resolved from their per-second series).
+ * - server: the server's, whoever sent the traffic (load, work, detection).
+ */
+export type Scope = 'users' | 'subject' | 'server';
+
+export interface MeasureDescriptor<K extends string = string> {
+  /** The name in summary.json, expectations and `compare.objectives`. */
+  key: K;
+  /** A short column header. */
+  label: string;
+  /** One sentence: what it is, how it is counted, what null means. */
+  doc: string;
+  unit: Unit;
+  better: Better;
+  aggregate: Aggregation;
+  scope: Scope;
+  /** Shown in the per-population outcomes (users measures only). */
+  perPopulation?: boolean;
+  /** A column of the comparison (terminal table, summary.md, report.html); counts only where some variant has one. */
+  headline?: boolean;
+  /** Smallest and largest value a run can give ('horizon': the run's length); intervals never leave it. Default [0, ∞). */
+  range?: { min?: number; max?: number | 'horizon' };
+  /**
+   * The ranking's tolerance: two values closer than the larger of `absolute` (in the
+   * measure's unit) and `relative` x the larger value are a tie on this measure. Default:
+   * equal as summary.json writes them.
+   */
+  tie?: { relative?: number; absolute?: number };
+  /** The value for one run; null where the doc says so (never NaN or Infinity). */
+  compute(view: RunView): number | null;
+}
+
+/** A measure, checked for the mistakes a new one is likely to make (a doc with no sentence, a range upside down). */
+export function defineMeasure<const K extends string>(d: MeasureDescriptor<K>): MeasureDescriptor<K> {
+  if (!/^[a-z][A-Za-z0-9]*$/.test(d.key)) throw new Error(`measure key "${d.key}" must be camelCase`);
+  if (!d.doc.trim().endsWith('.')) throw new Error(`measure ${d.key}: its doc is a sentence ending with a full stop`);
+  if (d.perPopulation && d.scope !== 'users') throw new Error(`measure ${d.key}: only users measures can be shown per population`);
+  const { min = 0, max = Infinity } = d.range ?? {};
+  if (typeof max === 'number' && max < min) throw new Error(`measure ${d.key}: range max below min`);
+  return Object.freeze(d);
+}
+
+/** JSON has no NaN or Infinity: such a value becomes null. */
+export function finiteOrNull(x: number): number | null {
+  return Number.isFinite(x) ? x : null;
+}

@@ -1,0 +1,98 @@
+/**
+ * Every measure, in the order the writers list them. Adding a measure is one file (or a
+ * declaration in a family's file) and one line here; summaries, aggregation, expectations,
+ * the ranking, every writer and docs/measures.md take it from this list.
+ */
+import type { MeasureDescriptor } from './measure.js';
+import { healthyBeforeTrigger, recovered, recoveryTimeS } from './recovery.js';
+import { perceivedOutageS, relapses } from './outage.js';
+import { retryWaves } from './waves.js';
+import { excessAttempts, peakLoadMultiple, peakRetryShare, retryShareAtPeak } from './load.js';
+import { attemptsPerAction, attemptsPerActionMax, attemptsPerActionP99 } from './amplification.js';
+import { attempts, meanQueueWaitS, utilisation, wastedWorkS, wastedWorkShare } from './work.js';
+import {
+  actionsAbandoned, actionsFailed, actionsOk, actionsStarted, answered400, answered426, answered429, deadLettered,
+  futileRetryShare, goodputMean, originalSuccessAfterFault, retryShare, successRatio,
+} from './users.js';
+import { detectedRetryShare, detectionFalsePositiveShare, fingerprintTableBytes } from './detection.js';
+import { baselineRate, lastTriggerEndS, preFaultLoadMultiple, preFaultSuccessRatio } from './context.js';
+
+export const BUILTIN_MEASURES = [
+  recovered,
+  recoveryTimeS,
+  healthyBeforeTrigger,
+  perceivedOutageS,
+  relapses,
+  retryWaves,
+  originalSuccessAfterFault,
+  peakLoadMultiple,
+  excessAttempts,
+  peakRetryShare,
+  retryShareAtPeak,
+  attemptsPerAction,
+  attemptsPerActionP99,
+  attemptsPerActionMax,
+  wastedWorkS,
+  wastedWorkShare,
+  successRatio,
+  goodputMean,
+  retryShare,
+  futileRetryShare,
+  actionsStarted,
+  actionsOk,
+  actionsFailed,
+  actionsAbandoned,
+  deadLettered,
+  answered400,
+  answered426,
+  answered429,
+  utilisation,
+  meanQueueWaitS,
+  attempts,
+  detectedRetryShare,
+  detectionFalsePositiveShare,
+  fingerprintTableBytes,
+  baselineRate,
+  preFaultSuccessRatio,
+  preFaultLoadMultiple,
+  lastTriggerEndS,
+] as const;
+
+export type BuiltinMeasureKey = (typeof BUILTIN_MEASURES)[number]['key'];
+
+/** One run's value of every measure, by key: a number, or null where the measure's doc says so. */
+export type MeasureValues = { [K in BuiltinMeasureKey]: number | null } & Record<string, number | null>;
+
+/** An ordered, key-unique list of measures, with the lookups the writers need. */
+export class MeasureRegistry {
+  private readonly byKey: Map<string, MeasureDescriptor>;
+
+  constructor(readonly all: readonly MeasureDescriptor[]) {
+    this.byKey = new Map();
+    for (const m of all) {
+      if (this.byKey.has(m.key)) throw new Error(`two measures named ${m.key}`);
+      this.byKey.set(m.key, m);
+    }
+  }
+
+  get keys(): string[] {
+    return this.all.map((m) => m.key);
+  }
+
+  get(key: string): MeasureDescriptor | undefined {
+    return this.byKey.get(key);
+  }
+
+  /** The measures shown per population and per route. */
+  get perPopulation(): MeasureDescriptor[] {
+    return this.all.filter((m) => m.perPopulation);
+  }
+
+  /** This registry and one more measure (an extension, or a test's toy measure), listed last. */
+  with(extra: MeasureDescriptor): MeasureRegistry {
+    return new MeasureRegistry([...this.all, extra]);
+  }
+}
+
+/** The measures retrystorm ships. */
+export const MEASURES = new MeasureRegistry(BUILTIN_MEASURES);

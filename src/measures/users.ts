@@ -1,0 +1,138 @@
+/**
+ * How the users fared: success, goodput, what became of their actions (finished, failed,
+ * abandoned, dead-lettered), what they sent (retries, futile retries) and the 4xx answers
+ * they got. Users measures: each can be read for the verdict's users, a route or one
+ * population (the per-population table shows those marked perPopulation).
+ */
+import { FAILURE_CAUSES, type FailureCause } from '../model/series.js';
+import { defineMeasure, type MeasureDescriptor } from './measure.js';
+import type { RunView } from './view.js';
+
+const total = (xs: Float64Array) => {
+  let s = 0;
+  for (const x of xs) s += x;
+  return s;
+};
+
+export const successRatio = defineMeasure({
+  key: 'successRatio',
+  headline: true,
+  label: 'success',
+  doc: "Share of the users' ended actions that succeeded over the whole run; null when none ended.",
+  unit: 'share',
+  better: 'higher',
+  aggregate: 'share',
+  scope: 'users',
+  perPopulation: true,
+  range: { min: 0, max: 1 },
+  tie: { absolute: 0.01 },
+  compute: (v) => {
+    const ok = total(v.users.actionsOk);
+    const ended = ok + total(v.users.actionsFailed);
+    return ended > 0 ? ok / ended : null;
+  },
+});
+
+/**
+ * Do new users get served while the returning wave arrives? Of the original requests (first
+ * tries) sent in the `hold` after the last trigger ended, the share answered with success.
+ * A reserve for originals is meant to hold this up while retries are refused.
+ */
+export const originalSuccessAfterFault = defineMeasure({
+  key: 'originalSuccessAfterFault',
+  headline: true,
+  label: 'new users served',
+  doc: 'Of the original requests (first tries) sent during the `hold` after the last trigger ended, the share answered with success: do new users get served while the returning wave arrives? null without triggers, or when none was sent then.',
+  unit: 'share',
+  better: 'higher',
+  aggregate: 'share',
+  scope: 'users',
+  range: { min: 0, max: 1 },
+  compute: (v) => {
+    const lastEnd = v.lastTriggerEndS;
+    if (lastEnd === null) return null;
+    let sent = 0, ok = 0;
+    for (let i = 0; i < v.n; i++) {
+      const start = i * v.bucketS;
+      if (start < lastEnd || start >= lastEnd + v.settings.holdS) continue;
+      sent += v.users.firstTries[i];
+      ok += v.users.firstTriesOk[i];
+    }
+    return sent > 0 ? ok / sent : null;
+  },
+});
+
+export const goodputMean = defineMeasure({
+  key: 'goodputMean',
+  label: 'goodput',
+  doc: "The users' actions completed successfully per second, averaged over the whole run.",
+  unit: 'rate',
+  better: 'higher',
+  aggregate: 'mean',
+  scope: 'users',
+  compute: (v) => (v.horizonS > 0 ? total(v.users.actionsOk) / v.horizonS : 0),
+});
+
+/** A count of one of the users' per-bucket counters over the whole run. */
+function count<const K extends string>(key: K, label: string, doc: string, pick: (v: RunView) => Float64Array, extra: Partial<MeasureDescriptor> = {}): MeasureDescriptor<K> {
+  return defineMeasure<K>({ label, doc, unit: 'count', better: 'none', aggregate: 'mean', scope: 'users', perPopulation: true, compute: (v) => total(pick(v)), ...extra, key });
+}
+
+export const actionsStarted = count('actionsStarted', 'actions started', 'User actions that arrived during the run.', (v) => v.users.actionsStarted);
+export const actionsOk = count('actionsOk', 'actions succeeded', 'User actions that completed successfully.', (v) => v.users.actionsOk);
+export const actionsFailed = count('actionsFailed', 'actions failed', 'User actions that ended in failure (out of attempts, or their user gave up).', (v) => v.users.actionsFailed);
+export const actionsAbandoned = count(
+  'actionsAbandoned',
+  'gave up',
+  'User actions their user abandoned (gave up waiting, or after too many failures); they are counted among the failed too.',
+  (v) => v.users.actionsAbandoned,
+  { better: 'lower', headline: true },
+);
+export const deadLettered = count(
+  'deadLettered',
+  'dead letters',
+  'Calls that exhausted a dead-lettering layer (a queue moved the message to its dead-letter queue).',
+  (v) => v.users.deadLettered,
+  { better: 'lower', headline: true },
+);
+
+/** Attempts answered with the status of one failure cause: the 4xx classes users meet. */
+function answered<const S extends number>(status: S, cause: FailureCause, what: string): MeasureDescriptor<`answered${S}`> {
+  const c = FAILURE_CAUSES.indexOf(cause);
+  return count(`answered${status}`, `${status} answers`, `Attempts answered ${status} (${what}).`, (v) => v.users.failures[c]);
+}
+
+export const answered400 = answered(400, 'invalid', 'an invalid request, which no retry can fix');
+export const answered426 = answered(426, 'unsupported-version', 'Upgrade Required: a client version below the server\'s minimum');
+export const answered429 = answered(429, 'rate-limited', 'Too Many Requests: a rate limit refused it');
+
+export const retryShare = defineMeasure({
+  key: 'retryShare',
+  label: 'retry share',
+  doc: "Share of the users' attempts that were retries over the whole run (ground truth, which the server cannot see); 0 when they sent none.",
+  unit: 'share',
+  better: 'lower',
+  aggregate: 'share',
+  scope: 'users',
+  perPopulation: true,
+  range: { min: 0, max: 1 },
+  compute: (v) => {
+    const attempts = total(v.users.attempts);
+    return attempts > 0 ? total(v.users.retries) / attempts : 0;
+  },
+});
+
+export const futileRetryShare = defineMeasure({
+  key: 'futileRetryShare',
+  label: 'futile retries',
+  doc: "Retries of requests that can never succeed (validation loops) as a share of the users' attempts over the whole run; 0 when they sent none.",
+  unit: 'share',
+  better: 'lower',
+  aggregate: 'share',
+  scope: 'users',
+  range: { min: 0, max: 1 },
+  compute: (v) => {
+    const attempts = total(v.users.attempts);
+    return attempts > 0 ? total(v.users.futileRetries) / attempts : 0;
+  },
+});

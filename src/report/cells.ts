@@ -1,0 +1,84 @@
+/**
+ * The words and numbers every writer shows for a result, made once: a measure's value and
+ * interval in its unit, "2 of 3 seeds", "not recovered", a sweep point's label, the point the
+ * charts and tables feature. The terminal table, summary.md and report.html all build their
+ * cells here, so they never disagree, and the browser test checks the page against the same
+ * formatting of summary.json's numbers.
+ */
+import { formatInterval, formatValue } from '../measures/format.js';
+import type { AggregateResult, MeasureInfo, PointResult, Results, VariantResult } from '../results/results.js';
+
+export interface Cell {
+  /** The measure this cell shows (data-measure in the HTML). */
+  key: string;
+  text: string;
+  /** The 95% interval across seeds, formatted, when there is one. */
+  interval: string | null;
+}
+
+/** "yes"/"no" for one run, "2 of 3 seeds" for several, "—" when unknown. */
+export function seedsText(fraction: number | null, runs: number): string {
+  if (fraction === null) return '—';
+  if (runs <= 1) return fraction >= 1 ? 'yes' : 'no';
+  return `${Math.round(fraction * runs)} of ${runs} seeds`;
+}
+
+/** A measure's value at a point, in words. */
+export function valueText(m: MeasureInfo, a: AggregateResult | undefined, runs: number): string {
+  if (runs === 0) return 'no runs';
+  const v = a?.value ?? null;
+  if (m.aggregate === 'fraction') return seedsText(v, runs);
+  if (v === null && m.key === 'recoveryTimeS') return 'not recovered';
+  return formatValue(m.unit, v);
+}
+
+export function cellOf(m: MeasureInfo, p: PointResult): Cell {
+  const a = p.measures[m.key];
+  const interval = m.aggregate === 'fraction' || a?.value === null ? null : formatInterval(m.unit, a?.lo ?? null, a?.hi ?? null);
+  return { key: m.key, text: valueText(m, a, p.runs), interval };
+}
+
+/** "faults[0].duration = 12m, load = 2"; null without a sweep. */
+export function pointLabel(values: Record<string, string | number>): string | null {
+  const e = Object.entries(values);
+  return e.length === 0 ? null : e.map(([k, v]) => `${k} = ${v}`).join(', ');
+}
+
+/** Was this point healthy before the first trigger in every seed? */
+export function healthyBefore(p: PointResult): boolean {
+  return (p.measures.healthyBeforeTrigger?.value ?? 1) >= 1;
+}
+
+export const UNHEALTHY_TEXT = 'unhealthy before the fault';
+
+/**
+ * The comparison's columns: the headline measures, in registry order; a count (dead
+ * letters, give-ups) only when some variant has one, so a table never carries a column of
+ * zeros.
+ */
+export function headlineMeasures(r: Results): MeasureInfo[] {
+  const points = r.variants.flatMap((v) => v.points);
+  return r.measures.filter((m) => m.headline && (m.unit !== 'count' || points.some((p) => (p.measures[m.key]?.value ?? 0) !== 0)));
+}
+
+/**
+ * The sweep point the single-point views show (time series, fault windows, attempts per
+ * action, per-population outcomes): the one the ranking reads when `compare.at` names one, so
+ * they show the story the verdict is about; otherwise the first point with runs.
+ */
+export function featuredPointIndex(r: Results): number {
+  const ranked = r.ranking?.at && r.ranking.points.length === 1 ? r.ranking.points[0].point : undefined;
+  if (ranked !== undefined) return ranked;
+  return r.variants.flatMap((v) => v.points).find((p) => p.runs > 0)?.point ?? 0;
+}
+
+/** A variant's result at a point (undefined when it has none there). */
+export function atPoint(v: VariantResult, index: number): PointResult | undefined {
+  return v.points.find((p) => p.point === index);
+}
+
+/** Escapes terminal control characters (ESC, BEL, …) in user text printed to a terminal. */
+export function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}

@@ -1,0 +1,35 @@
+/**
+ * Outcomes per population at the featured point: success, perceived outage, amplification,
+ * retry share, give-ups, dead letters and the 4xx classes each population met, so a verdict
+ * for "the users" can be checked against who those users were (the story's bots, legacy app,
+ * queue workers). report.html and summary.md both render these rows.
+ */
+import type { MeasureInfo, Results } from '../results/results.js';
+import { atPoint, cellOf, type Cell } from './cells.js';
+
+export interface PopulationRow {
+  variant: string;
+  population: string;
+  role: 'user' | 'attacker';
+  cells: Cell[];
+}
+
+/** The per-population measures, in registry order. */
+export function populationMeasures(r: Results): MeasureInfo[] {
+  return r.measures.filter((m) => m.perPopulation);
+}
+
+export function populationRows(r: Results, point: number): PopulationRow[] {
+  if (r.populations.length < 2) return []; // one population: the comparison already says it all
+  const measures = populationMeasures(r);
+  return r.variants.flatMap((v) => {
+    const p = atPoint(v, point);
+    if (!p || p.runs === 0) return [];
+    return p.populations.map((scope) => ({
+      variant: v.name,
+      population: scope.name,
+      role: r.populations.find((x) => x.name === scope.name)?.role ?? 'user',
+      cells: measures.map((m) => cellOf(m, { ...p, measures: scope.measures })),
+    }));
+  });
+}

@@ -1,0 +1,80 @@
+/**
+ * The ranking (computed by src/experiment/ranking.ts, carried in the Results) as text cells:
+ * report.html, summary.md and the browser test all read these, so they never disagree.
+ */
+import { formatValue } from '../measures/format.js';
+import type { RankingRow, Results } from '../results/results.js';
+import { UNHEALTHY_TEXT, seedsText } from './cells.js';
+
+export interface RankingCell {
+  /** The entry field this cell shows (data-field in the HTML). */
+  key: string;
+  text: string;
+  /** The number behind the text (data-value in the HTML); null when there is none. */
+  value: number | string | null;
+}
+
+export interface RankingColumn { key: string; header: string; definition: string }
+
+const label = (r: Results, key: string) => r.measures.find((m) => m.key === key)?.label ?? key;
+const doc = (r: Results, key: string) => r.measures.find((m) => m.key === key)?.doc ?? '';
+
+/** How the ranking orders, in one paragraph, from the objectives it used. */
+export function rankingNote(r: Results): string {
+  const k = r.ranking!;
+  const objectives = k.objectives.map((o) => label(r, o)).join(', then ');
+  const upTo = k.longestRecoveredParameter ? ` "recovers up to": the longest ${k.longestRecoveredParameter} swept at which every seed recovered.` : '';
+  return `Best first: variants healthy before the fault, then ${objectives}; values within each measure's tie tolerance are a tie, and tied variants share a rank. "decided by" names the objective that put a variant below the one above it. Savings are against ${k.baseline}.${upTo}`;
+}
+
+export function rankingColumns(r: Results): RankingColumn[] {
+  const k = r.ranking!;
+  return [
+    { key: 'recovered', header: 'recovered', definition: doc(r, 'recovered') },
+    { key: 'recoveryTimeS', header: 'recovery time', definition: doc(r, 'recoveryTimeS') },
+    { key: 'perceivedOutageS', header: 'perceived outage', definition: doc(r, 'perceivedOutageS') },
+    { key: 'outageSavedS', header: `outage saved vs ${k.baseline}`, definition: `The perceived outage of ${k.baseline} minus this variant's, and the share of ${k.baseline}'s outage that is (negative: users saw a longer outage).` },
+    { key: 'peakLoadMultiple', header: 'peak load', definition: doc(r, 'peakLoadMultiple') },
+    { key: 'wastedWorkShare', header: 'wasted work', definition: doc(r, 'wastedWorkShare') },
+    { key: 'attemptsPerAction', header: 'attempts per action', definition: doc(r, 'attemptsPerAction') },
+    { key: 'originalSuccessAfterFault', header: 'new users served', definition: doc(r, 'originalSuccessAfterFault') },
+    { key: 'retryWaves', header: 'retry waves', definition: doc(r, 'retryWaves') },
+    { key: 'decidedBy', header: 'decided by', definition: 'The objective on which this variant differs from the one ranked above it.' },
+    ...(k.longestRecoveredParameter ? [{ key: 'longestRecovered', header: 'recovers up to', definition: `The longest swept ${k.longestRecoveredParameter} at which every seed recovered.` }] : []),
+  ];
+}
+
+const signed = (x: number, f: (x: number) => string) => (x < 0 ? `−${f(-x)}` : f(x));
+
+export function savedText(e: RankingRow, baseline: string): string {
+  if (e.variant === baseline) return 'baseline';
+  if (e.outageSavedS === null) return '—';
+  const d = signed(e.outageSavedS, (x) => formatValue('duration', x));
+  return e.outageSavedRatio === null ? d : `${d} (${signed(e.outageSavedRatio, (x) => formatValue('share', x))} of its outage)`;
+}
+
+export function decidedText(r: Results, e: RankingRow): string {
+  if (e.decidedBy === null) return e.rank === 1 ? '—' : 'tie';
+  return e.decidedBy === 'healthyBeforeTrigger' ? UNHEALTHY_TEXT : label(r, e.decidedBy);
+}
+
+export function rankingCells(r: Results, e: RankingRow): RankingCell[] {
+  const k = r.ranking!;
+  const v = (key: string) => e.values[key] ?? null;
+  const unit = (key: string) => r.measures.find((m) => m.key === key)?.unit ?? 'number';
+  const measure = (key: string): [string, number | null] => [formatValue(unit(key), v(key)), v(key)];
+  const text: Record<string, [string, number | string | null]> = {
+    recovered: [e.healthyBefore ? seedsText(v('recovered'), e.runs) : UNHEALTHY_TEXT, v('recovered')],
+    recoveryTimeS: [v('recoveryTimeS') === null ? 'not recovered' : formatValue('duration', v('recoveryTimeS')), v('recoveryTimeS')],
+    perceivedOutageS: measure('perceivedOutageS'),
+    outageSavedS: [savedText(e, k.baseline), e.outageSavedS],
+    peakLoadMultiple: measure('peakLoadMultiple'),
+    wastedWorkShare: measure('wastedWorkShare'),
+    attemptsPerAction: measure('attemptsPerAction'),
+    originalSuccessAfterFault: measure('originalSuccessAfterFault'),
+    retryWaves: measure('retryWaves'),
+    decidedBy: [decidedText(r, e), e.decidedBy],
+    longestRecovered: [e.longestRecovered === undefined || e.longestRecovered === null ? 'none' : String(e.longestRecovered), e.longestRecovered ?? null],
+  };
+  return rankingColumns(r).map((c) => ({ key: c.key, text: text[c.key][0], value: text[c.key][1] }));
+}

@@ -1,0 +1,87 @@
+/**
+ * The Results value of an experiment, built once from what the experiment folded, with its
+ * numbers already at the precision summary.json keeps: so the value `run` renders from and
+ * the value `report DIR` parses back are the same, and so are the pages made from them.
+ */
+import type { ExperimentResult } from '../experiment/experiment.js';
+import type { PointAggregate } from '../experiment/aggregate.js';
+import type { Ranking } from '../experiment/ranking.js';
+import { measureSettings } from '../experiment/settings.js';
+import { bucketWidth } from '../model/simulate.js';
+import { POPULATION_COLUMN_INFO, RUN_COLUMN_INFO } from '../measures/columns.js';
+import { routeOf, subjectOf } from '../scenario/subject.js';
+import { roundMeasured } from './numbers.js';
+import { SUMMARY_FORMAT, type PointResult, type Results } from './results.js';
+
+function pointOf(p: PointAggregate): PointResult {
+  return roundMeasured({
+    point: p.point,
+    values: p.values,
+    runs: p.runs,
+    measures: p.measures,
+    attemptsHistogram: p.attemptsHistogram,
+    populations: p.populations,
+    routes: p.routes,
+    quotas: p.quotas,
+    faults: p.faults.map((f) => ({ kind: f.kind, startS: f.startS, endS: Number.isFinite(f.endS) ? f.endS : null })),
+    perSeed: p.perSeed.map((s) => ({ seed: s.seed, measures: s.measures })),
+  }, ['point', 'values', 'runs', 'seed']);
+}
+
+function rankingOf(k: Ranking): Results['ranking'] {
+  return roundMeasured({
+    baseline: k.baseline,
+    objectives: k.objectives,
+    ...(k.at ? { at: k.at } : {}),
+    ...(k.longestRecoveredParameter !== undefined ? { longestRecoveredParameter: k.longestRecoveredParameter } : {}),
+    points: k.points.map((p) => ({
+      point: p.point,
+      values: p.values,
+      entries: p.entries.map((e) => ({
+        rank: e.rank,
+        variant: e.variant,
+        runs: e.runs,
+        healthyBefore: e.healthyBefore,
+        decidedBy: e.decidedBy,
+        values: e.values,
+        outageSavedS: e.outageSavedS,
+        outageSavedRatio: e.outageSavedRatio,
+        ...(e.longestRecovered !== undefined ? { longestRecovered: e.longestRecovered } : {}),
+      })),
+    })),
+  }, ['at', 'values', 'point', 'rank', 'runs', 'longestRecovered']);
+}
+
+export function buildResults(x: ExperimentResult): Results {
+  const base = x.loaded.base;
+  const swept = x.loaded.points.length > 1 || Object.keys(x.loaded.points[0]?.values ?? {}).length > 0;
+  const subject = subjectOf(base);
+  const populations = Object.entries(base.clients);
+  return {
+    format: SUMMARY_FORMAT,
+    scenario: base.name,
+    question: base.question ?? null,
+    description: base.description ?? null,
+    partial: x.partial,
+    shard: x.shard ?? null,
+    runsPlanned: x.runs.length,
+    runsFinished: x.results.filter(Boolean).length,
+    failedRuns: x.failures,
+    horizonS: base.horizon,
+    bucketS: bucketWidth(base),
+    seeds: [...new Set(x.runs.map((r) => r.seed))],
+    sweep: swept ? { parameters: (base.sweep ?? []).map((s) => s.parameter), points: x.loaded.points.map((p) => ({ index: p.index, values: p.values })) } : null,
+    measureSettings: Object.fromEntries(Object.entries(measureSettings(base)).filter(([, v]) => typeof v === 'number')) as Record<string, number>,
+    subject: populations.filter((_, i) => subject[i]).map(([name]) => name),
+    populations: populations.map(([name, p]) => ({ name, route: routeOf(p), role: p.role })),
+    measures: x.measures.all.map((m) => ({
+      key: m.key, label: m.label, doc: m.doc, unit: m.unit, better: m.better, aggregate: m.aggregate, scope: m.scope, perPopulation: m.perPopulation ?? false, headline: m.headline ?? false,
+    })),
+    columns: { run: RUN_COLUMN_INFO.map((c) => ({ ...c })), population: POPULATION_COLUMN_INFO.map((c) => ({ ...c })) },
+    expectations: x.expectations.map((e) => roundMeasured({
+      name: e.name, variant: e.variant, at: e.at, scope: { ...e.scope }, measure: e.measure, kind: e.kind, limit: e.limit, value: e.value, passed: e.passed, check: e.check, actual: e.actual,
+    }, ['at'])),
+    ranking: x.ranking ? rankingOf(x.ranking) : null,
+    variants: x.variants.map((v) => ({ name: v.name, description: v.description ?? null, points: v.points.map(pointOf) })),
+  };
+}

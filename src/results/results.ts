@@ -1,0 +1,148 @@
+/**
+ * The typed results of an experiment: one value that every writer renders (terminal table,
+ * summary.md, report.html) and that summary.json serialises. Its shape is this zod schema, so
+ * the type, the strict parser of `retrystorm report DIR` and the version check are one
+ * declaration: summary.json is parsed back into exactly the value `run` rendered from, or
+ * refused with the field that is wrong. Nothing downstream reads files tolerantly or guesses.
+ *
+ * Change the shape here and bump SUMMARY_FORMAT: an older or newer file is then refused with
+ * a message saying which version it is and which this retrystorm reads.
+ */
+import { z } from 'zod';
+
+export const SUMMARY_FORMAT = 'retrystorm-summary/2';
+
+const value = z.union([z.string(), z.number()]);
+const values = z.record(z.string(), value);
+const num = z.number();
+const maybe = z.number().nullable();
+
+export const aggregateSchema = z.strictObject({ value: maybe, lo: maybe, hi: maybe });
+const aggregates = z.record(z.string(), aggregateSchema);
+
+const scopeSchema = z.strictObject({ name: z.string(), measures: aggregates });
+
+export const faultWindowSchema = z.strictObject({
+  kind: z.string(),
+  startS: num,
+  /** null: a fault that lasts past the horizon (JSON has no Infinity). */
+  endS: maybe,
+});
+
+const quotaSchema = z.strictObject({
+  name: z.string(),
+  peakWindowUse: num,
+  providerRefused: num,
+  guardRefused: num,
+  failedOver: num,
+  alerts: z.array(z.strictObject({ threshold: num, firstS: maybe })),
+});
+
+export const pointSchema = z.strictObject({
+  /** Sweep point index (0 without a sweep). */
+  point: z.number().int(),
+  /** The swept parameters' values as written ({} without a sweep). */
+  values,
+  runs: z.number().int(),
+  measures: aggregates,
+  attemptsHistogram: z.array(num),
+  populations: z.array(scopeSchema),
+  routes: z.array(scopeSchema),
+  quotas: z.array(quotaSchema),
+  faults: z.array(faultWindowSchema),
+  perSeed: z.array(z.strictObject({ seed: z.number().int(), measures: z.record(z.string(), maybe) })),
+});
+
+const variantSchema = z.strictObject({
+  name: z.string(),
+  description: z.string().nullable(),
+  points: z.array(pointSchema),
+});
+
+export const measureInfoSchema = z.strictObject({
+  key: z.string(),
+  label: z.string(),
+  doc: z.string(),
+  unit: z.enum(['duration', 'share', 'count', 'multiple', 'rate', 'slot-seconds', 'bytes', 'number']),
+  better: z.enum(['lower', 'higher', 'none']),
+  aggregate: z.enum(['mean', 'share', 'fraction', 'max']),
+  scope: z.enum(['users', 'subject', 'server']),
+  perPopulation: z.boolean(),
+  headline: z.boolean(),
+});
+
+export const columnInfoSchema = z.strictObject({
+  name: z.string(),
+  unit: z.enum(['seconds', 'count', 'level', 'ms', 'rate', 'share', 'multiple', 'slot-seconds']),
+  doc: z.string(),
+});
+
+const expectationSchema = z.strictObject({
+  name: z.string(),
+  variant: z.string(),
+  at: values,
+  scope: z.strictObject({ population: z.string().optional(), route: z.string().optional() }),
+  measure: z.string(),
+  kind: z.enum(['atMost', 'atLeast']),
+  limit: num,
+  value: maybe,
+  passed: z.boolean(),
+  check: z.string(),
+  actual: z.string(),
+});
+
+const rankingEntrySchema = z.strictObject({
+  rank: z.number().int(),
+  variant: z.string(),
+  runs: z.number().int(),
+  healthyBefore: z.boolean(),
+  decidedBy: z.string().nullable(),
+  values: z.record(z.string(), maybe),
+  outageSavedS: maybe,
+  outageSavedRatio: maybe,
+  longestRecovered: value.nullable().optional(),
+});
+
+const rankingSchema = z.strictObject({
+  baseline: z.string(),
+  objectives: z.array(z.string()),
+  at: values.optional(),
+  longestRecoveredParameter: z.string().optional(),
+  points: z.array(z.strictObject({ point: z.number().int(), values, entries: z.array(rankingEntrySchema) })),
+});
+
+export const resultsSchema = z.strictObject({
+  format: z.literal(SUMMARY_FORMAT),
+  scenario: z.string(),
+  question: z.string().nullable(),
+  description: z.string().nullable(),
+  partial: z.boolean(),
+  shard: z.strictObject({ index: z.number().int(), count: z.number().int() }).nullable(),
+  runsPlanned: z.number().int(),
+  runsFinished: z.number().int(),
+  failedRuns: z.array(z.strictObject({ index: z.number().int(), variant: z.string(), point: z.number().int(), seed: z.number().int(), message: z.string() })),
+  horizonS: num,
+  bucketS: num,
+  seeds: z.array(z.number().int()),
+  sweep: z.strictObject({ parameters: z.array(z.string()), points: z.array(z.strictObject({ index: z.number().int(), values })) }).nullable(),
+  measureSettings: z.record(z.string(), num),
+  /** Whose users the verdict is about, and every population with its route and role. */
+  subject: z.array(z.string()),
+  populations: z.array(z.strictObject({ name: z.string(), route: z.string(), role: z.enum(['user', 'attacker']) })),
+  measures: z.array(measureInfoSchema),
+  columns: z.strictObject({ run: z.array(columnInfoSchema), population: z.array(columnInfoSchema) }),
+  expectations: z.array(expectationSchema),
+  ranking: rankingSchema.nullable(),
+  variants: z.array(variantSchema),
+});
+
+export type Results = z.infer<typeof resultsSchema>;
+export type VariantResult = Results['variants'][number];
+export type PointResult = z.infer<typeof pointSchema>;
+export type MeasureInfo = z.infer<typeof measureInfoSchema>;
+export type ColumnInfoResult = z.infer<typeof columnInfoSchema>;
+export type AggregateResult = z.infer<typeof aggregateSchema>;
+export type ExpectationOutcome = Results['expectations'][number];
+export type RankingResult = NonNullable<Results['ranking']>;
+export type RankingRow = RankingResult['points'][number]['entries'][number];
+export type FaultWindowResult = z.infer<typeof faultWindowSchema>;

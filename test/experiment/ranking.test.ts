@@ -1,0 +1,201 @@
+/**
+ * rankVariants: healthy-before-the-fault first, then the objectives in order (recovered,
+ * recovery time with "not recovered" last, perceived outage, then the costs), read at each
+ * measure's tie tolerance; shared ranks for ties; which objective decided each place; the savings
+ * against the baseline; `at`; and the longest swept duration at which every seed recovered.
+ */
+import { describe, expect, it } from 'vitest';
+import { rankVariants, tied } from '../../src/experiment/ranking.js';
+import type { PointAggregate, VariantAggregate } from '../../src/experiment/aggregate.js';
+import { MEASURES } from '../../src/measures/registry.js';
+import { rankingText } from '../../src/report/table.js';
+
+type Values = Record<string, number | null>;
+const M0: Values = {
+  healthyBeforeTrigger: 1, recovered: 1, recoveryTimeS: 60, perceivedOutageS: 600, peakLoadMultiple: 2, excessAttempts: 1000, wastedWorkShare: 0.1,
+  attemptsPerAction: 1.5, successRatio: 0.9, originalSuccessAfterFault: 0.8, retryWaves: 0, relapses: 0, retryShareAtPeak: 0.5,
+};
+
+interface Over { runs?: number; point?: number; values?: Record<string, string | number>; [measure: string]: number | null | undefined | Record<string, string | number> }
+
+/** One point of a variant, with these means across its seeds. */
+function pt(over: Over = {}): PointAggregate {
+  const { runs = 4, point = 0, values = {}, ...m } = over;
+  const all = { ...M0, ...m } as Values;
+  return {
+    point, values, runs,
+    measures: Object.fromEntries(Object.entries(all).map(([k, x]) => [k, { value: x, lo: null, hi: null }])),
+    attemptsHistogram: [], populations: [], routes: [], quotas: [], perSeed: [], faults: [],
+  };
+}
+const v = (name: string, ...points: PointAggregate[]): VariantAggregate => ({ name, points });
+const rank = (variants: VariantAggregate[], compare?: Parameters<typeof rankVariants>[2]['compare'], parameters: string[] = []) => rankVariants(variants, MEASURES, { compare, parameters })!;
+const order = (r: ReturnType<typeof rank>, i = 0) => r.points[i].entries.map((e) => `${e.rank} ${e.variant}`);
+const decided = (r: ReturnType<typeof rank>, i = 0) => r.points[i].entries.map((e) => e.decidedBy);
+const NEVER = { recovered: 0, recoveryTimeS: null };
+
+describe('rankVariants: order', () => {
+  it('puts every seed recovered first, then the shortest recovery, with "not recovered" last, and says what decided', () => {
+    const r = rank([
+      v('never', pt({ ...NEVER, perceivedOutageS: 100 })),
+      v('mostly', pt({ recovered: 0.75, recoveryTimeS: null, perceivedOutageS: 50 })),
+      v('slow', pt({ recoveryTimeS: 300, perceivedOutageS: 900 })),
+      v('fast', pt({ recoveryTimeS: 30, perceivedOutageS: 2000 })),
+    ]);
+    expect(order(r)).toEqual(['1 fast', '2 slow', '3 mostly', '4 never']);
+    expect(decided(r)).toEqual([null, 'recoveryTimeS', 'recovered', 'recovered']);
+  });
+
+  it('ranks a variant unhealthy before the fault below every healthy one, however well it "recovers"', () => {
+    // The server probe: Vegas at its defaults and a contention model fail before any fault and
+    // "recover in 0 s"; adaptive LIFO serves 87% and takes two minutes.
+    const r = rank([
+      v('vegas-defaults', pt({ healthyBeforeTrigger: 0, recoveryTimeS: 0, perceivedOutageS: 14000 })),
+      v('contention', pt({ healthyBeforeTrigger: 0.5, recoveryTimeS: 0, perceivedOutageS: 14000 })),
+      v('adaptive-lifo', pt({ recoveryTimeS: 120, perceivedOutageS: 120, successRatio: 0.87 })),
+    ]);
+    expect(order(r)).toEqual(['1 adaptive-lifo', '2 vegas-defaults', '2 contention']);
+    expect(decided(r)).toEqual([null, 'healthyBeforeTrigger', null]);
+    expect(r.points[0].entries.map((e) => e.healthyBefore)).toEqual([true, false, false]);
+  });
+
+  it('breaks ties on recovery and outage by cost: peak load, then excess load, wasted work, attempts per action', () => {
+    const tie = { ...NEVER, perceivedOutageS: 55 };
+    const r = rank([
+      v('fixed', pt({ ...tie, peakLoadMultiple: 12.8, excessAttempts: 22214 })),
+      v('spread', pt({ ...tie, peakLoadMultiple: 12.8, excessAttempts: 10458 })),
+      v('calm', pt({ ...tie, peakLoadMultiple: 6 })),
+    ]);
+    expect(order(r)).toEqual(['1 calm', '2 spread', '3 fixed']);
+    expect(decided(r)).toEqual([null, 'peakLoadMultiple', 'excessAttempts']);
+  });
+
+  it('reads each objective within its tie tolerance: 10 s or 5% for durations, a percent for shares', () => {
+    // The flagship at 12 minutes: the client ceiling is back 10 s before all the defences, a
+    // tie; all the defences spare users three minutes of outage, which is not.
+    const r = rank([
+      v('client-ceiling', pt({ recoveryTimeS: 156, perceivedOutageS: 900 })),
+      v('all-defences', pt({ recoveryTimeS: 166, perceivedOutageS: 720 })),
+      v('slow', pt({ recoveryTimeS: 444 })),
+    ]);
+    expect(order(r)).toEqual(['1 all-defences', '2 client-ceiling', '3 slow']);
+    expect(decided(r)).toEqual([null, 'perceivedOutageS', 'recoveryTimeS']);
+    const recovery = MEASURES.get('recoveryTimeS')!;
+    expect(tied(recovery, 14, 4)).toBe(true); // within 10 s
+    expect(tied(recovery, 15, 4)).toBe(false);
+    expect(tied(recovery, 1200, 1260)).toBe(true); // within 5%
+    expect(tied(recovery, 1200, 1300)).toBe(false);
+    expect(tied(recovery, null, null)).toBe(true);
+    expect(tied(recovery, null, 0)).toBe(false);
+    const success = MEASURES.get('successRatio')!;
+    expect(tied(success, 0.478, 0.4775)).toBe(true);
+    expect(tied(success, 0.478, 0.465)).toBe(false);
+  });
+
+  it('records what set each group apart, whatever order the deeper objectives leave inside it', () => {
+    // b and c tie on recovery and are set apart from a by it; inside, c comes first on outage.
+    const r = rank([v('a', pt({ recoveryTimeS: 10 })), v('b', pt({ recoveryTimeS: 300, perceivedOutageS: 900 })), v('c', pt({ recoveryTimeS: 301, perceivedOutageS: 100 }))]);
+    expect(order(r)).toEqual(['1 a', '2 c', '3 b']);
+    expect(decided(r)).toEqual([null, 'recoveryTimeS', 'perceivedOutageS']);
+  });
+
+  it('gives variants equal on every objective one rank (1, 2, 2, 4), in scenario order', () => {
+    const r = rank([v('best', pt({ recoveryTimeS: 10 })), v('p', pt()), v('q', pt()), v('last', pt({ attemptsPerAction: 9 }))]);
+    expect(order(r)).toEqual(['1 best', '2 p', '2 q', '4 last']);
+    expect(decided(r)).toEqual([null, 'recoveryTimeS', null, 'attemptsPerAction']);
+  });
+
+  it('follows compare.objectives when the scenario names its own order', () => {
+    const r = rank([v('fast-costly', pt({ recoveryTimeS: 30, peakLoadMultiple: 9 })), v('slow-cheap', pt({ recoveryTimeS: 600, peakLoadMultiple: 1 }))], { objectives: ['peakLoadMultiple', 'recoveryTimeS'] });
+    expect(order(r)).toEqual(['1 slow-cheap', '2 fast-costly']);
+    expect(r.objectives).toEqual(['peakLoadMultiple', 'recoveryTimeS']);
+  });
+
+  it('leaves out a variant without runs at a point (an interrupted experiment), and a point where none ran', () => {
+    const r = rank([v('a', pt({ point: 0 }), pt({ point: 1, runs: 0 })), v('b', pt({ point: 0, recoveryTimeS: 10, runs: 0 }), pt({ point: 1, runs: 0 }))]);
+    expect(r.points.map((p) => p.point)).toEqual([0]);
+    expect(order(r)).toEqual(['1 a']);
+  });
+});
+
+describe('rankVariants: against the baseline', () => {
+  const variants = [
+    v('as-is', pt({ ...NEVER, perceivedOutageS: 4000 })),
+    v('better', pt({ perceivedOutageS: 1000 })),
+    v('worse', pt({ ...NEVER, perceivedOutageS: 5000 })),
+  ];
+
+  it('measures the perceived outage saved against the first variant by default, in seconds and as a share', () => {
+    const r = rank(variants);
+    expect(r.baseline).toBe('as-is');
+    expect(r.at).toBeUndefined();
+    const by = Object.fromEntries(r.points[0].entries.map((e) => [e.variant, [e.outageSavedS, e.outageSavedRatio]]));
+    expect(by).toEqual({ 'as-is': [0, 0], better: [3000, 0.75], worse: [-1000, -0.25] });
+  });
+
+  it('uses compare.baseline, and gives no ratio when the baseline saw no outage', () => {
+    const r = rank(variants, { baseline: 'better' });
+    expect(r.points[0].entries.find((e) => e.variant === 'worse')).toMatchObject({ outageSavedS: -4000, outageSavedRatio: -4 });
+    const calm = rank([v('a', pt({ perceivedOutageS: 0 })), v('b', pt({ perceivedOutageS: 30 }))]);
+    expect(calm.points[0].entries.map((e) => [e.variant, e.outageSavedS, e.outageSavedRatio])).toEqual([['a', 0, null], ['b', -30, null]]);
+  });
+
+  it('carries the objectives and the measures the report shows next to the rank', () => {
+    const e = rank([v('a', pt({ retryWaves: 3 }))]).points[0].entries[0];
+    expect(Object.keys(e.values)).toEqual(['recovered', 'recoveryTimeS', 'perceivedOutageS', 'peakLoadMultiple', 'excessAttempts', 'wastedWorkShare', 'attemptsPerAction', 'successRatio', 'originalSuccessAfterFault', 'retryWaves', 'relapses', 'retryShareAtPeak']);
+    expect(e.values.retryWaves).toBe(3);
+  });
+});
+
+describe('rankVariants: sweep points', () => {
+  const D = 'faults[0].duration';
+  const swept = (name: string, recovered: boolean[], extra: Values = {}) =>
+    v(name, ...['1m', '6m', '12m'].map((d, i) => pt({ point: i, values: { [D]: d }, recovered: recovered[i] ? 1 : 0.5, recoveryTimeS: recovered[i] ? 60 : null, ...extra })));
+
+  it('ranks every point on its own by default, and only the points `at` picks (by meaning: 60s is 1m)', () => {
+    const variants = [swept('a', [true, true, false]), swept('b', [true, false, true], { recoveryTimeS: 30 })];
+    const all = rank(variants, undefined, [D]);
+    expect(all.points.map((p) => [p.point, p.values[D], order({ ...all, points: [p] })])).toEqual([
+      [0, '1m', ['1 b', '2 a']],
+      [1, '6m', ['1 a', '2 b']],
+      [2, '12m', ['1 b', '2 a']],
+    ]);
+    const at = rank(variants, { at: { [D]: '60s' } }, [D]);
+    expect(at.at).toEqual({ [D]: '60s' });
+    expect(at.points.map((p) => p.values)).toEqual([{ [D]: '1m' }]);
+  });
+
+  it('gives each variant the longest swept duration at which every seed recovered, null when none', () => {
+    const r = rank([swept('gaps', [true, false, true]), swept('short', [true, false, false]), swept('never', [false, false, false])], undefined, [D]);
+    expect(r.longestRecoveredParameter).toBe(D);
+    expect(Object.fromEntries(r.points[0].entries.map((e) => [e.variant, e.longestRecovered]))).toEqual({ gaps: '12m', short: '1m', never: null });
+  });
+
+  it('has no longest value unless the sweep is one parameter of durations', () => {
+    const load = rank([v('a', pt({ values: { load: 0.5 } }), pt({ point: 1, values: { load: 1.2 } }))], undefined, ['load']);
+    expect(load.longestRecoveredParameter).toBeUndefined();
+    expect('longestRecovered' in load.points[0].entries[0]).toBe(false);
+  });
+
+  it('returns null with no variant at all', () => {
+    expect(rankVariants([], MEASURES, { parameters: [] })).toBeNull();
+  });
+});
+
+describe('rankingText (the lines `retrystorm run` prints after the table)', () => {
+  it('lists each ranked point best first, with recovery, outage, peak, savings and what decided', async () => {
+    const D = 'faults[0].duration';
+    const ranking = rank([
+      v('as-is', pt({ values: { [D]: '12m' }, ...NEVER, perceivedOutageS: 6000, peakLoadMultiple: 10.2 })),
+      v('both', pt({ values: { [D]: '12m' }, recoveryTimeS: 100, perceivedOutageS: 1500 })),
+    ], undefined, [D]);
+    const results = { measures: MEASURES.all.map((m) => ({ key: m.key, label: m.label, unit: m.unit })), ranking } as never;
+    expect(rankingText(results).split('\n')).toEqual([
+      'ranking, best first (outage saved against as-is; objectives: recovered, recovery time, perceived outage, peak load, excess load, wasted work share, attempts per action):',
+      '  at faults[0].duration = 12m',
+      '    1.  both   recovered in 1m40s         perceived outage 25m    peak 2x     saves 1h15m (75% of its outage)',
+      '    2.  as-is  not recovered (0/4 seeds)  perceived outage 1h40m  peak 10.2x  baseline                         decided by recovered',
+      '  longest faults[0].duration at which every seed recovered: both 12m, as-is none',
+    ]);
+  });
+});
