@@ -107,19 +107,18 @@ export class Engine {
     let lastPollTime = NaN;
     let sameInstant = 0;
     for (;;) {
-      // The earliest of the heap's top and each lane's head, by (time, seq).
-      let t = Infinity;
-      let s = Infinity;
-      if (q.size > 0) {
-        t = q.peekTime();
-        s = q.peekSeq();
-      }
+      // The earliest of the heap's top and each lane's head, by (time, seq). Seqs are read
+      // only on a tie in time, which is rare (an empty heap's time is Infinity, never a tie).
+      let t = q.peekTime();
       let from = -1;
       for (let i = 0; i < nLanes; i++) {
         const l = lanes[i];
         if (l.size === 0) continue;
         const lt = l.time[l.head];
-        if (lt < t || (lt === t && l.seq[l.head] < s)) { t = lt; s = l.seq[l.head]; from = i; }
+        if (lt < t || (lt === t && l.seq[l.head] < (from < 0 ? q.peekSeq() : lanes[from].seq[lanes[from].head]))) {
+          t = lt;
+          from = i;
+        }
       }
       if (!(t < until)) break;
       let kind: number, ref: number, aux: number;

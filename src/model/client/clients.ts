@@ -18,7 +18,7 @@ import { NOT_CANCELLABLE, type Engine } from '../../engine/engine.js';
 import type { Fault, Population } from '../../scenario/schema.js';
 import type { Recorder } from '../recorder.js';
 import { populationState, type PopulationState, type LayerState } from './population.js';
-import { backoffDelay, initialBackoffState } from './backoff.js';
+import { preparedDelay, initialBackoffState } from './backoff.js';
 import {
   ACTION_INVALID, ACTION_QUEUED_OFFLINE, ATTEMPT_HEADER, ATTEMPT_INVALID, LAYER_SHIFT, MAX_LAYERS,
   type Actions, type Attempts,
@@ -347,7 +347,7 @@ export class Clients {
     let delay =
       spec.backoff.kind === 'visibility'
         ? Math.max(0, spec.timeout - (now - actions.layerTryStart[slot])) // redelivered when the visibility timeout expires
-        : backoffDelay(spec.backoff, tries, p.backoffRng, actions.layerJitter, slot);
+        : preparedDelay(layer.backoff, tries, p.backoffRng, actions.layerJitter, slot);
     if (retryAfter === retryAfter) {
       // The answer carried a Retry-After (or a gRPC pushback): src/model/client/layer-spec.ts, RetryAfterSpec.
       const ra = spec.retryAfter;

@@ -15,6 +15,7 @@ import { CircuitBreaker, AdaptiveThrottle, type Gate } from './gates.js';
 import { OUTCOME_COUNT, OUTCOME_TIMEOUT, OUTCOME_RESET, DEFAULT_WIRE, statusOf, retryableFlagOf, type Wire } from '../outcomes.js';
 import { MAX_LAYERS } from '../records.js';
 import { offlineWindow, type OfflineWindow } from './offline.js';
+import { prepareBackoff, type PreparedBackoff } from './backoff.js';
 
 export interface LayerState {
   spec: LayerSpec;
@@ -26,6 +27,8 @@ export interface LayerState {
   budgetScopeIsClient: boolean;
   gates: Gate[];
   gateScopeIsClient: boolean[];
+  /** The backoff, prepared for the hot path (backoff.ts). */
+  backoff: PreparedBackoff;
   /** FIFO lane for this layer's per-try timeouts (same delay each time, so they come due in order). */
   timeoutLane: number;
 }
@@ -87,6 +90,7 @@ function layerState(engine: Engine, spec: LayerSpec, clients: number, rng: Rng, 
     budgetScopeIsClient: budgetSpec?.scope !== 'population',
     gates,
     gateScopeIsClient,
+    backoff: prepareBackoff(spec.backoff),
     timeoutLane: engine.lane(),
   };
 }
