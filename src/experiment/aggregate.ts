@@ -9,7 +9,7 @@
 import type { MeasureDescriptor } from '../measures/measure.js';
 import type { MeasureRegistry, MeasureValues } from '../measures/registry.js';
 import type { QuotaOutcome, ScopeOutcome } from '../measures/summarize.js';
-import type { FaultWindow } from '../model/series.js';
+import type { FaultWindow, FiredAction } from '../model/series.js';
 import type { RunResult } from './run-one.js';
 import { meanInterval, proportionInterval, shareInterval } from './stats.js';
 
@@ -35,7 +35,7 @@ export interface PointAggregate {
   populations: ScopeAggregate[];
   routes: ScopeAggregate[];
   quotas: QuotaOutcome[];
-  perSeed: Array<{ seed: number; measures: MeasureValues }>;
+  perSeed: Array<{ seed: number; measures: MeasureValues; actions: FiredAction[] }>;
   /** The fault windows of this point's runs (the same for every seed). */
   faults: FaultWindow[];
 }
@@ -125,7 +125,7 @@ export function aggregatePoint(
     populations: foldScopes(registry.perPopulation, runs.map((r) => r.summary.populations), horizonS),
     routes: foldScopes(registry.perPopulation, runs.map((r) => r.summary.routes), horizonS),
     quotas: foldQuotas(runs.map((r) => r.summary.quotas)),
-    perSeed: runs.map((r) => ({ seed: r.seed, measures: r.summary.measures })),
+    perSeed: runs.map((r) => ({ seed: r.seed, measures: r.summary.measures, actions: r.actions })),
     faults: runs[0]?.faults ?? [],
   };
 }

@@ -7,7 +7,7 @@
 import type { Scenario } from '../scenario/schema.js';
 import { simulate, type SimulateOptions } from '../model/simulate.js';
 import { RunBudgetExceeded } from '../engine/budget.js';
-import type { FaultWindow, RunRecord } from '../model/series.js';
+import type { FaultWindow, FiredAction, RunRecord } from '../model/series.js';
 import { summarize, type RunSummary } from '../measures/summarize.js';
 import { MEASURES, type MeasureRegistry } from '../measures/registry.js';
 import { RunView } from '../measures/view.js';
@@ -27,6 +27,12 @@ export interface RunResult {
   populations: Array<{ name: string; columns: Columns }>;
   /** Fault windows of this run's scenario (they can differ across sweep points). */
   faults: FaultWindow[];
+  /**
+   * Operator actions and automation decisions that took effect, in time order, as plain
+   * data: name, effect kind, time (s), what triggered it (a time, or the signal, threshold
+   * and the time it held), and a note when it changed nothing.
+   */
+  actions: FiredAction[];
   eventsProcessed: number;
   /** Wall-clock seconds; for progress lines only, never written to result files. */
   wallS: number;
@@ -58,6 +64,7 @@ export function runOne(scenario: Scenario, variant: string, point: number, seed:
     columns: runColumns(RunView.subject(record, settings)),
     populations: record.populations.map((p, i) => ({ name: p.name, columns: populationColumns(RunView.population(record, settings, i)) })),
     faults: record.faults,
+    actions: record.actions,
     eventsProcessed: record.totals.eventsProcessed,
     wallS: (performance.now() - started) / 1000,
   };

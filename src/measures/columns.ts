@@ -54,6 +54,7 @@ const RUN_COLUMNS: Column[] = [
   { name: 'load_multiple', unit: 'multiple', doc: 'Attempts per second ÷ the 1x baseline rate.', values: (v) => v.loadMultiple },
   { name: 'retry_share', unit: 'share', doc: 'Retries ÷ attempts; empty below the minimum attempts for a share.', values: (v) => retryShareSeries(v) },
   { name: 'wasted_work_s', unit: 'slot-seconds', doc: 'Server work done for callers who had already left.', values: (v) => v.record.series.wastedWorkS },
+  { name: 'lost_attempts', unit: 'count', doc: 'Attempts lost when an instance crashed or was restarted (in service or queued).', values: (v) => v.record.series.lostAttempts },
 ];
 
 const POPULATION_COLUMNS: Column[] = [
@@ -65,7 +66,7 @@ const POPULATION_COLUMNS: Column[] = [
   { name: 'dead_lettered', unit: 'count', doc: 'The population\'s calls moved to a dead-letter queue.', values: (v) => v.users.deadLettered },
   { name: 'attempts', unit: 'count', doc: 'The population\'s attempts.', values: (v) => v.users.attempts },
   { name: 'retries', unit: 'count', doc: 'The population\'s retries.', values: (v) => v.users.retries },
-  ...(['invalid', 'unsupported-version', 'rate-limited'] as const).map((c): Column => {
+  ...(['invalid', 'unsupported-version', 'rate-limited', 'blocked'] as const).map((c): Column => {
     const i = FAILURE_CAUSES.indexOf(c);
     return { name: failureColumn(c), unit: 'count', doc: `The population's attempts that failed with ${c}.`, values: (v) => v.users.failures[i] };
   }),

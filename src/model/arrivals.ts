@@ -4,8 +4,14 @@
  * within segments: a candidate is drawn at the segment's highest rate and kept with
  * probability rate(t) / bound; crossing a segment boundary restarts the draw there, which
  * the memoryless property makes exact.
+ *
+ * A load surge (a `surge` fault) multiplies the rate by its factor for its window, or sets
+ * it to an absolute rate. Its edges split the segments, and each piece carries the product of
+ * the factors active on it (and the absolute rate, if one is), so a surge is sampled as
+ * exactly as the profile. Without surges the segments, and so the
+ * random draws, are the same as before surges existed.
  */
-import type { Arrivals } from '../scenario/schema.js';
+import type { Arrivals, Fault } from '../scenario/schema.js';
 import { rateAt } from '../scenario/arrival-profile.js';
 import type { Rng } from '../engine/rng.js';
 
@@ -16,26 +22,73 @@ interface Segment {
   bound: number;
   /** True when the rate equals the bound everywhere on the segment (no thinning needed). */
   exact: boolean;
+  /** Surge factor on the segment (1 outside any surge); the bound already includes it. */
+  factor: number;
 }
 
-function segments(a: Arrivals): Segment[] {
+/** A window during which the rate is multiplied by `factor`, or set to `rate` (a surge fault). */
+export interface RateWindow {
+  from: number;
+  to: number;
+  factor: number;
+  /** An absolute rate for the window, replacing the profile's (factors of other surges still apply). */
+  rate?: number;
+}
+
+function profileSegments(a: Arrivals): Segment[] {
+  const seg = (start: number, end: number, bound: number, exact: boolean): Segment => ({ start, end, bound, exact, factor: 1 });
   switch (a.kind) {
     case 'constant':
-      return [{ start: 0, end: Infinity, bound: a.rate, exact: true }];
+      return [seg(0, Infinity, a.rate, true)];
     case 'steps': {
-      const out: Segment[] = [{ start: 0, end: a.steps[0].at, bound: 0, exact: true }];
-      a.steps.forEach((s, i) => out.push({ start: s.at, end: a.steps[i + 1]?.at ?? Infinity, bound: s.rate, exact: true }));
+      const out: Segment[] = [seg(0, a.steps[0].at, 0, true)];
+      a.steps.forEach((s, i) => out.push(seg(s.at, a.steps[i + 1]?.at ?? Infinity, s.rate, true)));
       return out.filter((s) => s.end > s.start);
     }
     case 'ramp':
       return [
-        { start: 0, end: a.start, bound: a.from, exact: true },
-        { start: a.start, end: a.end, bound: Math.max(a.from, a.to), exact: a.from === a.to },
-        { start: a.end, end: Infinity, bound: a.to, exact: true },
+        seg(0, a.start, a.from, true),
+        seg(a.start, a.end, Math.max(a.from, a.to), a.from === a.to),
+        seg(a.end, Infinity, a.to, true),
       ].filter((s) => s.end > s.start);
     case 'diurnal':
-      return [{ start: 0, end: Infinity, bound: a.mean * (1 + a.amplitude), exact: a.amplitude === 0 }];
+      return [seg(0, Infinity, a.mean * (1 + a.amplitude), a.amplitude === 0)];
   }
+}
+
+/** The profile's segments cut at every surge edge, each piece scaled by the surges active on it. */
+function segments(a: Arrivals, surges: readonly RateWindow[]): Segment[] {
+  const base = profileSegments(a);
+  if (surges.length === 0) return base;
+  const edges = [...new Set(surges.flatMap((w) => [w.from, w.to]))].sort((x, y) => x - y);
+  const out: Segment[] = [];
+  for (const s of base) {
+    const cuts = [s.start, ...edges.filter((e) => e > s.start && e < s.end), s.end];
+    for (let i = 0; i + 1 < cuts.length; i++) {
+      const from = cuts[i], to = cuts[i + 1];
+      let factor = 1;
+      let rate: number | undefined;
+      for (const w of surges) {
+        if (from < w.from || from >= w.to) continue;
+        factor *= w.factor;
+        if (w.rate !== undefined) rate = w.rate;
+      }
+      // An absolute rate replaces the profile: a constant rate on the piece, so exact.
+      if (rate !== undefined) out.push({ start: from, end: to, bound: rate * factor, exact: true, factor });
+      else out.push({ start: from, end: to, bound: s.bound * factor, exact: s.exact, factor });
+    }
+  }
+  return out;
+}
+
+/** The surge faults that reach population `name`: those naming it, and those naming none. */
+export function surgesFor(faults: readonly Fault[], name: string): RateWindow[] {
+  const out: RateWindow[] = [];
+  for (const f of faults) {
+    if (f.kind !== 'surge' || (f.population !== undefined && f.population !== name)) continue;
+    out.push(f.rate !== undefined ? { from: f.at, to: f.at + f.duration, factor: 1, rate: f.rate } : { from: f.at, to: f.at + f.duration, factor: f.factor ?? 1 });
+  }
+  return out;
 }
 
 /** Draws successive arrival times of one population. */
@@ -43,8 +96,8 @@ export class ArrivalProcess {
   private readonly segs: Segment[];
   private seg = 0;
 
-  constructor(private readonly profile: Arrivals, private readonly rng: Rng) {
-    this.segs = segments(profile);
+  constructor(private readonly profile: Arrivals, private readonly rng: Rng, surges: readonly RateWindow[] = []) {
+    this.segs = segments(profile, surges);
   }
 
   /** The first arrival strictly after `t`, or Infinity when the rate stays 0 from then on. */
@@ -64,7 +117,7 @@ export class ArrivalProcess {
         t = s.end;
         continue;
       }
-      if (s.exact || this.rng() * s.bound < rateAt(this.profile, cand)) return cand;
+      if (s.exact || this.rng() * s.bound < rateAt(this.profile, cand) * s.factor) return cand;
       t = cand;
     }
   }

@@ -20,6 +20,10 @@ export const OUTCOME_INVALID = outcomeOf('invalid');
 export const OUTCOME_RESET = outcomeOf('reset');
 export const OUTCOME_REFUSED_LOCALLY = outcomeOf('refused-locally');
 export const OUTCOME_UNSUPPORTED_VERSION = outcomeOf('unsupported-version');
+export const OUTCOME_BLOCKED = outcomeOf('blocked');
+export const OUTCOME_DISABLED = outcomeOf('disabled');
+export const OUTCOME_ERROR = outcomeOf('error');
+export const OUTCOME_EXECUTION_DEADLINE = outcomeOf('execution-deadline');
 
 export const OUTCOME_COUNT = 1 + FAILURE_CAUSES.length;
 
@@ -42,25 +46,36 @@ const WIRE: Record<FailureCause, { status: number; retryable: boolean }> = {
   // its own, not 'invalid' (400): the request is fine, the app is too old, and the measures
   // must not count a forced upgrade as a validation loop. Not retryable: only an upgrade helps.
   'unsupported-version': { status: 426, retryable: false },
+  // 403 Forbidden from the edge: an operator blocked this client (a population, a version,
+  // a share of IPs). Not retryable: nothing changes until someone lifts the block.
+  blocked: { status: 403, retryable: false },
+  // 503 from the edge: an operator switched the route off. Retryable: it will come back.
+  disabled: { status: 503, retryable: true },
+  // A request that failed on its own (an error-rate fault): 500 by default; the fault may
+  // say 502, 503 or 504 and whether it is retryable (server.faults[].status / retryable).
+  error: { status: 500, retryable: true },
+  // The server's execution deadline cut a request that ran too long and freed its slot.
+  'execution-deadline': { status: 503, retryable: true },
 };
 
 /**
  * The wire contract of one run: status and retryable flag of every outcome, indexed by
  * outcome code. The server's overload refusals (queue full, shed) answer with the status and
- * flag the scenario chose (server.overload.status / retryable); everything else is fixed.
+ * flag the scenario chose (server.overload.status / retryable), and the errors of an
+ * error-rate fault with the fault's; everything else is fixed.
  */
 export interface Wire {
   status: number[];
   retryable: boolean[];
 }
 
-export function wire(overload: { status?: 503 | 429; retryable?: boolean } = {}): Wire {
+export function wire(overload: { status?: 503 | 429; retryable?: boolean } = {}, error: { status?: number; retryable?: boolean } = {}): Wire {
   const status = [200], retryable = [false];
   for (const cause of FAILURE_CAUSES) {
     const w = WIRE[cause];
-    const isOverload = cause === 'queue-full' || cause === 'shed';
-    status.push(isOverload && overload.status ? overload.status : w.status);
-    retryable.push(isOverload && overload.retryable !== undefined ? overload.retryable : w.retryable);
+    const chosen = cause === 'queue-full' || cause === 'shed' ? overload : cause === 'error' ? error : {};
+    status.push(chosen.status ?? w.status);
+    retryable.push(chosen.retryable ?? w.retryable);
   }
   return { status, retryable };
 }

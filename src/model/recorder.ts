@@ -49,8 +49,9 @@ export class Recorder {
   readonly fine: FineSeries;
   readonly horizonS: number;
   readonly bucketS: number;
-  private readonly pops: PopulationSeries[];
-  private readonly routeOfPopulation: number[];
+  /** Each population's counters, filled as events happen (the run's totals are summed at the end). */
+  readonly pops: PopulationSeries[];
+  readonly routeOfPopulation: number[];
   private readonly subject: boolean[];
   private bucket = 0;
   private nextEdge: number;
@@ -95,7 +96,7 @@ export class Recorder {
       actionsStarted: f(), actionsOk: f(), actionsFailed: f(), actionsAbandoned: f(), deadLettered: f(),
       queueLen: f(), busySlots: f(), slots: f(),
       latencyP50S: f(), latencyP99S: f(),
-      workS: f(), wastedWorkS: f(),
+      workS: f(), wastedWorkS: f(), lostAttempts: f(),
       routeActionsOk: Array.from({ length: routes }, f),
       routeActionsFailed: Array.from({ length: routes }, f),
       dependencyCalls: Array.from({ length: dependencies }, f),
@@ -205,6 +206,11 @@ export class Recorder {
     else this.series.dependencyRefused[d][b]++;
   }
 
+  /** Attempts lost when an instance crashed or restarted (in service or queued). */
+  lost(now: number, n: number): void {
+    if (n > 0) this.series.lostAttempts[this.at(now)] += n;
+  }
+
   deadLettered(now: number, pop: number): void {
     this.pops[pop].deadLettered[this.at(now)]++;
   }
@@ -289,6 +295,18 @@ export class Recorder {
       if (cum >= rank && cum > 0) return i === 0 ? 0 : L0 * Math.pow(G, i - 0.5);
     }
     return L0 * Math.pow(G, BINS - 1);
+  }
+
+  /**
+   * Whole-run integrals of busy slots and of available slots up to `now` (slot-seconds), for
+   * signals measured inside a run (utilisation over an interval is the ratio of their growth).
+   */
+  busyIntegralAt(now: number): number {
+    return this.busyIntegral + this.busy.value * (now - this.busy.last);
+  }
+
+  slotsIntegralAt(now: number): number {
+    return this.slotsIntegral + this.slots.value * (now - this.slots.last);
   }
 
   /** Closes the run at the horizon, and sums the populations' counters into the run's totals. */

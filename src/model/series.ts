@@ -13,7 +13,7 @@
  */
 // New causes go at the end: a cause's index is its outcome code, and appending keeps the
 // existing codes and the order of the CSV's fail_* columns.
-export const FAILURE_CAUSES = ['timeout', 'dependency', 'queue-full', 'shed', 'server-deadline', 'rate-limited', 'invalid', 'reset', 'refused-locally', 'unsupported-version'] as const;
+export const FAILURE_CAUSES = ['timeout', 'dependency', 'queue-full', 'shed', 'server-deadline', 'rate-limited', 'invalid', 'reset', 'refused-locally', 'unsupported-version', 'blocked', 'disabled', 'error', 'execution-deadline'] as const;
 export type FailureCause = (typeof FAILURE_CAUSES)[number];
 
 /**
@@ -102,6 +102,8 @@ export interface BucketSeries {
   workS: Float64Array;
   /** Slot-seconds of work finished in the bucket for attempts whose client had already stopped waiting. */
   wastedWorkS: Float64Array;
+  /** Attempts lost when an instance crashed or was restarted: in service or queued at that moment. */
+  lostAttempts: Float64Array;
   /** The same counters per population (index into RunRecord.populations); the totals above are their sums. */
   populations: PopulationSeries[];
 }
@@ -146,6 +148,46 @@ export interface FaultWindow {
   endS: number;
 }
 
+/** What set an action off: a fixed time, or a condition on a signal that held. */
+export type ActionTrigger =
+  | { kind: 'at' }
+  | {
+      kind: 'signal';
+      signal: string;
+      /** The threshold: the condition was signal > above, or signal < below. */
+      above?: number;
+      below?: number;
+      /** How long it had to hold, the check interval, and the delay to act (s). */
+      forS: number;
+      everyS: number;
+      afterS: number;
+      /** When the condition had held for forS (s): the action took effect afterS later. */
+      heldAtS: number;
+      /** The signal's value at that check. */
+      value: number;
+    }
+  | {
+      kind: 'autoscaler';
+      metric: string;
+      /** The metric's value when the decision was taken, and when it was (s). */
+      value: number;
+      decidedAtS: number;
+    };
+
+/** An operator action (or an automation's decision) that took effect during the run. */
+export interface FiredAction {
+  name: string;
+  /** The effect's kind: block, disable-route, add-stage, scale, undo… */
+  kind: string;
+  /** When the effect took place (s from the start of the run). */
+  atS: number;
+  trigger: ActionTrigger;
+  /** Present when the effect changed nothing, saying why (an undo of an action that had not happened). */
+  note?: string;
+  /** For scale decisions: the instances behind the balancer after it. */
+  instances?: number;
+}
+
 /** Everything one run produced, before any measure is computed. */
 export interface RunRecord {
   horizonS: number;
@@ -166,6 +208,8 @@ export interface RunRecord {
   fine: FineSeries;
   /** Quota use of each dependency that has a quota. */
   quotas: QuotaReport[];
+  /** Operator actions and automation decisions that took effect, in time order. */
+  actions: FiredAction[];
   /** Whole-run totals used by queueing checks (M/M/c) and the summary. */
   totals: {
     actionsStarted: number;
@@ -184,6 +228,8 @@ export interface RunRecord {
     eventsProcessed: number;
     /** Peak number of fingerprints the server's retry detection held (0 without detection). */
     fingerprintPeakEntries: number;
+    /** Attempts lost to crashes and restarts. */
+    lostAttempts: number;
   };
 }
 

@@ -15,6 +15,7 @@ import { identities } from './server/request.js';
 import { wire } from './outcomes.js';
 import { Clients } from './client/clients.js';
 import { faultWindows, scheduleFaults } from './faults.js';
+import { Operator, capacityBounds } from './operator/operator.js';
 import type { RunRecord } from './series.js';
 import { subjectOf } from '../scenario/subject.js';
 
@@ -83,12 +84,16 @@ export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}):
     dependencies: Object.keys(s.server.dependencies ?? {}).length,
     subject,
   });
-  const contract = wire(s.server.overload);
+  // The errors of server-side error-rate faults answer the first one's status and flag (the loader makes them agree).
+  const errors = s.faults.find((f) => f.kind === 'error-rate' && f.dependency === undefined);
+  const contract = wire(s.server.overload, errors?.kind === 'error-rate' ? { status: errors.status, retryable: errors.retryable } : {});
   const clients = new Clients(engine, actions, attempts, rec, populations, seed, contract, s.faults);
-  const server = new Frontend(engine, attempts, actions, rec, s, ids, seed, clients.answer, contract);
+  const server = new Frontend(engine, attempts, actions, rec, s, ids, seed, clients.answer, contract, capacityBounds(s));
   clients.send = server.arrive;
-  scheduleFaults(engine, server, s.faults, s.server.slots);
+  scheduleFaults(engine, server, s.faults, seed);
+  const operator = new Operator(engine, s, { server, clients }, rec);
   clients.start();
+  operator.start();
 
   const { shouldStop, onProgress } = opts;
   const poll = onProgress
@@ -119,6 +124,7 @@ export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}):
     populations: populations.map(([name, p], i) => ({ name, route: ids.pops[i].route, legitimate: p.role === 'user', subject: subject[i] })),
     fine: rec.fine,
     quotas: server.dependencies.filter((d) => d.report().limit > 0).map((d) => d.report()),
+    actions: operator.fired,
     totals: {
       actionsStarted: sum(series.actionsStarted),
       actionsOk: sum(series.actionsOk),
@@ -131,6 +137,7 @@ export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}):
       capacityS: rec.slotsIntegral,
       eventsProcessed: engine.eventsProcessed,
       fingerprintPeakEntries: server.fingerprintPeakEntries,
+      lostAttempts: server.lostAttempts,
     },
   };
 }

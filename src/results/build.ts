@@ -24,8 +24,8 @@ function pointOf(p: PointAggregate): PointResult {
     routes: p.routes,
     quotas: p.quotas,
     faults: p.faults.map((f) => ({ kind: f.kind, startS: f.startS, endS: Number.isFinite(f.endS) ? f.endS : null })),
-    perSeed: p.perSeed.map((s) => ({ seed: s.seed, measures: s.measures })),
-  }, ['point', 'values', 'runs', 'seed']);
+    perSeed: p.perSeed.map((s) => ({ seed: s.seed, measures: s.measures, actions: s.actions })),
+  }, ['point', 'values', 'runs', 'seed', 'instances']);
 }
 
 function rankingOf(k: Ranking): Results['ranking'] {

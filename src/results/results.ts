@@ -38,6 +38,30 @@ const quotaSchema = z.strictObject({
   alerts: z.array(z.strictObject({ threshold: num, firstS: maybe })),
 });
 
+/** An operator action or an automation decision that took effect in one run (model/series.ts FiredAction). */
+export const firedActionSchema = z.strictObject({
+  name: z.string(),
+  kind: z.string(),
+  atS: num,
+  trigger: z.discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('at') }),
+    z.strictObject({
+      kind: z.literal('signal'),
+      signal: z.string(),
+      above: num.optional(),
+      below: num.optional(),
+      forS: num,
+      everyS: num,
+      afterS: num,
+      heldAtS: num,
+      value: num,
+    }),
+    z.strictObject({ kind: z.literal('autoscaler'), metric: z.string(), value: num, decidedAtS: num }),
+  ]),
+  note: z.string().optional(),
+  instances: z.number().int().optional(),
+});
+
 export const pointSchema = z.strictObject({
   /** Sweep point index (0 without a sweep). */
   point: z.number().int(),
@@ -50,7 +74,8 @@ export const pointSchema = z.strictObject({
   routes: z.array(scopeSchema),
   quotas: z.array(quotaSchema),
   faults: z.array(faultWindowSchema),
-  perSeed: z.array(z.strictObject({ seed: z.number().int(), measures: z.record(z.string(), maybe) })),
+  /** Each seed's measures, and the actions that took effect in its run, in time order. */
+  perSeed: z.array(z.strictObject({ seed: z.number().int(), measures: z.record(z.string(), maybe), actions: z.array(firedActionSchema) })),
 });
 
 const variantSchema = z.strictObject({

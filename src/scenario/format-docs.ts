@@ -23,6 +23,8 @@ type JS = {
   pattern?: string;
   title?: string;
   $ref?: string;
+  /** Written like the object documented at this path (its section is not repeated). */
+  'x-see'?: string;
 };
 
 interface Section {
@@ -31,7 +33,7 @@ interface Section {
 }
 
 export function scenarioFormatMarkdown(): string {
-  const root = scenarioJsonSchema() as JS;
+  const root = scenarioJsonSchema({ docMarkers: true }) as JS;
   const out: string[] = [
     '# Scenario file format',
     '',
@@ -87,6 +89,7 @@ function table(path: string, s: JS, queue: Section[], inKind: boolean): string[]
 
 /** The object (or union of objects) a key leads to, if any, and how its path is written. */
 function nestedObject(p: JS): { schema: JS; suffix: string } | undefined {
+  if (p['x-see']) return undefined;
   if (p.oneOf) return { schema: p, suffix: '' };
   if (p.properties) return { schema: p, suffix: '' };
   if (p.type === 'array' && p.items && (p.items.properties || p.items.oneOf)) return { schema: p.items, suffix: '[]' };
@@ -98,13 +101,14 @@ function nestedObject(p: JS): { schema: JS; suffix: string } | undefined {
 
 function typeName(p: JS): string {
   if (p.$ref === '#/$defs/overlay') return 'overlay: any part of the world, partial';
+  if (p['x-see']) return `as \`${p['x-see']}\``;
   if (p.oneOf) return p.oneOf.every((o) => o.properties?.kind) ? 'object by `kind`' : 'one of several';
   if (p.anyOf) return p.anyOf.map(typeName).join(' or ');
   if (p.const !== undefined) return `\`${JSON.stringify(p.const)}\``;
   if (p.enum) return p.enum.map((e) => `\`${JSON.stringify(e)}\``).join(', ');
   if (p.type === 'array') return `list of ${p.items ? typeName(p.items) : 'values'}`;
   if (p.type === 'string' && p.pattern?.includes('ms|s|m|h|d')) return 'duration';
-  if (p.type === 'string' && p.pattern?.includes('/')) return 'rate';
+  if (p.type === 'string' && p.pattern?.includes('(s|sec|second')) return 'rate';
   if (p.type === 'object') return typeof p.additionalProperties === 'object' ? 'map of name to object' : 'object';
   return Array.isArray(p.type) ? p.type.join(' or ') : (p.type ?? 'any');
 }

@@ -39,9 +39,15 @@ const RATE_MESSAGE = 'A rate is a count per unit of time, in lowercase: "800/s",
  * layer's); given their keys, the schema lists them, so editors complete them and flag a
  * misspelt one.
  */
-export function scenarioJsonSchema(opts: { measureKeys?: readonly string[] } = {}): object {
+export function scenarioJsonSchema(opts: { measureKeys?: readonly string[]; docMarkers?: boolean } = {}): object {
   const root = z.toJSONSchema(scenarioSchema, { io: 'input', unrepresentable: 'any' }) as JS;
-  const strict = walk(root, strictNode);
+  // `x-see` ("written as server.stages[]") is for the format reference only: the reference
+  // asks to keep it; validators in strict mode refuse keywords they do not know.
+  const strict = walk(root, (n) => {
+    const out = strictNode(n);
+    if (!opts.docMarkers) delete out['x-see'];
+    return out;
+  });
   const expectation = strict.properties?.expectations?.items;
   if (opts.measureKeys && expectation?.properties && expectation.additionalProperties && typeof expectation.additionalProperties === 'object') {
     for (const key of opts.measureKeys) expectation.properties[key] = expectation.additionalProperties;

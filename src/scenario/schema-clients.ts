@@ -100,6 +100,9 @@ export const budgetSchema = z
 
 export const breakerSchema = z
   .strictObject({
+    mode: z.enum(['all', 'retries']).optional().meta({
+      description: 'all (default): while open it refuses every try (Resilience4j); retries: a retry breaker (Brooker): first tries always go and keep measuring, and the layer retries only while the failure ratio in the window is below the threshold (openFor, halfOpenCalls and whenOpen do not apply).',
+    }),
     window: z
       .union([z.strictObject({ calls: positiveInt(1_000_000, 'calls in the window') }), z.strictObject({ time: durationSchema('Sliding time window.') })])
       .optional()

@@ -54,10 +54,32 @@ export const stageSchema = z
       maxLimit: z.number().positive().optional(),
     }).meta({ description: 'An adaptive concurrency limit per instance: requests beyond the current limit in flight are refused (cause "shed"); the limit follows the latency of completed requests.' }),
     z.strictObject({
+      kind: z.literal('shed'),
+      queueAbove: z.number().int().min(0).optional().meta({ description: 'Shed while the instance\'s queue holds more than this many attempts.' }),
+      waitAbove: durationSchema('Shed while the oldest attempt queued at the instance has waited longer than this (a latency signal).').optional(),
+      share: z.number().gt(0).max(1).optional().meta({ description: 'Share of the requests refused while the signal is above its threshold, drawn at random (default 1: all).' }),
+      retriesOnly: z.boolean().optional().meta({ description: 'Only shed requests detected as retries (needs a retry-detection stage before this one; default false).' }),
+    })
+      .refine((st) => (st.queueAbove === undefined) !== (st.waitAbove === undefined), 'give either queueAbove (queue length) or waitAbove (queueing delay) as the signal')
+      .meta({ description: 'Load shedding on a signal of the instance the request is routed to: while its queue is longer than queueAbove, or its oldest queued attempt has waited longer than waitAbove, refuse a share of requests (cause "shed") before they queue.' }),
+    z.strictObject({
       kind: z.literal('min-version'),
       minimum: versionSchema('The oldest client version still served (e.g. "4.3.0", quoted); versions are compared number by number, a missing part counting as 0.'),
     }).meta({ description: 'A minimum supported client version: requests from a population whose identity.version is below it are refused before any work with 426 Upgrade Required, not retryable (cause "unsupported-version"). A population without a version passes.' }),
-  ], { error: () => 'expected kind: retry-detection, rate-limit, admission, adaptive-concurrency or min-version' });
+  ], { error: () => 'expected kind: retry-detection, rate-limit, admission, adaptive-concurrency, shed or min-version' });
+
+export const autoscalerSchema = z
+  .strictObject({
+    metric: z.enum(['utilisation', 'queue']).meta({ description: 'What it tracks: utilisation (busy slots / slots over the evaluation interval) or queue (attempts queued per instance, at the evaluation).' }),
+    target: z.number().gt(0).meta({ description: 'The value to hold the metric at: a busy share for utilisation (e.g. 0.6), attempts per instance for queue.' }),
+    min: positiveInt(1000, 'instances').optional().meta({ description: 'Fewest instances (default: server.instances).' }),
+    max: positiveInt(1000, 'instances').meta({ description: 'Most instances: the headroom it may use.' }),
+    every: durationSchema('Evaluation interval: the metric is read and a decision taken at the end of each (a one-minute metric by default).').prefault('1m'),
+    provisioning: durationSchema('Time from deciding to add instances to their taking traffic (starting a VM or a pod, warming it up).').prefault('3m'),
+    cooldown: durationSchema('After a decision, how long it waits before the next one.').prefault('5m'),
+    scaleIn: z.boolean().default(true).meta({ description: 'Also remove instances when the metric is below target (an instance taken out finishes what it holds).' }),
+  })
+  .meta({ description: 'Target tracking, as cloud autoscalers do it: at each evaluation, desired = ceil(instances x metric / target), between min and max. More instances than running and ordered are ordered, and take traffic after `provisioning`; fewer are removed at once.' });
 
 export const retryAfterSchema = z
   .discriminatedUnion('kind', [
@@ -137,6 +159,8 @@ export const serverSchema = z.strictObject({
   serviceTime: distributionSchema.meta({ description: 'Slot time of one attempt.' }),
   failFastTime: durationSchema('Slot time of an attempt that fails fast because the dependency is down.').prefault('0s'),
   deadline: durationOrNone('The server\'s own deadline: an attempt that waited longer than this in the queue is answered 503 without being served ("none", the default).').prefault('none'),
+  executionDeadline: durationOrNone('The server\'s execution deadline: a request still running after this long in its slot is cut, its slot freed, and its caller answered 503 (cause "execution-deadline"; "none", the default). Distinct from `deadline`, which bounds the wait in the queue: this bounds the work (the SRE book\'s bimodal latency case).').prefault('none'),
+  autoscaler: autoscalerSchema.optional(),
   stages: z.array(stageSchema).default([]).meta({ description: 'The pipeline every request goes through before the queue, in order.' }),
   rejectionCost: durationSchema('Server time a refusal by a stage costs (parsing, the check, the answer): counted as work, without holding a slot (default 0s).').prefault('0s'),
   overload: z

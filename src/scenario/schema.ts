@@ -14,24 +14,9 @@ import { populationSchema } from './schema-clients.js';
 import { serverSchema } from './schema-server.js';
 import { distributionSchema } from './schema-distributions.js';
 import { arrivalsSchema } from './schema-arrivals.js';
+import { faultSchema } from './schema-faults.js';
+import { actionSchema } from './schema-actions.js';
 import { LIMITS, formatCount } from './limits.js';
-
-// ── Faults ───────────────────────────────────────────────────────────────────
-
-export const faultSchema = z
-  .discriminatedUnion('kind', [
-    z.strictObject({
-      kind: z.literal('dependency-down'),
-      at: durationSchema('Start, as an offset from the start of the run.'),
-      duration: durationSchema('How long the dependency stays down.'),
-    }).meta({ description: 'The server\'s dependency is down: an attempt that reaches a slot fails fast.' }),
-    z.strictObject({
-      kind: z.literal('capacity-cut'),
-      at: durationSchema('Start, as an offset from the start of the run.'),
-      duration: durationSchema('How long the cut lasts.'),
-      slots: z.number().int().min(0).meta({ description: 'Slots left during the cut.' }),
-    }).meta({ description: 'The server loses capacity: attempts in service finish, but no new one starts above the remaining slots.' }),
-  ], { error: () => 'expected kind: dependency-down or capacity-cut' });
 
 // ── Measures ─────────────────────────────────────────────────────────────────
 
@@ -164,6 +149,7 @@ export const scenarioSchema = z
       .meta({ description: 'Client populations by name.', minProperties: 1 }),
     server: serverSchema.meta({ description: 'The server under test.' }),
     faults: z.array(faultSchema).default([]).meta({ description: 'What goes wrong, and when (offsets from the start of the run).' }),
+    actions: z.array(actionSchema).default([]).meta({ description: 'What operators (or their automation) do during the run, and when: at a time or on an alert (see docs/incidents.md).' }),
     sweep: z.array(sweepSchema).max(2, 'sweep one or two parameters').optional().meta({ description: 'Parameters to vary; every variant runs at every point (two parameters: every combination).' }),
     expectations: z.array(expectationSchema).optional().meta({ description: 'Checks on the results, for CI: a failing one makes `run` exit with code 1.' }),
     compare: compareSchema.optional().meta({ description: 'The ranking of the variants against a baseline, shown at the top of the report (default: against the first variant, at every sweep point).' }),
@@ -176,7 +162,8 @@ export type Scenario = z.output<typeof scenarioSchema>;
 export type Arrivals = z.output<typeof arrivalsSchema>;
 export type { Population, LayerInput, BudgetSpec, BreakerSpec, Behaviour } from './schema-clients.js';
 export type ServerSpec = z.output<typeof serverSchema>;
-export type Fault = z.output<typeof faultSchema>;
+export type { Fault } from './schema-faults.js';
+export type { ActionSpec, Effect, Trigger } from './schema-actions.js';
 export type Distribution = z.output<typeof distributionSchema>;
 export type MeasuresSpec = z.output<typeof measuresSchema>;
 export type Expectation = z.output<typeof expectationSchema>;

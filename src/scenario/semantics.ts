@@ -7,14 +7,13 @@
 import type { Scenario, Distribution, Arrivals, Behaviour } from './schema.js';
 import { LIMITS, formatCount } from './limits.js';
 import { formatDuration } from './units.js';
+import type { SemanticProblem } from './semantic-problem.js';
 import { validateDistribution } from '../engine/distributions.js';
 import { toDistributionSpec } from './distribution-spec.js';
 import { meanRate } from './arrival-profile.js';
+import { actionProblems, partialFaultProblems, retryBreakerProblems } from './semantics-incidents.js';
 
-export interface SemanticProblem {
-  path: PropertyKey[];
-  message: string;
-}
+export type { SemanticProblem } from './semantic-problem.js';
 
 export function semanticProblems(s: Scenario): SemanticProblem[] {
   const out: SemanticProblem[] = [];
@@ -31,6 +30,12 @@ export function semanticProblems(s: Scenario): SemanticProblem[] {
     checkArrivals(pop.arrivals, ['clients', name, 'arrivals'], out);
     checkOffline(pop.behaviour?.offline, s.faults.length, ['clients', name, 'behaviour', 'offline'], out);
     expectedActions += meanRate(pop.arrivals, horizon) * horizon;
+    // A surge adds (factor - 1) x the usual rate over its window; one to an absolute rate, at most that rate.
+    for (const f of s.faults) {
+      if (f.kind !== 'surge' || (f.population !== undefined && f.population !== name)) continue;
+      const within = Math.max(0, Math.min(f.duration, horizon - f.at));
+      expectedActions += (f.rate !== undefined ? f.rate : (f.factor! - 1) * meanRate(pop.arrivals, horizon)) * within;
+    }
   }
   // A horizon beyond the limit is reported above; the action count would only repeat it.
   if (horizon <= LIMITS.horizonS && expectedActions > LIMITS.actionsPerRun) {
@@ -42,11 +47,16 @@ export function semanticProblems(s: Scenario): SemanticProblem[] {
 
   s.faults.forEach((f, i) => {
     if (f.at >= horizon) out.push({ path: ['faults', i, 'at'], message: `the fault starts at ${formatDuration(f.at)}, at or after the horizon (${formatDuration(horizon)})` });
-    if (f.duration <= 0) out.push({ path: ['faults', i, 'duration'], message: 'a fault must last longer than 0s' });
+    if (f.duration <= 0 && f.kind !== 'crash') out.push({ path: ['faults', i, 'duration'], message: 'a fault must last longer than 0s' });
     if (f.kind === 'capacity-cut' && f.slots > s.server.slots) {
       out.push({ path: ['faults', i, 'slots'], message: `a cut leaves at most the server's ${s.server.slots} slots (got ${f.slots})` });
     }
+    if (f.kind === 'surge' && f.population !== undefined && !(f.population in s.clients)) {
+      out.push({ path: ['faults', i, 'population'], message: `no client population "${f.population}" (the populations are: ${Object.keys(s.clients).join(', ')}); leave it out to surge every population` });
+    }
   });
+
+  out.push(...actionProblems(s), ...partialFaultProblems(s), ...retryBreakerProblems(s));
 
   const bucket = s.measures.bucket;
   if (bucket !== undefined) {

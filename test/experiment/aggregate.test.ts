@@ -38,7 +38,7 @@ function measures(k: number, over: Partial<MeasureValues> = {}): MeasureValues {
 
 function run(seed: number, m: MeasureValues, histogram = [0, 10]): RunResult {
   const summary: RunSummary = { ...REAL, measures: m, attemptsHistogram: histogram };
-  return { variant: 'v', point: 3, seed, bucketS: 10, summary, columns: {}, populations: [], faults: [], eventsProcessed: 1, wallS: 0.5 };
+  return { variant: 'v', point: 3, seed, bucketS: 10, summary, columns: {}, populations: [], faults: [], actions: [], eventsProcessed: 1, wallS: 0.5 };
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -93,9 +93,9 @@ describe('aggregatePoint', () => {
     expect(wild.measures.attemptsPerAction.lo).toBe(0);
   });
 
-  it('keeps each seed\'s own measures, in run order', () => {
+  it('keeps each seed\'s own measures and actions, in run order', () => {
     expect(p.perSeed.map((s) => s.seed)).toEqual([11, 12, 13]);
-    expect(p.perSeed[1]).toEqual({ seed: 12, measures: measures(2) });
+    expect(p.perSeed[1]).toEqual({ seed: 12, measures: measures(2), actions: [] });
   });
 
   it('gives recovery time null (with no interval) unless every seed recovered, and the fraction of seeds that did', () => {

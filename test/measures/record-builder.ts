@@ -30,7 +30,7 @@ export function makeRecord(horizonS: number, faults: FaultWindow[], bucketS = 10
       actionsStarted: z(), actionsOk: z(), actionsFailed: z(), actionsAbandoned: z(), deadLettered: z(),
       queueLen: z(), busySlots: z(), slots: z(), latencyP50S: z(), latencyP99S: z(),
       routeActionsOk: Array.from({ length: routes }, z), routeActionsFailed: Array.from({ length: routes }, z),
-      dependencyCalls: [], dependencyRefused: [], workS: z(), wastedWorkS: z(),
+      dependencyCalls: [], dependencyRefused: [], workS: z(), wastedWorkS: z(), lostAttempts: z(),
       populations: populations.map(pop),
     },
     fine: { cellS: 1, n: cells, actionsOk: new Float64Array(cells), actionsEnded: new Float64Array(cells), attempts: new Float64Array(cells) },
@@ -40,7 +40,8 @@ export function makeRecord(horizonS: number, faults: FaultWindow[], bucketS = 10
     routes: Array.from({ length: routes }, (_, i) => (i === 0 ? 'default' : `route${i}`)),
     populations: populations.map((p, i) => ({ name: p.name ?? `pop${i}`, route: p.route ?? 0, legitimate: p.legitimate ?? true, subject: p.subject ?? p.legitimate ?? true })),
     quotas: [],
-    totals: { actionsStarted: 0, actionsOk: 0, actionsFailed: 0, attempts: 0, served: 0, queueWaitS: 0, workS: 0, wastedWorkS: 0, capacityS: 0, eventsProcessed: 0, fingerprintPeakEntries: 0 },
+    actions: [],
+    totals: { actionsStarted: 0, actionsOk: 0, actionsFailed: 0, attempts: 0, served: 0, queueWaitS: 0, workS: 0, wastedWorkS: 0, capacityS: 0, eventsProcessed: 0, fingerprintPeakEntries: 0, lostAttempts: 0 },
   };
 }
 

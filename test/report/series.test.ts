@@ -50,7 +50,7 @@ describe('prepareSeries', () => {
     const p = prepareSeries(f.bundle, 2)!;
     expect(p.point).toEqual({ index: 2, values: { 'faults[0].duration': '5m' } });
     expect(p.failureColumns).toContain('fail_timeout');
-    expect(p.extraColumns).toEqual(['actions_abandoned', 'dead_lettered']);
+    expect(p.extraColumns).toEqual(['actions_abandoned', 'dead_lettered', 'lost_attempts']);
     expect(p.perSecond.has('dead_lettered')).toBe(true);
     expect(p.perSecond.has('busy_slots')).toBe(false);
   });

@@ -173,7 +173,7 @@ describe('loadScenario: keys', () => {
       { line: 13, col: 11, path: 'server.serviceTime.kind', message: /^unknown kind "exponental" \(did you mean "exponential"\?\)/ },
     ]);
     expectProblems(scenario({ 16: '  - kind: outage' }), [
-      { line: 16, col: 11, path: 'faults[0].kind', message: /expected kind: dependency-down or capacity-cut$/ },
+      { line: 16, col: 11, path: 'faults[0].kind', message: /expected kind: dependency-down, capacity-cut, surge, error-rate, latency, reset, crash or pause$/ },
     ]);
   });
 
@@ -278,9 +278,10 @@ describe('loadScenario: valid files', () => {
     expect(layer.retryOn).toEqual(['timeout', 'reset', '5xx', 429]);
     expect(s.server).toEqual({
       instances: 1, loadBalancer: 'round-robin', slots: 10, queue: 'unbounded', discipline: 'fifo', dropAbandoned: false,
-      serviceTime: { kind: 'exponential', mean: 0.02 }, failFastTime: 0, deadline: Infinity, stages: [], rejectionCost: 0, overload: {},
+      serviceTime: { kind: 'exponential', mean: 0.02 }, failFastTime: 0, deadline: Infinity, executionDeadline: Infinity, stages: [], rejectionCost: 0, overload: {},
     });
     expect(s.faults).toEqual([{ kind: 'dependency-down', at: 60, duration: 30 }]);
+    expect(s.actions).toEqual([]);
   });
 
   it('leaves the retry block out when the scenario does: such clients send once and wait', () => {

@@ -16,9 +16,10 @@ const OUTAGE_AT_S = 20 * MINUTE;
 const first90 = flagshipUntil('1h30m');
 
 describe('scenarios/retry-storm.yaml, the first 90 minutes', () => {
-  it('compares the as-is world with each of the story\'s defences and all of them, over outages of 1 to 30 minutes', () => {
+  it('compares the as-is world with each of the story\'s defences, all of them and the story\'s own response, over outages of 1 to 30 minutes', () => {
     expect(flagship.variants.map((v) => v.name)).toEqual([
       'as-is', 'spread-retry-after', 'admission-reserve', 'client-ceiling', 'spread-sync-flush', 'remote-switch', 'one-layer', 'all-defences',
+      'story-response', 'act-at-30m',
     ]);
     expect(flagship.points.map((p) => p.values[OUTAGE])).toEqual(['1m', '2m', '4m', '6m', '8m', '12m', '20m', '30m']);
     expect(first90.base.horizon).toBe(HORIZON_S);

@@ -2,30 +2,7 @@
 // auth provider's quota and login and session revalidation fail with it; defended, login
 // stays above 99% while signup is throttled.
 import { describe, it, expect } from 'vitest';
-import { loadScenarioFile } from '../../src/scenario/load.js';
-import { simulate } from '../../src/model/simulate.js';
-import { summarize } from '../../src/measures/summarize.js';
-import { measureSettings } from '../../src/experiment/settings.js';
-import type { RunRecord } from '../../src/model/series.js';
-
-const loaded = loadScenarioFile('scenarios/signup-flood.yaml');
-const scenario = (name: string) => loaded.variants.find((v) => v.name === name)!.scenario;
-const run = (name: string) => {
-  const record = simulate(scenario(name), 1);
-  return { record, summary: summarize(record, measureSettings(scenario(name))) };
-};
-
-/** Success ratio of a route's user actions that ended inside [fromS, toS). */
-function routeSuccess(r: RunRecord, route: string, fromS: number, toS: number): number {
-  const i = r.routes.indexOf(route);
-  const s = r.series;
-  let ok = 0, failed = 0;
-  for (let b = Math.ceil(fromS / s.bucketS); b < Math.floor(toS / s.bucketS); b++) {
-    ok += s.routeActionsOk[i][b];
-    failed += s.routeActionsFailed[i][b];
-  }
-  return ok / (ok + failed);
-}
+import { run, routeSuccess } from './signup-flood-fixture.js';
 
 // The attack runs from 10m to 50m; judge the middle of it, once the minute windows have turned over.
 const ATTACK: [number, number] = [12 * 60, 48 * 60];
@@ -62,6 +39,32 @@ describe('scenarios/signup-flood.yaml', () => {
     const { record } = run('local-sessions');
     expect(routeSuccess(record, 'session', ...ATTACK)).toBe(1);
     expect(routeSuccess(record, 'login', ...ATTACK)).toBeLessThan(0.6);
+  });
+
+  it('simulate(quota-alert): the 70% alert fires seconds into the attack, and login is back 15 minutes later', () => {
+    const { record } = run('quota-alert');
+    const [fired] = record.actions;
+    expect(record.actions).toHaveLength(1);
+    // The first check after the attack starts at 10m sees the quota half used (10 s into its window), the next one full.
+    expect(fired.trigger).toMatchObject({ kind: 'signal', signal: 'quota', above: 0.7, heldAtS: 620 });
+    expect(fired.atS).toBe(620 + 900);
+    expect(routeSuccess(record, 'login', 12 * 60, 1520)).toBeLessThan(0.5);
+    expect(routeSuccess(record, 'login', 1530, 3600)).toBe(1);
+  });
+
+  it('the flood is the trigger: undefended, users see it down for most of the flood and it is back within a minute of the end; defended, never down', () => {
+    const undefended = run('undefended');
+    expect(undefended.record.faults).toEqual([{ kind: 'surge', startS: 600, endS: 3000 }]);
+    const u = undefended.summary.measures;
+    expect(u.preFaultSuccessRatio).toBeGreaterThan(0.999);
+    expect(u.perceivedOutageS!).toBeGreaterThanOrEqual(20 * 60);
+    expect(u.recovered).toBe(1);
+    expect(u.recoveryTimeS!).toBeLessThanOrEqual(60);
+    const d = run('defended').summary.measures;
+    expect(d.perceivedOutageS).toBe(0);
+    expect(d.recoveryTimeS).toBe(0);
+    // The botnet is an attacker: its refused signups are not the users' failures.
+    expect(d.successRatio!).toBeGreaterThan(0.98);
   });
 
   it('simulate(failover): failing over to local validation on 429s keeps login and sessions working', () => {

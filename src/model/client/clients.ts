@@ -17,13 +17,13 @@
 import { NOT_CANCELLABLE, type Engine } from '../../engine/engine.js';
 import type { Fault, Population } from '../../scenario/schema.js';
 import type { Recorder } from '../recorder.js';
-import { populationState, type PopulationState, type LayerState } from './population.js';
+import { populationState, type PopulationState, type LayerState, type RemoteSwitch } from './population.js';
 import { preparedDelay, initialBackoffState } from './backoff.js';
 import {
   ACTION_INVALID, ACTION_QUEUED_OFFLINE, ATTEMPT_HEADER, ATTEMPT_INVALID, LAYER_SHIFT, MAX_LAYERS,
   type Actions, type Attempts,
 } from '../records.js';
-import { OUTCOME_OK, OUTCOME_TIMEOUT, OUTCOME_REFUSED_LOCALLY, OUTCOME_INVALID, OUTCOME_UNSUPPORTED_VERSION, OUTCOME_COUNT, DEFAULT_WIRE, type Wire } from '../outcomes.js';
+import { OUTCOME_OK, OUTCOME_TIMEOUT, OUTCOME_REFUSED_LOCALLY, OUTCOME_INVALID, OUTCOME_UNSUPPORTED_VERSION, OUTCOME_BLOCKED, OUTCOME_COUNT, DEFAULT_WIRE, type Wire } from '../outcomes.js';
 
 const LAYER_MASK = MAX_LAYERS - 1;
 
@@ -32,12 +32,12 @@ const IDLE = 0, TRYING = 1, WAITING = 2;
 
 /**
  * Outcomes that count as the service failing, for breakers and throttles: not the caller's
- * own errors (an invalid request, a version below the server's minimum), which a healthy
- * server answers too, nor a refusal that never reached it.
+ * own errors (an invalid request, a version below the server's minimum, a client an
+ * operator blocked), which a healthy server answers too, nor a refusal that never reached it.
  */
 const COUNTS_AS_FAILURE: boolean[] = Array.from(
   { length: OUTCOME_COUNT },
-  (_, o) => o !== OUTCOME_OK && o !== OUTCOME_INVALID && o !== OUTCOME_UNSUPPORTED_VERSION && o !== OUTCOME_REFUSED_LOCALLY,
+  (_, o) => o !== OUTCOME_OK && o !== OUTCOME_INVALID && o !== OUTCOME_UNSUPPORTED_VERSION && o !== OUTCOME_BLOCKED && o !== OUTCOME_REFUSED_LOCALLY,
 );
 
 export class Clients {
@@ -75,6 +75,15 @@ export class Clients {
     this.kGiveUp = engine.on((act, gen) => this.giveUp(act, gen));
     this.kRefresh = engine.on((act, gen) => this.refreshDue(act, gen));
     this.kFlush = engine.on((p) => this.flushOffline(p));
+  }
+
+  /** An operator flips a population's remote switch now; returns the undo (the switch as it was). */
+  setRemoteSwitch(population: string, sw: Omit<RemoteSwitch, 'at'>): () => void {
+    const p = this.pops.find((x) => x.name === population);
+    if (!p) return () => {};
+    const before = p.remoteSwitch;
+    p.remoteSwitch = { ...sw, at: this.engine.now };
+    return () => { p.remoteSwitch = before; };
   }
 
   start(): void {
@@ -338,7 +347,7 @@ export class Clients {
     const now = this.engine.now;
     if (!layer.retry[outcome]) return -1;
     const tries = actions.layerTries[slot];
-    const sw = p.behaviour.remoteSwitch;
+    const sw = p.remoteSwitch;
     const switched = sw !== undefined && now >= sw.at;
     const maxAttempts = switched && sw.maxAttempts !== undefined && sw.maxAttempts < spec.maxAttempts ? sw.maxAttempts : spec.maxAttempts;
     if (tries >= maxAttempts) return -1;
@@ -364,6 +373,7 @@ export class Clients {
     }
     if (switched && sw.minWait !== undefined && delay < sw.minWait) delay = sw.minWait;
     if (now + delay >= actions.layerStart[slot] + spec.deadline) return -1;
+    if (layer.retryGate !== undefined && !layer.retryGate.allowsRetry(layer.retryGateScopeIsClient ? actions.client[act] : 0, now)) return -1;
     if (layer.budget) {
       const taken = layer.budget.acquire(layer.budgetScopeIsClient ? actions.client[act] : 0, now, outcome);
       if (taken < 0) return -1;

@@ -1,9 +1,10 @@
 /**
  * Gates in front of a layer's tries, shared across a client's or a population's requests:
  * a circuit breaker (count- or time-based window, failure-rate threshold, minimum calls,
- * open duration, half-open probes — Resilience4j's model) and Google SRE client-side
- * adaptive throttling ("Handling Overload", SRE book ch. 21). A refused try never reaches
- * the wire; the layer sees it fail with cause "refused-locally".
+ * open duration, half-open probes — Resilience4j's model), a retry breaker that only stops
+ * retries (Brooker's), and Google SRE client-side adaptive throttling ("Handling
+ * Overload", SRE book ch. 21). A refused try never reaches the wire; the layer sees it fail
+ * with cause "refused-locally". A retry the retry breaker stops is simply not made.
  */
 import type { BreakerSpec, BudgetSpec } from '../../scenario/schema.js';
 import type { Rng } from '../../engine/rng.js';
@@ -20,12 +21,12 @@ export interface Gate {
 
 const CLOSED = 0, OPEN = 1, HALF_OPEN = 2;
 
-export class CircuitBreaker implements Gate {
-  private readonly state: Uint8Array;
-  private readonly openUntil: Float64Array;
-  private readonly probesLeft: Float64Array;
-  private readonly probeFailures: Float64Array;
-  private readonly probesDone: Float64Array;
+/**
+ * The failure ratio a breaker watches, per key: the last `calls` outcomes (a ring), or those
+ * of the last `time` seconds (per-second buckets), with Resilience4j's minimum of calls
+ * before the ratio counts.
+ */
+class OutcomeWindow {
   // Count window: a ring of the last `size` outcomes per key. Time window: per-second buckets.
   private readonly ring: Uint8Array;
   private readonly ringPos: Int32Array;
@@ -35,19 +36,85 @@ export class CircuitBreaker implements Gate {
   /** Time-based window: a = calls, b = failures per second. */
   private readonly timeWindow?: SecondBuckets;
   private readonly size: number;
-  private readonly timeBased: boolean;
-  private readonly threshold: number;
+  readonly threshold: number;
   private readonly minimumCalls: number;
+
+  constructor(keys: number, spec: BreakerSpec) {
+    const w = spec.window ?? { calls: 100 };
+    const timeBased = 'time' in w;
+    this.size = 'time' in w ? Math.max(1, Math.round(w.time)) : w.calls;
+    this.threshold = spec.failureRateThreshold ?? 0.5;
+    // Resilience4j caps minimumNumberOfCalls at a count window's size (CircuitBreakerMetrics).
+    this.minimumCalls = Math.min(spec.minimumCalls ?? 100, timeBased ? Infinity : this.size);
+    this.ring = new Uint8Array(timeBased ? 0 : keys * this.size);
+    this.ringPos = new Int32Array(timeBased ? 0 : keys);
+    this.ringFill = new Int32Array(timeBased ? 0 : keys);
+    this.calls = new Float64Array(timeBased ? 0 : keys);
+    this.fails = new Float64Array(timeBased ? 0 : keys);
+    this.timeWindow = timeBased ? new SecondBuckets(keys, this.size) : undefined;
+  }
+
+  /** Adds an outcome to the key's window; true when the window's failure ratio is at or above the threshold. */
+  record(key: number, now: number, failed: boolean): boolean {
+    let calls: number, fails: number;
+    if (!this.timeWindow) {
+      const base = key * this.size;
+      const pos = this.ringPos[key];
+      if (this.ringFill[key] === this.size) {
+        this.calls[key]--;
+        this.fails[key] -= this.ring[base + pos];
+      } else this.ringFill[key]++;
+      this.ring[base + pos] = failed ? 1 : 0;
+      this.ringPos[key] = (pos + 1) % this.size;
+      this.calls[key]++;
+      if (failed) this.fails[key]++;
+      calls = this.calls[key];
+      fails = this.fails[key];
+    } else {
+      const w = this.timeWindow;
+      const b = w.slot(key, now);
+      w.a[b]++;
+      if (failed) w.b[b]++;
+      calls = w.sumA(key);
+      fails = w.sumB(key);
+    }
+    return calls >= this.minimumCalls && fails / calls >= this.threshold;
+  }
+
+  /** The key's ratio as of `now`, without adding to it (time windows forget old seconds). */
+  tripped(key: number, now: number): boolean {
+    if (!this.timeWindow) return this.calls[key] >= this.minimumCalls && this.fails[key] / this.calls[key] >= this.threshold;
+    this.timeWindow.slot(key, now);
+    const calls = this.timeWindow.sumA(key);
+    return calls >= this.minimumCalls && this.timeWindow.sumB(key) / calls >= this.threshold;
+  }
+
+  clear(key: number): void {
+    if (this.timeWindow) {
+      this.timeWindow.clear(key);
+    } else {
+      this.ringFill[key] = 0;
+      this.ringPos[key] = 0;
+      this.calls[key] = 0;
+      this.fails[key] = 0;
+    }
+  }
+}
+
+export class CircuitBreaker implements Gate {
+  private readonly state: Uint8Array;
+  private readonly openUntil: Float64Array;
+  private readonly probesLeft: Float64Array;
+  private readonly probeFailures: Float64Array;
+  private readonly probesDone: Float64Array;
+  private readonly window: OutcomeWindow;
+  private readonly threshold: number;
   private readonly openFor: number;
   private readonly halfOpenCalls: number;
 
   constructor(keys: number, spec: BreakerSpec) {
-    const w = spec.window ?? { calls: 100 };
-    this.timeBased = 'time' in w;
-    this.size = 'time' in w ? Math.max(1, Math.round(w.time)) : w.calls;
-    this.threshold = spec.failureRateThreshold ?? 0.5;
-    // Resilience4j caps minimumNumberOfCalls at a count window's size (CircuitBreakerMetrics).
-    this.minimumCalls = Math.min(spec.minimumCalls ?? 100, this.timeBased ? Infinity : this.size);
+    this.window = new OutcomeWindow(keys, spec);
+    this.threshold = this.window.threshold;
     this.openFor = spec.openFor ?? 60;
     this.halfOpenCalls = spec.halfOpenCalls ?? 10;
     this.state = new Uint8Array(keys);
@@ -55,12 +122,6 @@ export class CircuitBreaker implements Gate {
     this.probesLeft = new Float64Array(keys);
     this.probeFailures = new Float64Array(keys);
     this.probesDone = new Float64Array(keys);
-    this.ring = new Uint8Array(this.timeBased ? 0 : keys * this.size);
-    this.ringPos = new Int32Array(this.timeBased ? 0 : keys);
-    this.ringFill = new Int32Array(this.timeBased ? 0 : keys);
-    this.calls = new Float64Array(this.timeBased ? 0 : keys);
-    this.fails = new Float64Array(this.timeBased ? 0 : keys);
-    this.timeWindow = this.timeBased ? new SecondBuckets(keys, this.size) : undefined;
   }
 
   stateOf(key: number): 'closed' | 'open' | 'half-open' {
@@ -100,8 +161,7 @@ export class CircuitBreaker implements Gate {
       return;
     }
     if (this.state[key] === OPEN) return; // a try admitted before the breaker opened
-    const [calls, fails] = this.record(key, now, failed);
-    if (calls >= this.minimumCalls && fails / calls >= this.threshold) this.open(key, now);
+    if (this.window.record(key, now, failed)) this.open(key, now);
   }
 
   private open(key: number, now: number): void {
@@ -111,36 +171,34 @@ export class CircuitBreaker implements Gate {
 
   private close(key: number): void {
     this.state[key] = CLOSED;
-    if (this.timeWindow) {
-      this.timeWindow.clear(key);
-    } else {
-      this.ringFill[key] = 0;
-      this.ringPos[key] = 0;
-      this.calls[key] = 0;
-      this.fails[key] = 0;
-    }
+    this.window.clear(key);
   }
+}
 
-  /** Adds an outcome to the key's window; returns the window's (calls, failures). */
-  private record(key: number, now: number, failed: boolean): [number, number] {
-    if (!this.timeWindow) {
-      const base = key * this.size;
-      const pos = this.ringPos[key];
-      if (this.ringFill[key] === this.size) {
-        this.calls[key]--;
-        this.fails[key] -= this.ring[base + pos];
-      } else this.ringFill[key]++;
-      this.ring[base + pos] = failed ? 1 : 0;
-      this.ringPos[key] = (pos + 1) % this.size;
-      this.calls[key]++;
-      if (failed) this.fails[key]++;
-      return [this.calls[key], this.fails[key]];
-    }
-    const w = this.timeWindow!;
-    const b = w.slot(key, now);
-    w.a[b]++;
-    if (failed) w.b[b]++;
-    return [w.sumA(key), w.sumB(key)];
+/**
+ * A breaker for retries only (Marc Brooker, "Fixing retries with token buckets and circuit
+ * breakers", 2022): every first try goes, and so every try keeps feeding the failure ratio;
+ * a retry is made only while the ratio in the window is below the threshold. There is no
+ * open state to wait out and no probe: first tries are the probes. It admits every try, and
+ * the layer asks `allowsRetry` when it is about to retry.
+ */
+export class RetryBreaker implements Gate {
+  private readonly window: OutcomeWindow;
+  constructor(keys: number, spec: BreakerSpec) {
+    this.window = new OutcomeWindow(keys, spec);
+  }
+  admit(): boolean {
+    return true;
+  }
+  reopensAt(): number {
+    return Infinity;
+  }
+  ended(key: number, now: number, failed: boolean): void {
+    this.window.record(key, now, failed);
+  }
+  /** May the layer retry now? Not while the failure ratio is at or above the threshold. */
+  allowsRetry(key: number, now: number): boolean {
+    return !this.window.tripped(key, now);
   }
 }
 
@@ -168,7 +226,7 @@ export class AdaptiveThrottle implements Gate {
 }
 
 export function makeGate(keys: number, breaker: BreakerSpec | undefined, budget: BudgetSpec | undefined, rng: Rng): Gate | undefined {
-  if (breaker) return new CircuitBreaker(keys, breaker);
+  if (breaker) return breaker.mode === 'retries' ? new RetryBreaker(keys, breaker) : new CircuitBreaker(keys, breaker);
   if (budget?.kind === 'sre-throttle') return new AdaptiveThrottle(keys, budget.k ?? 2, budget.window ?? 120, rng);
   return undefined;
 }

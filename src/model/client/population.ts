@@ -7,11 +7,11 @@
 import type { Engine } from '../../engine/engine.js';
 import { stream, type Rng } from '../../engine/rng.js';
 import type { Population, Behaviour, Fault } from '../../scenario/schema.js';
-import { ArrivalProcess } from '../arrivals.js';
+import { ArrivalProcess, surgesFor } from '../arrivals.js';
 import type { LayerSpec, RetryOnItem } from './layer-spec.js';
 import { resolveLayer } from './resolve-layer.js';
 import { makeBudget, type RetryBudget } from './budgets.js';
-import { CircuitBreaker, AdaptiveThrottle, type Gate } from './gates.js';
+import { CircuitBreaker, AdaptiveThrottle, RetryBreaker, type Gate } from './gates.js';
 import { OUTCOME_COUNT, OUTCOME_TIMEOUT, OUTCOME_RESET, DEFAULT_WIRE, statusOf, retryableFlagOf, type Wire } from '../outcomes.js';
 import { MAX_LAYERS } from '../records.js';
 import { offlineWindow, type OfflineWindow } from './offline.js';
@@ -29,6 +29,9 @@ export interface LayerState {
   gateScopeIsClient: boolean[];
   /** The backoff, prepared for the hot path (backoff.ts). */
   backoff: PreparedBackoff;
+  /** A retry breaker (breaker mode: retries), also among the gates, which the layer asks before each retry. */
+  retryGate?: RetryBreaker;
+  retryGateScopeIsClient: boolean;
   /** FIFO lane for this layer's per-try timeouts (same delay each time, so they come due in order). */
   timeoutLane: number;
 }
@@ -44,12 +47,19 @@ export interface PopulationState {
   backoffRng: Rng;
   behaviourRng: Rng;
   behaviour: Behaviour;
+  /**
+   * The remote config switch as the clients read it: behaviour.remoteSwitch (effective from
+   * its `at`), or what an operator's remote-switch action set (effective from then).
+   */
+  remoteSwitch: RemoteSwitch | undefined;
   /** When the devices are offline (behaviour.offline resolved against the faults), if ever. */
   offline?: OfflineWindow;
   /** Offline devices: per-client count of queued actions, and the queued actions. */
   offlineQueued?: Int32Array;
   offlineActions: number[];
 }
+
+export type RemoteSwitch = NonNullable<Behaviour['remoteSwitch']>;
 
 export function matchesRetryOn(items: RetryOnItem[], outcome: number, w: Wire = DEFAULT_WIRE): boolean {
   const status = statusOf(outcome, w);
@@ -78,8 +88,10 @@ function layerState(engine: Engine, spec: LayerSpec, clients: number, rng: Rng, 
     gates.push(new AdaptiveThrottle(scopeKeys(spec.budget.scope), spec.budget.k ?? 2, spec.budget.window ?? 120, rng));
     gateScopeIsClient.push(spec.budget.scope !== 'population');
   }
+  let retryGate: RetryBreaker | undefined;
   if (spec.breaker) {
-    gates.push(new CircuitBreaker(scopeKeys(spec.breaker.scope), spec.breaker));
+    if (spec.breaker.mode === 'retries') gates.push((retryGate = new RetryBreaker(scopeKeys(spec.breaker.scope), spec.breaker)));
+    else gates.push(new CircuitBreaker(scopeKeys(spec.breaker.scope), spec.breaker));
     gateScopeIsClient.push(spec.breaker.scope !== 'population');
   }
   return {
@@ -91,6 +103,8 @@ function layerState(engine: Engine, spec: LayerSpec, clients: number, rng: Rng, 
     gates,
     gateScopeIsClient,
     backoff: prepareBackoff(spec.backoff),
+    retryGate,
+    retryGateScopeIsClient: spec.breaker?.scope !== 'population',
     timeoutLane: engine.lane(),
   };
 }
@@ -114,12 +128,13 @@ export function populationState(engine: Engine, name: string, spec: Population, 
     name,
     spec,
     clients: spec.clients,
-    arrivals: new ArrivalProcess(spec.arrivals, stream(seed, `clients/${name}/arrivals`)),
+    arrivals: new ArrivalProcess(spec.arrivals, stream(seed, `clients/${name}/arrivals`), surgesFor(faults, name)),
     layers: resolved.map((l) => layerState(engine, l, spec.clients, gateRng, w)),
     clientRng: stream(seed, `clients/${name}/ids`),
     backoffRng: stream(seed, `clients/${name}/backoff`),
     behaviourRng: stream(seed, `clients/${name}/behaviour`),
     behaviour: spec.behaviour ?? {},
+    remoteSwitch: spec.behaviour?.remoteSwitch,
     offline: offlineWindow(spec.behaviour?.offline, faults),
     offlineQueued: spec.behaviour?.offline ? new Int32Array(spec.clients) : undefined,
     offlineActions: [],

@@ -15,6 +15,7 @@ import { OUTCOME_OK, OUTCOME_DEPENDENCY, OUTCOME_RATE_LIMITED } from '../outcome
 import type { Rng } from '../../engine/rng.js';
 import { sampler } from '../../engine/distributions.js';
 import { toDistributionSpec } from '../../scenario/distribution-spec.js';
+import type { ServiceFaults } from './service-faults.js';
 
 type DependencySpec = z.output<typeof dependencySchema>;
 
@@ -29,6 +30,8 @@ export class Dependency {
   private readonly unreserved: number;
   private readonly failover: Uint8Array;
   private failoverUntil = -Infinity;
+  /** forced[route] > 0: an operator switched the route to local validation (a count, so two switches need two undos). */
+  private readonly forced: Uint8Array;
   private readonly latency?: () => number;
   /** Without a guard, every call goes to the provider, which alone decides. */
   private readonly guarded: boolean;
@@ -39,6 +42,8 @@ export class Dependency {
   failedOver = 0;
   /** Extra slot time of the last successful call. */
   lastLatency = 0;
+  /** An error rate or a slowdown while a fault on this dependency is active (src/model/faults.ts). */
+  faults: ServiceFaults | undefined;
   /** Calls in progress, and calls refused because capacity was full. */
   private inflight = 0;
   capacityRefused = 0;
@@ -64,13 +69,41 @@ export class Dependency {
     this.bulkhead = Float64Array.from(routes, (r) => (Object.hasOwn(bulkheads, r) ? bulkheads[r] * limit : Infinity));
     this.reserved = Uint8Array.from(routes, (r) => (Object.hasOwn(reserves, r) ? 1 : 0));
     this.failover = Uint8Array.from(routes, (r) => (spec.failover?.routes.includes(r) ? 1 : 0));
+    this.forced = new Uint8Array(routes.length);
+    this.routeNames = routes;
     if (spec.latency) this.latency = sampler(toDistributionSpec(spec.latency), rng);
     this.alerts = (spec.alertAt ?? []).map((threshold) => ({ threshold, firstS: null }));
+  }
+
+  private readonly routeNames: string[];
+
+  /**
+   * An operator switches these routes to the fallback (story 003: local JWT validation): they
+   * stop calling the provider until the returned undo runs. Default: the failover's routes,
+   * or else every route (a route that never calls this dependency is not affected anyway).
+   */
+  forceFallback(routes?: readonly string[]): () => void {
+    const names = routes ?? this.spec.failover?.routes ?? this.routeNames;
+    const idx = names.map((r) => this.routeNames.indexOf(r)).filter((i) => i >= 0);
+    for (const i of idx) this.forced[i]++;
+    return () => { for (const i of idx) this.forced[i]--; };
+  }
+
+  /** Share of the quota used in the current window at `now` (0 without a quota). */
+  quotaUse(now: number): number {
+    const limit = this.spec.quota?.limit;
+    if (limit === undefined) return 0;
+    this.roll(now);
+    return this.used / limit;
   }
 
   /** One call from `route` at `now`: OK (lastLatency set), or the outcome of its failure. */
   call(route: number, now: number): number {
     this.lastLatency = 0;
+    if (this.forced[route] > 0) {
+      this.failedOver++;
+      return OUTCOME_OK; // validated locally by an operator's switch: no call, no quota
+    }
     const limit = this.spec.quota?.limit ?? Infinity;
     if (limit < Infinity) this.roll(now);
     if (this.spec.capacity !== undefined && this.inflight >= this.spec.capacity) {
@@ -86,7 +119,8 @@ export class Dependency {
       this.guardRefused++;
       return OUTCOME_RATE_LIMITED;
     }
-    if (this.isDown(now) || this.used >= limit) {
+    const f = this.faults;
+    if (this.isDown(now) || this.used >= limit || (f !== undefined && f.errorRate > 0 && f.errorRng() < f.errorRate)) {
       this.providerRefused++;
       if (this.spec.failover) this.failoverUntil = now + (this.spec.failover.openFor ?? 60);
       this.rec.dependencyCall(this.index, now, false);
@@ -101,6 +135,7 @@ export class Dependency {
       for (const a of this.alerts) if (a.firstS === null && use >= a.threshold) a.firstS = now;
     }
     if (this.latency) this.lastLatency = this.latency();
+    if (f !== undefined && f.slow) this.lastLatency = this.lastLatency * f.factor + (f.add ? f.add() : 0);
     if (this.spec.capacity !== undefined) this.inflight++;
     return OUTCOME_OK;
   }

@@ -3,6 +3,11 @@
  * of stages every request goes through before an instance's queue. It also writes the
  * response contract: the Retry-After on each 503 and 429 (none, fixed, spread per client
  * as base + hash(client) mod window, or random), or the rate limiter's own reset time.
+ *
+ * What operators change during a run goes through here too (src/model/operator/): the
+ * edge's blocks and switched-off routes, stages added, removed or replaced, the Retry-After
+ * contract, and the capacity (slots per instance, instances behind the balancer). Every
+ * such change returns the function that undoes it.
  */
 import type { Engine } from '../../engine/engine.js';
 import { stream, type Rng } from '../../engine/rng.js';
@@ -11,12 +16,25 @@ import type { Scenario } from '../../scenario/schema.js';
 import type { Recorder } from '../recorder.js';
 import type { Actions, Attempts } from '../records.js';
 import { ATTEMPT_INVALID } from '../records.js';
-import { OUTCOME_INVALID, OUTCOME_OK, OUTCOME_RATE_LIMITED, statusOf, type Wire } from '../outcomes.js';
+import { OUTCOME_INVALID, OUTCOME_OK, OUTCOME_RATE_LIMITED, OUTCOME_RESET, statusOf, type Wire } from '../outcomes.js';
 import { toDistributionSpec } from '../../scenario/distribution-spec.js';
 import { Instance, type RouteHandler } from './instance.js';
 import { Dependency } from './dependencies.js';
 import { RequestView, type Identities } from './request.js';
-import { makeStage, mix, RetryDetection, type Stage } from './stages.js';
+import { makeStage, mix, AdaptiveConcurrency, RetryDetection, type Stage, type StageSpec } from './stages.js';
+import { Edge, EDGE_DROP, EDGE_PASS } from './edge.js';
+import type { z } from 'zod';
+import type { retryAfterSchema } from '../../scenario/schema-server.js';
+
+type RetryAfterPolicy = z.output<typeof retryAfterSchema>;
+
+/** What the run may ask of the server beyond its scenario's own size (scale actions, the autoscaler). */
+export interface FrontendOptions {
+  /** Most instances the run can have at once (default: server.instances). */
+  maxInstances?: number;
+  /** Most slots per instance the run can set (default: server.slots). */
+  maxSlots?: number;
+}
 
 /** The clients' side of an answer. */
 export type AnswerSink = (attempt: number, outcome: number, retryAfter: number) => void;
@@ -25,7 +43,30 @@ export class Frontend {
   readonly instances: Instance[];
   readonly ids: Identities;
   readonly dependencies: Dependency[];
+  readonly edge: Edge;
   private readonly stages: Stage[];
+  /** The spec each stage was made from (same order as `stages`), to find a stage by kind. */
+  private readonly stageSpecs: StageSpec[];
+  private readonly stageCtx: Parameters<typeof makeStage>[1];
+  private retryAfterPolicy: RetryAfterPolicy | undefined;
+  /** Capacity: slots per instance as set, the slots a capacity cut leaves, and instances in the balancer. */
+  private baseSlots: number;
+  private cutSlots = Infinity;
+  private active: number;
+  private readonly kDrain: number;
+  private drainScheduled = false;
+  /** Per instance: the share of its slots it may use (0 while down after a crash, rising during a warm-up). */
+  private readonly capacityShare: Float64Array;
+  /** Per instance: a token that a new crash changes, so a restart or warm-up step it outdated does nothing. */
+  private readonly lifeToken: Int32Array;
+  private downCount = 0;
+  private readonly kRestart: number;
+  private readonly kWarm: number;
+  private readonly warmups: Array<{ from: number; durationS: number; startS: number }> = [];
+  /** Connection resets while a reset fault is active: before the server sees a request, or after its work. */
+  private resetBefore = 0;
+  private resetAfter = 0;
+  private readonly resetRng: Rng;
   private readonly req: RequestView;
   private readonly lbRng: Rng;
   private readonly raRng: Rng;
@@ -47,8 +88,12 @@ export class Frontend {
     seed: number,
     private readonly answer: AnswerSink,
     private readonly wire: Wire,
+    opts: FrontendOptions = {},
   ) {
     const spec = s.server;
+    this.baseSlots = spec.slots;
+    this.active = spec.instances;
+    this.retryAfterPolicy = spec.overload.retryAfter;
     this.ids = ids;
     const defaultService = sampler(toDistributionSpec(spec.serviceTime), stream(seed, 'server/service'));
     this.dependencies = Object.entries(spec.dependencies ?? {}).map(
@@ -62,11 +107,15 @@ export class Frontend {
         calls: (rs?.calls ?? []).map((name) => this.dependencies.find((d) => d.name === name)!),
       };
     });
+    // Instances a scale action or the autoscaler may add exist from the start with no slots,
+    // so per-instance state (local rate limits, concurrency limits) is laid out once.
+    const maxSlots = Math.max(spec.slots, opts.maxSlots ?? 0);
     this.instances = Array.from(
-      { length: spec.instances },
-      () =>
+      { length: Math.max(spec.instances, opts.maxInstances ?? 0) },
+      (_, i) =>
         new Instance(engine, attempts, rec, {
-          slots: spec.slots,
+          slots: i < spec.instances ? spec.slots : 0,
+          maxSlots,
           queueCapacity: spec.queue === 'unbounded' ? Infinity : spec.queue,
           lifo: spec.discipline === 'lifo',
           codel:
@@ -76,13 +125,23 @@ export class Frontend {
           contention: spec.contention ? { factor: spec.contention.factor, exponent: spec.contention.exponent ?? 1 } : undefined,
           dropAbandoned: spec.dropAbandoned,
           deadline: spec.deadline,
+          executionDeadline: spec.executionDeadline,
           failFastTime: spec.failFastTime,
           routes,
         }, this.respond),
     );
     rec.slotsChanged(0, spec.slots * spec.instances);
     this.req = new RequestView(this.ids, attempts, actions);
-    this.stages = spec.stages.map((st) => makeStage(st, { instances: this.instances, ids: this.ids, actions, rec, engine, seed }));
+    this.stageCtx = { instances: this.instances, ids: this.ids, actions, rec, engine, seed };
+    this.stageSpecs = [...spec.stages];
+    this.stages = spec.stages.map((st) => makeStage(st, this.stageCtx));
+    this.edge = new Edge(ids, Object.keys(s.clients));
+    this.kDrain = engine.on(() => this.drainCheck());
+    this.capacityShare = new Float64Array(this.instances.length).fill(1);
+    this.lifeToken = new Int32Array(this.instances.length);
+    this.kRestart = engine.on((i, token) => this.restart(i, token));
+    this.kWarm = engine.on((i, token) => this.warmStep(i, token));
+    this.resetRng = stream(seed, 'faults/reset');
     this.lbRng = stream(seed, 'server/balancer');
     this.raRng = stream(seed, 'server/retry-after');
     this.kResume = engine.on((h) => this.resume(h));
@@ -96,22 +155,54 @@ export class Frontend {
 
   /** A request reaches the load balancer. */
   readonly arrive = (a: number): void => {
+    if (this.resetBefore > 0 && this.resetRng() < this.resetBefore) {
+      // The connection drops before the server sees the request.
+      this.answer(a, OUTCOME_RESET, NaN);
+      return;
+    }
+    if (this.edge.active) {
+      const r = this.edge.check(this.req.fill(a));
+      if (r !== EDGE_PASS) {
+        // Refused at the edge: the server never sees it (a 403 carries no Retry-After; a 503 the contract's).
+        if (r !== EDGE_DROP) this.answer(a, -r, this.retryAfter(a, -r));
+        return;
+      }
+    }
     if ((this.attempts.flags[a] & ATTEMPT_INVALID) !== 0) {
       // Validation fails before any work: a fast 400 that will never turn into a 200.
       this.answer(a, OUTCOME_INVALID, NaN);
       return;
     }
     const req = this.stages.length ? this.req.fill(a) : this.req;
-    req.instance = this.pick();
-    this.run(a, this.attempts.gen[a], 0, req.instance);
+    let instance = this.pick();
+    if (this.downCount > 0 && this.instances[instance].down) {
+      instance = this.nextUp(instance);
+      if (instance < 0) {
+        // Every instance is down: the connection is refused.
+        this.answer(a, OUTCOME_RESET, NaN);
+        return;
+      }
+    }
+    req.instance = instance;
+    this.run(a, this.attempts.gen[a], 0, instance);
   };
 
+  /** The balancer's health check takes a crashed instance out: the next one up after `i`, or -1. */
+  private nextUp(i: number): number {
+    const n = this.active;
+    for (let k = 1; k < n; k++) {
+      const j = (i + k) % n;
+      if (!this.instances[j].down) return j;
+    }
+    return -1;
+  }
+
   private pick(): number {
-    const n = this.instances.length;
+    const n = this.active;
     if (n === 1) return 0;
     switch (this.s.server.loadBalancer) {
       case 'round-robin': {
-        const i = this.nextInstance;
+        const i = this.nextInstance < n ? this.nextInstance : 0;
         this.nextInstance = (i + 1) % n;
         return i;
       }
@@ -169,11 +260,16 @@ export class Frontend {
 
   /** Instances answer through here, so every 503 gets the contract's Retry-After. */
   private readonly respond = (a: number, outcome: number): void => {
+    if (this.resetAfter > 0 && this.resetRng() < this.resetAfter) {
+      // The work was done, but the connection dropped before the answer got out.
+      this.answer(a, OUTCOME_RESET, NaN);
+      return;
+    }
     this.answer(a, outcome, outcome === OUTCOME_OK ? NaN : this.retryAfter(a, outcome));
   };
 
   private retryAfter(a: number, outcome: number): number {
-    const policy = this.s.server.overload.retryAfter;
+    const policy = this.retryAfterPolicy;
     const status = statusOf(outcome, this.wire);
     if (!policy || (status !== 503 && status !== 429)) return NaN;
     switch (policy.kind) {
@@ -195,8 +291,190 @@ export class Frontend {
     for (const i of this.instances) i.setDependencyDown(down);
   }
 
-  setSlots(n: number): void {
-    for (const i of this.instances) i.setSlots(n);
+  // ── What faults and operators change ────────────────────────────────────────
+
+  /** The slots per instance a capacity cut leaves (Infinity: no cut). */
+  setCut(slots: number): void {
+    this.cutSlots = slots;
+    this.applyCapacity();
+  }
+
+  /** Slots per instance, as a scale action sets them; returns the undo. */
+  setBaseSlots(n: number): () => void {
+    const before = this.baseSlots;
+    this.baseSlots = Math.min(n, this.instances[0].maxSlots);
+    this.applyCapacity();
+    return () => { this.baseSlots = before; this.applyCapacity(); };
+  }
+
+  /** Instances behind the balancer; returns the undo. */
+  setInstances(n: number): () => void {
+    const before = this.active;
+    this.active = Math.max(1, Math.min(n, this.instances.length));
+    this.applyCapacity();
+    return () => { this.active = before; this.applyCapacity(); };
+  }
+
+  get instanceCount(): number {
+    return this.active;
+  }
+
+  get slotsPerInstance(): number {
+    return Math.min(this.baseSlots, this.cutSlots);
+  }
+
+  /**
+   * Sets every instance's slots from the capacity state. An instance taken out of the
+   * balancer keeps its slots until it has finished what it holds (connection draining),
+   * checked every second.
+   */
+  private applyCapacity(): void {
+    const slots = this.slotsPerInstance;
+    let draining = false;
+    this.instances.forEach((inst, i) => {
+      if (i < this.active) inst.setSlots(Math.floor(slots * this.capacityShare[i] + 1e-9));
+      else if (inst.outstanding === 0) inst.setSlots(0);
+      else draining = true;
+    });
+    if (draining && !this.drainScheduled) {
+      this.drainScheduled = true;
+      this.engine.after(1, this.kDrain);
+    }
+  }
+
+  private drainCheck(): void {
+    this.drainScheduled = false;
+    this.applyCapacity();
+  }
+
+  // ── Partial failures ───────────────────────────────────────────────────────
+
+  /** Reset probabilities while reset faults are active (0: none). */
+  setResets(before: number, after: number): void {
+    this.resetBefore = before;
+    this.resetAfter = after;
+  }
+
+  /** Instances `which` (every instance when undefined) crash now, stay down `downS`, then restart with an optional warm-up. */
+  crash(which: number | undefined, opts: { reset: boolean; downS: number; warmup?: { duration: number; capacity: number } }): void {
+    const now = this.engine.now;
+    for (const i of this.indices(which)) {
+      const inst = this.instances[i];
+      const lost = inst.crash(opts.reset);
+      this.rec.lost(now, lost);
+      this.lostAttempts += lost;
+      const token = ++this.lifeToken[i];
+      if (!inst.down) this.downCount++;
+      inst.down = true;
+      this.capacityShare[i] = 0;
+      this.warmups[i] = { from: opts.warmup?.capacity ?? 1, durationS: opts.warmup?.duration ?? 0, startS: now + opts.downS };
+      this.engine.at(now + opts.downS, this.kRestart, i, token);
+    }
+    this.applyCapacity();
+  }
+
+  /** Attempts lost to crashes and restarts (in service or queued when the instance went down). */
+  lostAttempts = 0;
+
+  private restart(i: number, token: number): void {
+    if (token !== this.lifeToken[i]) return; // crashed again meanwhile
+    const inst = this.instances[i];
+    if (inst.down) this.downCount--;
+    inst.down = false;
+    this.warmStep(i, token);
+  }
+
+  /**
+   * Warm-up: the share of slots grows linearly from `from` to 1 over the duration; whole
+   * slots, so the next step is scheduled when the next slot comes (at most ~1,000 steps).
+   */
+  private warmStep(i: number, token: number): void {
+    if (token !== this.lifeToken[i]) return;
+    const w = this.warmups[i];
+    const now = this.engine.now;
+    const t = now - w.startS;
+    const share = w.durationS > 0 && t < w.durationS ? w.from + (1 - w.from) * (t / w.durationS) : 1;
+    this.capacityShare[i] = share;
+    this.applyCapacity();
+    if (share >= 1) return;
+    const full = this.slotsPerInstance;
+    const step = Math.max(1, Math.ceil(full / 1000));
+    const nextSlots = Math.min(full, Math.floor(full * share + 1e-9) + step);
+    const nextT = w.startS + ((nextSlots / full - w.from) / (1 - w.from)) * w.durationS;
+    this.engine.at(Math.max(nextT, now), this.kWarm, i, token);
+  }
+
+  /** Stop-the-world pause of instances `which` (every instance when undefined), and its end. */
+  pause(which: number | undefined, paused: boolean): void {
+    for (const i of this.indices(which)) {
+      if (paused) this.instances[i].pause();
+      else this.instances[i].resume();
+    }
+  }
+
+  private indices(which: number | undefined): number[] {
+    if (which !== undefined) return which < this.instances.length ? [which] : [];
+    return Array.from({ length: this.active }, (_, i) => i);
+  }
+
+  /** Adds a stage, before the first of kind `before` or at the end; returns the undo. */
+  addStage(spec: StageSpec, before?: string): () => void {
+    const stage = makeStage(spec, this.stageCtx);
+    const at = before === undefined ? -1 : this.stageSpecs.findIndex((st) => st.kind === before);
+    this.insertStage(at < 0 ? this.stages.length : at, stage, spec);
+    return () => this.removeStageAt(this.stages.indexOf(stage));
+  }
+
+  /** Removes the first stage of a kind; returns the undo (nothing to undo when there was none). */
+  removeStage(kind: string): () => void {
+    const at = this.stageSpecs.findIndex((st) => st.kind === kind);
+    if (at < 0) return () => {};
+    const stage = this.stages[at], spec = this.stageSpecs[at];
+    this.removeStageAt(at);
+    return () => this.insertStage(Math.min(at, this.stages.length), stage, spec);
+  }
+
+  /** Replaces the first stage of a kind (adds it at the end when there is none); returns the undo. */
+  replaceStage(kind: string, spec: StageSpec): () => void {
+    const at = this.stageSpecs.findIndex((st) => st.kind === kind);
+    if (at < 0) return this.addStage(spec);
+    const old = this.stages[at], oldSpec = this.stageSpecs[at];
+    const stage = makeStage(spec, this.stageCtx);
+    this.removeStageAt(at);
+    this.insertStage(at, stage, spec);
+    return () => {
+      const i = this.stages.indexOf(stage);
+      if (i < 0) return;
+      this.removeStageAt(i);
+      this.insertStage(i, old, oldSpec);
+    };
+  }
+
+  /** The kinds of the stages in the pipeline now, in order. */
+  get stageKinds(): string[] {
+    return this.stageSpecs.map((st) => st.kind);
+  }
+
+  // A request parked in a stage's delay resumes at the index after that stage; when the
+  // pipeline changed meanwhile, that index is read in the new pipeline.
+  private insertStage(at: number, stage: Stage, spec: StageSpec): void {
+    this.stages.splice(at, 0, stage);
+    this.stageSpecs.splice(at, 0, spec);
+    if (stage instanceof AdaptiveConcurrency) stage.attach();
+  }
+
+  private removeStageAt(at: number): void {
+    if (at < 0) return;
+    const [stage] = this.stages.splice(at, 1);
+    this.stageSpecs.splice(at, 1);
+    if (stage instanceof AdaptiveConcurrency) stage.detach();
+  }
+
+  /** Changes the Retry-After contract; returns the undo. */
+  setRetryAfter(policy: RetryAfterPolicy): () => void {
+    const before = this.retryAfterPolicy;
+    this.retryAfterPolicy = policy;
+    return () => { this.retryAfterPolicy = before; };
   }
 
   get served(): number {

@@ -13,12 +13,19 @@
  * the attempt record says where it waits (its queue and entry index), and the client
  * clears that when it stops waiting, so an entry whose attempt does not point back at it
  * is one nobody waits for. A busy slot holds (id, generation).
+ *
+ * Partial failures reach it as small hooks (set by src/model/server/lifecycle.ts and the
+ * faults): an error rate and a slowdown applied when a request starts service, a crash that
+ * loses what it holds, a stop-the-world pause. A completion event carries its slot's token,
+ * so one that a crash or a pause made obsolete does nothing. The execution deadline cuts a
+ * request that would run longer and frees its slot then.
  */
 import type { Engine } from '../../engine/engine.js';
 import type { Recorder } from '../recorder.js';
 import type { Attempts } from '../records.js';
 import type { Dependency } from './dependencies.js';
-import { OUTCOME_OK, OUTCOME_DEPENDENCY, OUTCOME_QUEUE_FULL, OUTCOME_SERVER_DEADLINE, OUTCOME_SHED } from '../outcomes.js';
+import type { ServiceFaults } from './service-faults.js';
+import { OUTCOME_OK, OUTCOME_DEPENDENCY, OUTCOME_QUEUE_FULL, OUTCOME_SERVER_DEADLINE, OUTCOME_SHED, OUTCOME_ERROR, OUTCOME_EXECUTION_DEADLINE, OUTCOME_RESET } from '../outcomes.js';
 import { AttemptQueue } from './attempt-queue.js';
 
 /** An entry taken from the queue whose client no longer waits for it. */
@@ -26,6 +33,8 @@ const NOBODY = -1;
 
 export interface InstanceOptions {
   slots: number;
+  /** Most slots the instance may be given during the run (slot tables are sized for it; default `slots`). */
+  maxSlots?: number;
   /** Queue capacity in attempts (Infinity = unbounded). */
   queueCapacity: number;
   lifo: boolean;
@@ -36,6 +45,8 @@ export interface InstanceOptions {
   dropAbandoned: boolean;
   /** Longest wait in the queue before the server refuses the attempt itself (Infinity = none). */
   deadline: number;
+  /** Longest a request may run in its slot before the server cuts it and frees the slot (Infinity = none). */
+  executionDeadline?: number;
   failFastTime: number;
   /** Per route index: its service time and the dependencies each request calls. */
   routes: RouteHandler[];
@@ -51,6 +62,8 @@ export type Respond = (attempt: number, outcome: number) => void;
 
 export class Instance {
   private slots: number;
+  /** The size of the slot table: setSlots never goes above it. */
+  readonly maxSlots: number;
   private busy = 0;
   private dependencyDown = false;
   /** Attempts waiting for a slot (FIFO pops the oldest, LIFO the newest). */
@@ -70,6 +83,17 @@ export class Instance {
   // The route of each job and how many of its dependency calls it holds.
   private readonly jobRoute: Int32Array;
   private readonly jobHeld: Int32Array;
+  // When each job's service ends, and the token its completion event carries (a crash or a
+  // pause changes it, so the event it outlived does nothing).
+  private readonly jobEnd: Float64Array;
+  private readonly jobToken: Int32Array;
+  private readonly jobBusy: Uint8Array;
+  private readonly executionDeadline: number;
+  /** Partial failures (error rate, slowdown) while a fault sets them; undefined when none is active. */
+  faults: ServiceFaults | undefined;
+  /** Down after a crash: holds nothing and starts nothing until it restarts. */
+  down = false;
+  private paused = false;
   /** Called when a job completes (time, round trip inside the instance, in-flight count at its start, failed?). */
   onComplete?: (now: number, rtt: number, inflight: number, dropped: boolean) => void;
   private readonly freeJobs: Int32Array;
@@ -87,17 +111,23 @@ export class Instance {
     private readonly respond: Respond,
   ) {
     this.slots = opts.slots;
-    this.jobId = new Int32Array(opts.slots);
-    this.jobGen = new Int32Array(opts.slots);
-    this.jobWork = new Float64Array(opts.slots);
-    this.jobOutcome = new Int32Array(opts.slots);
-    this.jobArrived = new Float64Array(opts.slots);
-    this.jobInflight = new Int32Array(opts.slots);
-    this.jobRoute = new Int32Array(opts.slots);
-    this.jobHeld = new Int32Array(opts.slots);
-    this.freeJobs = Int32Array.from({ length: opts.slots }, (_, i) => opts.slots - 1 - i);
-    this.freeTop = opts.slots;
-    this.kDone = engine.on((j) => this.done(j));
+    const size = Math.max(opts.slots, opts.maxSlots ?? 0);
+    this.maxSlots = size;
+    this.jobId = new Int32Array(size);
+    this.jobGen = new Int32Array(size);
+    this.jobWork = new Float64Array(size);
+    this.jobOutcome = new Int32Array(size);
+    this.jobArrived = new Float64Array(size);
+    this.jobInflight = new Int32Array(size);
+    this.jobRoute = new Int32Array(size);
+    this.jobHeld = new Int32Array(size);
+    this.jobEnd = new Float64Array(size);
+    this.jobToken = new Int32Array(size);
+    this.jobBusy = new Uint8Array(size);
+    this.executionDeadline = opts.executionDeadline ?? Infinity;
+    this.freeJobs = Int32Array.from({ length: size }, (_, i) => size - 1 - i);
+    this.freeTop = size;
+    this.kDone = engine.on((j, token) => this.done(j, token));
     this.line = new AttemptQueue(opts.routes.length > 1, engine.memory);
     this.queueNo = attempts.newQueue();
   }
@@ -111,6 +141,11 @@ export class Instance {
     return this.line.length;
   }
 
+  /** How long the oldest queued attempt has waited (0 with an empty queue): what latency-based shedding reads. */
+  oldestWait(now: number): number {
+    return this.line.length > 0 ? now - this.line.frontT : 0;
+  }
+
   get busySlots(): number {
     return this.busy;
   }
@@ -122,7 +157,7 @@ export class Instance {
   /** An attempt that passed the pipeline reaches the queue or a slot. */
   arrive(a: number, gen: number, route: number): void {
     const now = this.engine.now;
-    if (this.line.length === 0 && this.busy < this.slots) {
+    if (this.line.length === 0 && this.busy < this.slots && !this.paused) {
       this.begin(a, gen, now, now, route);
     } else if (this.line.length < this.opts.queueCapacity) {
       this.enqueue(a, now, route);
@@ -138,6 +173,8 @@ export class Instance {
 
   /** Changes the number of slots; attempts in service above the new count finish normally. */
   setSlots(n: number): void {
+    if (n > this.maxSlots) n = this.maxSlots;
+    if (n === this.slots) return;
     this.rec.slotsChanged(this.engine.now, n - this.slots);
     this.slots = n;
     this.pump();
@@ -155,6 +192,8 @@ export class Instance {
     this.queueWaitS += waited;
     const handler = this.opts.routes[route];
     let outcome = this.dependencyDown ? OUTCOME_DEPENDENCY : OUTCOME_OK;
+    const f = this.faults;
+    if (f !== undefined && outcome === OUTCOME_OK && f.errorRate > 0 && f.errorRng() < f.errorRate) outcome = OUTCOME_ERROR;
     let extra = 0;
     // The route's calls, in order: the first that fails fails the request (at fail-fast cost).
     // Calls that went through hold the dependency until the request is done.
@@ -167,6 +206,12 @@ export class Instance {
     let work = outcome === OUTCOME_OK ? handler.serviceTime() + extra : this.opts.failFastTime;
     const c = this.opts.contention;
     if (c && outcome === OUTCOME_OK) work *= 1 + c.factor * Math.pow(this.busy / this.slots, c.exponent);
+    if (f !== undefined && f.slow && outcome === OUTCOME_OK) work = work * f.factor + (f.add ? f.add() : 0);
+    if (work > this.executionDeadline) {
+      // Cut at the deadline: the slot is freed then and the caller gets a 503.
+      work = this.executionDeadline;
+      outcome = OUTCOME_EXECUTION_DEADLINE;
+    }
     if (work <= 0) {
       // Failing (or finishing) in no time holds no slot: answer now.
       for (let d = 0; d < held; d++) handler.calls[d].release();
@@ -182,12 +227,16 @@ export class Instance {
     this.jobRoute[j] = route;
     this.jobHeld[j] = held;
     this.jobInflight[j] = this.busy + this.line.length + 1;
+    this.jobEnd[j] = now + work;
+    this.jobBusy[j] = 1;
     this.busy++;
     this.rec.busyChanged(now, +1);
-    this.engine.after(work, this.kDone, j);
+    this.engine.after(work, this.kDone, j, this.jobToken[j]);
   }
 
-  private done(j: number): void {
+  private done(j: number, token: number): void {
+    if (token !== this.jobToken[j]) return; // a crash or a pause made this completion obsolete
+    this.jobBusy[j] = 0;
     const calls = this.opts.routes[this.jobRoute[j]].calls;
     for (let d = 0; d < this.jobHeld[j]; d++) calls[d].release();
     this.busy--;
@@ -209,7 +258,7 @@ export class Instance {
   /** Starts queued attempts while slots are free. */
   private pump(): void {
     const line = this.line;
-    if (line.length === 0 || this.busy >= this.slots) return;
+    if (line.length === 0 || this.busy >= this.slots || this.paused) return;
     const now = this.engine.now;
     let taken = 0;
     let lifo = this.opts.lifo;
@@ -235,6 +284,77 @@ export class Instance {
     }
     if (line.length === 0) this.lastEmptyT = now;
     this.rec.queueChanged(now, -taken);
+  }
+
+  // ── Crashes and pauses (src/model/server/lifecycle.ts) ─────────────────────
+
+  /**
+   * The process dies: every request in service and every queued one is lost. Callers still
+   * waiting see a connection reset when `reset` (else nothing: they wait for their timeout).
+   * The elapsed part of the lost services counts as wasted work. Returns the attempts lost.
+   */
+  crash(reset: boolean): number {
+    const now = this.engine.now;
+    let lost = 0;
+    for (let j = 0; j < this.jobBusy.length; j++) {
+      if (!this.jobBusy[j]) continue;
+      this.jobBusy[j] = 0;
+      this.jobToken[j] = (this.jobToken[j] + 1) | 0;
+      const calls = this.opts.routes[this.jobRoute[j]].calls;
+      for (let d = 0; d < this.jobHeld[j]; d++) calls[d].release();
+      // Elapsed service: all of it but what was left (a paused job has its remainder stored in jobEnd).
+      const elapsed = this.jobWork[j] - (this.paused ? this.jobEnd[j] : this.jobEnd[j] - now);
+      if (elapsed > 0) {
+        this.rec.workDone(now, elapsed, true);
+        this.wastedWorkS += elapsed;
+      }
+      this.freeJobs[this.freeTop++] = j;
+      lost++;
+      if (reset && this.attempts.isAwaited(this.jobId[j], this.jobGen[j])) this.respond(this.jobId[j], OUTCOME_RESET);
+    }
+    this.rec.busyChanged(now, -this.busy);
+    this.busy = 0;
+    // The queue, oldest first: an entry whose client still waits gets the reset.
+    const queued = this.line.length;
+    while (this.line.length > 0) {
+      const a = this.dequeue(false);
+      lost++;
+      if (reset && a !== NOBODY) this.respond(a, OUTCOME_RESET);
+    }
+    this.rec.queueChanged(now, -queued);
+    this.lastEmptyT = now;
+    this.paused = false;
+    return lost;
+  }
+
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
+  /** Stop-the-world: no progress and no new starts; requests still queue. */
+  pause(): void {
+    if (this.paused) return;
+    const now = this.engine.now;
+    this.paused = true;
+    for (let j = 0; j < this.jobBusy.length; j++) {
+      if (!this.jobBusy[j]) continue;
+      this.jobToken[j] = (this.jobToken[j] + 1) | 0;
+      this.jobEnd[j] -= now; // the service time still to run, kept while paused
+    }
+  }
+
+  /** The pause is over: services in progress carry on for what they had left, and the queue moves. */
+  resume(): void {
+    if (!this.paused) return;
+    const now = this.engine.now;
+    this.paused = false;
+    for (let j = 0; j < this.jobBusy.length; j++) {
+      if (!this.jobBusy[j]) continue;
+      const left = this.jobEnd[j];
+      this.jobEnd[j] = now + left;
+      this.engine.after(left, this.kDone, j, this.jobToken[j]);
+    }
+    this.pump();
   }
 
   private enqueue(a: number, now: number, route: number): void {

@@ -218,13 +218,49 @@ export class AdaptiveConcurrency implements Stage {
   readonly limits: ConcurrencyLimit[];
   constructor(spec: Extract<StageSpec, { kind: 'adaptive-concurrency' }>, private readonly instances: Instance[], rng: () => number) {
     this.limits = instances.map(() => makeConcurrencyLimit(spec, rng));
-    instances.forEach((inst, i) => {
+    this.attach();
+  }
+  /** Feeds each instance's completions to its limiter (again, after an operator put the stage back). */
+  attach(): void {
+    this.instances.forEach((inst, i) => {
       const limit = this.limits[i];
       inst.onComplete = (now, rtt, inflight, dropped) => limit.onSample(now, rtt, inflight, dropped);
     });
   }
+  /** Stops feeding the limiters: the stage left the pipeline. */
+  detach(): void {
+    for (const inst of this.instances) inst.onComplete = undefined;
+  }
   check(req: RequestView): number {
     return this.instances[req.instance].outstanding >= this.limits[req.instance].limit ? -OUTCOME_SHED : PASS;
+  }
+}
+
+/**
+ * Load shedding on a signal of the instance a request is routed to: the length of its
+ * queue, or how long its oldest queued attempt has waited (a latency signal, the one users
+ * feel). While the signal is above its threshold a share of requests is refused before it
+ * queues, optionally only those detected as retries. It is a stage rather than an operator
+ * action because shedding has to follow the signal request by request; an alert checked
+ * every few seconds is too slow and too coarse for it.
+ */
+export class Shed implements Stage {
+  private readonly queueAbove: number;
+  private readonly waitAbove: number;
+  private readonly share: number;
+  private readonly retriesOnly: boolean;
+  constructor(spec: Extract<StageSpec, { kind: 'shed' }>, private readonly instances: Instance[], private readonly rng: () => number) {
+    this.queueAbove = spec.queueAbove ?? Infinity;
+    this.waitAbove = spec.waitAbove ?? Infinity;
+    this.share = spec.share ?? 1;
+    this.retriesOnly = spec.retriesOnly ?? false;
+  }
+  check(req: RequestView, now: number): number {
+    const inst = this.instances[req.instance];
+    if (!(inst.queued > this.queueAbove || inst.oldestWait(now) > this.waitAbove)) return PASS;
+    if (this.retriesOnly && !req.detectedRetry) return PASS;
+    if (this.share < 1 && this.rng() >= this.share) return PASS;
+    return -OUTCOME_SHED;
   }
 }
 
@@ -240,5 +276,7 @@ export function makeStage(spec: StageSpec, ctx: { instances: Instance[]; ids: Id
       return new AdaptiveConcurrency(spec, ctx.instances, stream(ctx.seed, 'server/concurrency-limit'));
     case 'min-version':
       return new MinVersion(spec.minimum, ctx.ids);
+    case 'shed':
+      return new Shed(spec, ctx.instances, stream(ctx.seed, 'server/shed'));
   }
 }

@@ -1,0 +1,133 @@
+/**
+ * The people (and tooling) acting during a run: the scenario's `actions`, each a trigger and
+ * an effect. A timed action takes effect at its time. A conditional one is an alert: its
+ * signal is measured over each check interval (`every`, default 10 s) and checked at the
+ * interval's end, on multiples of `every` from the start of the run; the condition has held
+ * for `for` once the last ceil(for / every) checks (at least one) all found it true, and the
+ * effect follows `after` later (detection, paging, a person acting). A check with no data (a
+ * ratio whose interval saw nothing end) does not find the condition true: an alert needs
+ * evidence. Each action takes effect at most once; `undo` takes an earlier one back.
+ *
+ * Everything is an event of the simulation, so actions are as deterministic as the rest of
+ * the run; a scenario without actions schedules nothing here.
+ */
+import type { Engine } from '../../engine/engine.js';
+import type { Scenario } from '../../scenario/schema.js';
+import type { ActionSpec, Trigger } from '../../scenario/schema-actions.js';
+import type { ActionTrigger, FiredAction } from '../series.js';
+import type { Recorder } from '../recorder.js';
+import { applyEffect, type Undo, type World } from './effects.js';
+import { signalReader, type SignalReader } from './signals.js';
+import { actionName } from '../../scenario/action-name.js';
+import { Autoscaler } from './autoscaler.js';
+
+const DEFAULT_EVERY_S = 10;
+
+interface Armed {
+  spec: ActionSpec;
+  name: string;
+  reader?: SignalReader;
+  everyS: number;
+  /** Checks in a row that found the condition true. */
+  streak: number;
+  needed: number;
+  trigger?: ActionTrigger;
+}
+
+export class Operator {
+  readonly fired: FiredAction[] = [];
+  private readonly armed: Armed[];
+  /** The undo of each action that took effect, by name (taken when undone). */
+  private readonly undos = new Map<string, Undo>();
+  private readonly kCheck: number;
+  private readonly kAct: number;
+  /** The server's autoscaler, if it has one: automation acting beside the people. */
+  private readonly autoscaler?: Autoscaler;
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly s: Scenario,
+    private readonly world: World,
+    private readonly rec: Recorder,
+  ) {
+    this.armed = s.actions.map((spec, i) => {
+      const everyS = spec.when.every ?? DEFAULT_EVERY_S;
+      return { spec, name: actionName(spec, i), everyS, streak: 0, needed: Math.max(1, Math.ceil((spec.when.for ?? 0) / everyS - 1e-9)) };
+    });
+    this.kCheck = engine.on((i) => this.check(i));
+    this.kAct = engine.on((i) => this.act(i));
+    const auto = s.server.autoscaler;
+    if (auto) this.autoscaler = new Autoscaler(engine, auto, s, world.server, rec, (f) => this.fired.push(f));
+  }
+
+  start(): void {
+    this.autoscaler?.start();
+    this.armed.forEach((a, i) => {
+      const t = a.spec.when;
+      if (t.at !== undefined) {
+        a.trigger = { kind: 'at' };
+        this.engine.at(t.at, this.kAct, i);
+      } else {
+        a.reader = signalReader(t, { rec: this.rec, server: this.world.server, scenario: this.s });
+        this.engine.at(a.everyS, this.kCheck, i);
+      }
+    });
+  }
+
+  private check(i: number): void {
+    const a = this.armed[i];
+    const t = a.spec.when;
+    const now = this.engine.now;
+    const v = a.reader!.read(now);
+    // NaN compares false both ways: no data never makes a condition true.
+    const holds = t.above !== undefined ? v > t.above : v < t.below!;
+    a.streak = holds ? a.streak + 1 : 0;
+    if (a.streak >= a.needed) {
+      a.trigger = triggerRecord(t, a.everyS, now, v);
+      this.engine.at(now + (t.after ?? 0), this.kAct, i);
+      return; // an alert fires its action once
+    }
+    this.engine.at(now + a.everyS, this.kCheck, i);
+  }
+
+  private act(i: number): void {
+    const a = this.armed[i];
+    const e = a.spec.do;
+    const record: FiredAction = { name: a.name, kind: e.kind, atS: this.engine.now, trigger: a.trigger! };
+    if (e.kind === 'undo') {
+      const undo = this.undos.get(e.action);
+      if (undo) {
+        this.undos.delete(e.action);
+        undo();
+      } else record.note = `nothing to undo: "${e.action}" has not taken effect (or was undone already)`;
+    } else {
+      this.undos.set(a.name, applyEffect(e, this.world));
+    }
+    if (e.kind === 'scale') record.instances = this.world.server.instanceCount;
+    this.fired.push(record);
+  }
+}
+
+function triggerRecord(t: Trigger, everyS: number, heldAtS: number, value: number): ActionTrigger {
+  return {
+    kind: 'signal',
+    signal: t.signal!,
+    ...(t.above !== undefined ? { above: t.above } : { below: t.below }),
+    forS: t.for ?? 0,
+    everyS,
+    afterS: t.after ?? 0,
+    heldAtS,
+    value,
+  };
+}
+
+/** The capacity a run may reach through its scale actions and autoscaler (the frontend lays out that many instances and slots). */
+export function capacityBounds(s: Scenario): { maxInstances: number; maxSlots: number } {
+  let maxInstances = Math.max(s.server.instances, s.server.autoscaler?.max ?? 0), maxSlots = s.server.slots;
+  for (const a of s.actions) {
+    if (a.do.kind !== 'scale') continue;
+    maxInstances = Math.max(maxInstances, a.do.instances ?? 0);
+    maxSlots = Math.max(maxSlots, a.do.slots ?? 0);
+  }
+  return { maxInstances, maxSlots };
+}
