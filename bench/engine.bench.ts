@@ -1,59 +1,50 @@
 /**
  * The engine benchmark (not a test: these machines are noisy, so it reports medians and
- * leaves judging to people). It runs the reference model of the foundation issue —
- * 10,000 clients, 800 actions/s, 100 slots, exponential 100 ms service, 1 s timeout, up to
- * 4 attempts with full-jitter backoff, the dependency down from 600 s to 720 s — as a
- * storm (1 h) and, without the outage, as a stable system (1 h and 10 h).
+ * leaves judging to people). It runs the reference model (bench/reference-model.ts, read
+ * from scenarios/reference-storm.yaml) as a storm (1 h) and, without the outage, as a
+ * stable system (1 h and 10 h). Each run is a process of its own, so that its peak RSS is
+ * its own.
  *
- * Each case runs in its own child process so that its peak RSS is its own.
- * Usage: npm run bench [-- --reps 5]     (from compiled JS: node dist/bench/engine.bench.js)
+ * Usage (from compiled JS; `npm run bench --` builds first and passes the flags on):
+ *   node dist/bench/engine.bench.js [--reps 3]
+ *       one table: events, attempts, wall time and peak RSS per case (medians)
+ *   node dist/bench/engine.bench.js --vs-reference [--pairs 5] [--cases storm-1h,stable-1h]
+ *                                   [--reference ../shared/bench/reference-loop.js]
+ *       paired whole-process runs against a hand-written loop of the same model, alternating
+ *       ours and theirs (A B A B ...), and the speed and memory ratios of each case
+ *   node dist/bench/engine.bench.js --case storm-1h
+ *       one case in this process, as JSON (what the two modes above spawn)
  */
-import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loadScenario } from '../src/scenario/load.js';
+import { isAbsolute, join } from 'node:path';
+import { loadavg } from 'node:os';
 import { simulate } from '../src/model/simulate.js';
+import { referenceScenario, ROOT, type ReferenceCase } from './reference-model.js';
+import { median, runNode, type ProcessRun } from './whole-process.js';
 
-const CASES = {
-  'storm-1h': { horizon: '1h', outage: true },
-  'stable-1h': { horizon: '1h', outage: false },
-  'stable-10h': { horizon: '10h', outage: false },
-} as const;
-type CaseName = keyof typeof CASES;
+const CASES: Record<string, ReferenceCase> = {
+  'storm-1h': { horizonS: 3600, outage: true },
+  'stable-1h': { horizonS: 3600, outage: false },
+  'stable-10h': { horizonS: 36000, outage: false },
+};
 
-export function referenceScenario(horizon: string, outage: boolean): string {
-  return `
-name: reference
-horizon: ${horizon}
-clients:
-  app:
-    clients: 10000
-    arrivals: { kind: constant, rate: 800/s }
-    retry:
-      maxAttempts: 4
-      timeout: 1s
-      # cap = min(8s, 0.5s x 2^retry), retry counted from 0 for the first retry
-      backoff: { kind: exponential, base: 500ms, multiplier: 2, max: 8s, jitter: full }
-server:
-  slots: 100
-  queue: unbounded
-  serviceTime: { kind: exponential, mean: 100ms }
-faults: ${outage ? '[{ kind: dependency-down, at: 600s, duration: 120s }]' : '[]'}
-`;
-}
-
+/** What one case reports from inside its process. */
 interface Measured {
-  case: CaseName;
+  case: string;
   events: number;
   attempts: number;
+  /** The simulation alone, without start-up and loading the scenario. */
   wallS: number;
   attemptsPerS: number;
   eventsPerS: number;
   peakRssMiB: number;
 }
 
-function runCase(name: CaseName): Measured {
+function runCase(name: string): Measured {
   const c = CASES[name];
-  const scenario = loadScenario(referenceScenario(c.horizon, c.outage), `${name}.yaml`).base;
+  if (!c) throw new Error(`unknown case ${name}: one of ${Object.keys(CASES).join(', ')}`);
+  const scenario = referenceScenario(c);
   const t0 = performance.now();
   const record = simulate(scenario, 1);
   const wallS = (performance.now() - t0) / 1000;
@@ -68,34 +59,31 @@ function runCase(name: CaseName): Measured {
   };
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
+const SELF = fileURLToPath(import.meta.url);
 
-function main(): void {
-  const args = process.argv.slice(2);
-  const only = args.indexOf('--case');
-  if (only >= 0) {
-    process.stdout.write(JSON.stringify(runCase(args[only + 1] as CaseName)) + '\n');
-    return;
-  }
-  const repsAt = args.indexOf('--reps');
-  const reps = repsAt >= 0 ? Number(args[repsAt + 1]) : 3;
-  const self = fileURLToPath(import.meta.url);
-  console.log(`retrystorm engine benchmark: ${reps} runs per case, each in its own process (node ${process.version})`);
+function flag(args: string[], name: string): string | undefined {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+}
+
+function wholeNumber(args: string[], name: string, fallback: number): number {
+  const v = flag(args, name);
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} takes a whole number >= 1 (got ${v})`);
+  return n;
+}
+
+function table(args: string[]): void {
+  const reps = wholeNumber(args, '--reps', 3);
+  console.log(`retrystorm engine benchmark: ${reps} runs per case, each in its own process (node ${process.version}, load ${loads()})`);
   console.log('case         events        attempts      wall s   attempts/s   events/s     peak RSS MiB');
-  const results: Record<string, Measured[]> = {};
-  for (const name of Object.keys(CASES) as CaseName[]) {
-    results[name] = [];
-    for (let r = 0; r < reps; r++) {
-      const p = spawnSync(process.execPath, [self, '--case', name], { encoding: 'utf8' });
-      if (p.status !== 0) throw new Error(`case ${name} failed: ${p.stderr}`);
-      results[name].push(JSON.parse(p.stdout) as Measured);
-    }
-    const rs = results[name];
+  const rss: Record<string, number> = {};
+  for (const name of Object.keys(CASES)) {
+    const rs: Measured[] = [];
+    for (let r = 0; r < reps; r++) rs.push(JSON.parse(runNode([SELF, '--case', name]).stdout) as Measured);
     const med = (f: (m: Measured) => number) => median(rs.map(f));
+    rss[name] = med((m) => m.peakRssMiB);
     console.log(
       [
         name.padEnd(12),
@@ -104,14 +92,82 @@ function main(): void {
         med((m) => m.wallS).toFixed(2).padEnd(8),
         Math.round(med((m) => m.attemptsPerS)).toLocaleString('en-US').padEnd(12),
         Math.round(med((m) => m.eventsPerS)).toLocaleString('en-US').padEnd(12),
-        med((m) => m.peakRssMiB).toFixed(0),
+        rss[name].toFixed(0),
       ].join(' '),
     );
   }
-  const rss1 = median(results['stable-1h'].map((m) => m.peakRssMiB));
-  const rss10 = median(results['stable-10h'].map((m) => m.peakRssMiB));
-  console.log(`\nmedians over ${reps} runs; stable peak RSS 10h / 1h = ${(rss10 / rss1).toFixed(2)}`);
-  console.log('targets: >= 1.5M attempts/s on every case; stable RSS at 10h no larger than at 1h');
+  console.log(`\nmedians over ${reps} runs (wall s is the simulation alone); stable peak RSS 10h / 1h = ${(rss['stable-10h'] / rss['stable-1h']).toFixed(2)}; load after ${loads()}`);
 }
 
-main();
+// ── Paired against the hand-written loop ─────────────────────────────────────────────────
+
+/** The hand-written loop's flags for a case: the same horizon and outage window. */
+function referenceArgs(c: ReferenceCase): string[] {
+  return ['--lam', '800', '--T', String(c.horizonS), '--down', c.outage ? '600:720' : '0:0'];
+}
+
+/** The reference loop prints one JSON summary line on stderr; we read its attempt count. */
+function referenceAttempts(run: ProcessRun): number {
+  const line = run.stderr.split('\n').find((l) => l.startsWith('{'));
+  const n = line ? (JSON.parse(line) as { attempts?: unknown }).attempts : undefined;
+  if (typeof n !== 'number') throw new Error(`the reference loop printed no attempt count:\n${run.stderr}`);
+  return n;
+}
+
+const loads = () => loadavg().map((x) => x.toFixed(2)).join(' ');
+const spread = (xs: number[], digits = 2) => `${median(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)}-${Math.max(...xs).toFixed(digits)})`;
+
+function vsReference(args: string[]): void {
+  const pairs = wholeNumber(args, '--pairs', 5);
+  const given = flag(args, '--reference') ?? '../shared/bench/reference-loop.js';
+  const reference = isAbsolute(given) ? given : join(ROOT, given);
+  if (!existsSync(reference)) {
+    throw new Error(`no hand-written reference loop at ${reference}: it is not part of this repository; pass --reference PATH`);
+  }
+  const cases = (flag(args, '--cases') ?? 'storm-1h,stable-1h').split(',');
+  for (const name of cases) if (!CASES[name]) throw new Error(`unknown case ${name}: one of ${Object.keys(CASES).join(', ')}`);
+
+  console.log(`paired whole-process runs, ours (A) and the hand-written loop (B) alternating A B A B, ${pairs} pairs per case after one warm-up pair`);
+  console.log(`A: node ${fileURLToPath(new URL('.', import.meta.url))}engine.bench.js --case CASE`);
+  console.log(`B: node ${reference} ${referenceArgs(CASES[cases[0]]).join(' ')}   (--down 0:0 for a stable case)`);
+  console.log(`node ${process.version}; ${new Date().toISOString()}; load average before ${loads()}`);
+  for (const name of cases) {
+    const c = CASES[name];
+    const ours = () => runNode([SELF, '--case', name]);
+    const theirs = () => runNode([reference, ...referenceArgs(c)]);
+    ours();
+    theirs();
+    const a: ProcessRun[] = [];
+    const b: ProcessRun[] = [];
+    for (let i = 0; i < pairs; i++) {
+      a.push(ours());
+      b.push(theirs());
+    }
+    // Speed relative to the hand loop, pair by pair: their wall time over ours (1 = as fast).
+    const speed = a.map((x, i) => b[i].wallS / x.wallS);
+    const memory = a.map((x, i) => x.peakRssMiB / b[i].peakRssMiB);
+    const ourAttempts = (JSON.parse(a[0].stdout) as Measured).attempts;
+    const theirAttempts = referenceAttempts(b[0]);
+    console.log(`\n${name}: load average after ${loads()}`);
+    console.log(`  wall s        ours ${spread(a.map((x) => x.wallS))}   hand loop ${spread(b.map((x) => x.wallS))}   median (min-max)`);
+    console.log(`  peak RSS MiB  ours ${spread(a.map((x) => x.peakRssMiB), 0)}   hand loop ${spread(b.map((x) => x.peakRssMiB), 0)}`);
+    console.log(`  speed relative to the hand loop (their wall / ours, per pair): median ${median(speed).toFixed(2)}x; pairs ${speed.map((r) => r.toFixed(2)).join(' ')}`);
+    console.log(`  peak RSS relative to the hand loop (ours / theirs, per pair): median ${median(memory).toFixed(2)}x`);
+    console.log(`  attempts: ours ${ourAttempts.toLocaleString('en-US')}, hand loop ${theirAttempts.toLocaleString('en-US')} (${(((ourAttempts - theirAttempts) / theirAttempts) * 100).toFixed(2)}%)`);
+  }
+}
+
+function main(): void {
+  const args = process.argv.slice(2);
+  const only = flag(args, '--case');
+  if (only !== undefined) process.stdout.write(JSON.stringify(runCase(only)) + '\n');
+  else if (args.includes('--vs-reference')) vsReference(args);
+  else table(args);
+}
+
+try {
+  main();
+} catch (e) {
+  process.stderr.write(`engine benchmark: ${(e as Error).message}\n`);
+  process.exitCode = 2;
+}

@@ -28,6 +28,7 @@ import { progress } from './progress.js';
 import { readResultsFolder } from '../results/bundle.js';
 import { checkGuards, type GuardResult } from '../results/diff/guards.js';
 import { EXIT, UsageError } from './errors.js';
+import { parseByteSize } from './byte-size.js';
 
 export interface Io {
   out: (s: string) => void;
@@ -48,6 +49,8 @@ export interface RunArgs {
   forceWorkers?: boolean;
   shard?: string;
   quiet?: boolean;
+  /** The most simulation state one run may hold, as written (512MiB, 4GiB). */
+  maxRunMemory?: string;
   /** A duration with its unit ("5s", "1m"): time between two progress updates (default 5s in a log, 0.2s on a terminal). */
   progressEvery?: string;
   /** How the written files link to each other (summary.md → report.html). */
@@ -114,6 +117,8 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
   }
   const shard = args.shard === undefined ? undefined : shardFromArg(args.shard, process.env);
   if (typeof shard === 'string') throw new UsageError(shard);
+  const memoryBytes = args.maxRunMemory === undefined ? undefined : parseByteSize(args.maxRunMemory);
+  if (typeof memoryBytes === 'string') throw new UsageError(`--max-run-memory: ${memoryBytes}`);
 
   const loaded = await loadInput(args.scenario);
   checkSizeFlags(loaded, args.seeds);
@@ -155,6 +160,7 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
       workers,
       shard,
       signal: abort.signal,
+      ...(memoryBytes !== undefined ? { runBudget: { memoryBytes } } : {}),
       // Printed once the signal handlers are installed: from this line on, Ctrl-C keeps the
       // finished runs (scripts and the tests wait for it before sending a signal).
       onStart: (planned, simulatedS) => {

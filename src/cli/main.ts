@@ -48,7 +48,7 @@ const io: Io = {
 
 /** The options of each command, for "did you mean" (yargs only says what it did not know). */
 const OPTIONS: Record<string, string[]> = {
-  run: ['seed', 'seeds', 'out', 'workers', 'force-workers', 'shard', 'quiet', 'report-url', 'base'],
+  run: ['seed', 'seeds', 'out', 'workers', 'force-workers', 'shard', 'quiet', 'report-url', 'base', 'progress-every', 'max-run-memory'],
   merge: ['out', 'report-url'],
   report: ['report-url'],
   diff: ['json', 'markdown', 'out', 'seeds', 'workers', 'fail-on-worse'],
@@ -92,10 +92,14 @@ export async function main(rawArgv: string[]): Promise<number> {
           .option('quiet', { type: 'boolean', default: false, describe: 'print only the summary' })
           .option('base', { type: 'string', describe: 'results folder of the base (run --out): check the guards on change (worsenBy) against it' })
           .option('progress-every', { type: 'string', describe: 'time between progress updates (default 5s in a log, 200ms on a terminal)' })
-          .option('report-url', { type: 'string', describe: 'where summary.md links to report.html, e.g. a CI artifact URL (default: the relative path report.html, or $RETRYSTORM_REPORT_URL)' }),
+          .option('report-url', { type: 'string', describe: 'where summary.md links to report.html, e.g. a CI artifact URL (default: the relative path report.html, or $RETRYSTORM_REPORT_URL)' })
+          .option('max-run-memory', {
+            type: 'string',
+            describe: 'the most simulation state one run may hold (pending events, queues, records in flight), e.g. 512MiB; a run past it fails, the others go on (default 4GiB)',
+          }),
       async (a) => {
         code = await runCommand(
-          { scenario: undash(a.scenario as string), seed: a.seed, seeds: a.seeds, out: a.out === undefined ? undefined : undash(a.out), workers: a.workers, forceWorkers: a['force-workers'], shard: a.shard, quiet: a.quiet, progressEvery: a.progressEvery, report: reportOptions(a['report-url']), base: a.base === undefined ? undefined : undash(a.base) },
+          { scenario: undash(a.scenario as string), seed: a.seed, seeds: a.seeds, out: a.out === undefined ? undefined : undash(a.out), workers: a.workers, forceWorkers: a['force-workers'], shard: a.shard, quiet: a.quiet, progressEvery: a.progressEvery, report: reportOptions(a['report-url']), base: a.base === undefined ? undefined : undash(a.base), maxRunMemory: a.maxRunMemory },
           io,
         );
       },

@@ -7,19 +7,48 @@
  * Pending events live in a heap, plus optional FIFO lanes for streams of events that come
  * due in scheduling order (constant delays). Both share one seq counter, so the merged
  * order is the (time, seq) order whichever structure held an event.
+ *
+ * A run has a budget (budget.ts): the memory its growable structures may hold, metered by
+ * `memory`, and the events it may run at one simulated instant. Past either, the run stops
+ * with a RunBudgetExceeded error.
  */
 import { EventQueue } from './event-queue.js';
 import { FifoLane } from './fifo-lane.js';
+import { MemoryMeter, RunBudgetExceeded } from './budget.js';
 
 export type Handler = (ref: number, aux: number) => void;
+
+/** How often (in events) the run loop polls `shouldStop` and checks that the clock moves. */
+const POLL_EVERY = 0x10000;
+
+export interface EngineOptions {
+  /** Bytes the run's growable state may hold (Infinity = no limit). */
+  memoryBytes?: number;
+  /**
+   * Events the run may process without its clock moving. Past it, the model is in a loop of
+   * zero-delay events that would never reach the horizon. Checked every 65,536 events.
+   */
+  eventsAtOneInstant?: number;
+}
+
+/** Returned by afterInLane for an event that went to the heap: it cannot be cancelled. */
+export const NOT_CANCELLABLE = -1;
 
 export class Engine {
   now = 0;
   eventsProcessed = 0;
+  readonly memory: MemoryMeter;
+  private readonly eventsAtOneInstant: number;
   private seq = 0;
-  private readonly queue = new EventQueue();
+  private readonly queue: EventQueue;
   private readonly lanes: FifoLane[] = [];
   private readonly handlers: Handler[] = [];
+
+  constructor(opts: EngineOptions = {}) {
+    this.memory = new MemoryMeter(opts.memoryBytes ?? Infinity);
+    this.eventsAtOneInstant = opts.eventsAtOneInstant ?? Infinity;
+    this.queue = new EventQueue(1024, this.memory);
+  }
 
   /** Registers a handler and returns the event kind that reaches it. */
   on(handler: Handler): number {
@@ -29,7 +58,7 @@ export class Engine {
 
   /** Creates a FIFO lane for events scheduled in the order they come due (see fifo-lane.ts). */
   lane(): number {
-    this.lanes.push(new FifoLane());
+    this.lanes.push(new FifoLane(1024, this.memory));
     return this.lanes.length - 1;
   }
 
@@ -43,22 +72,31 @@ export class Engine {
     this.queue.push(this.now + (delay > 0 ? delay : 0), this.seq++, kind, ref, aux);
   }
 
-  /** Schedules `kind` after `delay` in a FIFO lane; an out-of-order event goes to the heap instead. */
-  afterInLane(lane: number, delay: number, kind: number, ref = 0, aux = 0): void {
+  /**
+   * Schedules `kind` after `delay` in a FIFO lane and returns a handle for cancelInLane; an
+   * out-of-order event goes to the heap instead, and the handle is NOT_CANCELLABLE.
+   */
+  afterInLane(lane: number, delay: number, kind: number, ref = 0, aux = 0): number {
     const l = this.lanes[lane];
     const time = this.now + (delay > 0 ? delay : 0);
-    if (time >= l.tailTime) l.push(time, this.seq++, kind, ref, aux);
-    else this.queue.push(time, this.seq++, kind, ref, aux);
+    if (time >= l.tailTime) return l.push(time, this.seq++, kind, ref, aux);
+    this.queue.push(time, this.seq++, kind, ref, aux);
+    return NOT_CANCELLABLE;
+  }
+
+  /** Cancels a lane event by its handle; a handle of an event that ran or was cancelled is ignored. */
+  cancelInLane(lane: number, handle: number): void {
+    if (handle !== NOT_CANCELLABLE) this.lanes[lane].cancel(handle);
   }
 
   get pending(): number {
-    return this.queue.size + this.lanes.reduce((n, l) => n + l.size, 0);
+    return this.queue.size + this.lanes.reduce((n, l) => n + l.live, 0);
   }
 
   /**
    * Runs events with time < until, then sets the clock to `until`. `shouldStop` is polled
    * every 64k events so a caller can interrupt a long run without a per-event check.
-   * Returns false when interrupted.
+   * Returns false when interrupted; throws RunBudgetExceeded past the run's budget.
    */
   run(until: number, shouldStop?: () => boolean): boolean {
     const q = this.queue;
@@ -66,16 +104,21 @@ export class Engine {
     const nLanes = lanes.length;
     const handlers = this.handlers;
     let processed = 0;
+    let lastPollTime = NaN;
+    let sameInstant = 0;
     for (;;) {
-      // The earliest of the heap's top and each lane's head, by (time, seq).
-      let t = q.size > 0 ? q.peekTime() : Infinity;
-      let s = q.size > 0 ? q.peekSeq() : Infinity;
+      // The earliest of the heap's top and each lane's head, by (time, seq). Seqs are read
+      // only on a tie in time, which is rare (an empty heap's time is Infinity, never a tie).
+      let t = q.peekTime();
       let from = -1;
       for (let i = 0; i < nLanes; i++) {
         const l = lanes[i];
         if (l.size === 0) continue;
         const lt = l.time[l.head];
-        if (lt < t || (lt === t && l.seq[l.head] < s)) { t = lt; s = l.seq[l.head]; from = i; }
+        if (lt < t || (lt === t && l.seq[l.head] < (from < 0 ? q.peekSeq() : lanes[from].seq[lanes[from].head]))) {
+          t = lt;
+          from = i;
+        }
       }
       if (!(t < until)) break;
       let kind: number, ref: number, aux: number;
@@ -90,9 +133,25 @@ export class Engine {
       }
       this.now = t;
       handlers[kind](ref, aux);
-      if ((++processed & 0xffff) === 0 && shouldStop?.()) {
-        this.eventsProcessed += processed;
-        return false;
+      if ((++processed & (POLL_EVERY - 1)) === 0) {
+        if (this.now === lastPollTime) {
+          sameInstant += POLL_EVERY;
+          if (sameInstant >= this.eventsAtOneInstant) {
+            this.eventsProcessed += processed;
+            throw new RunBudgetExceeded(
+              `${sameInstant.toLocaleString('en-US')} events ran at one instant without the clock moving, ` +
+                `over the budget of ${this.eventsAtOneInstant.toLocaleString('en-US')}: the model is in a loop of zero-delay events ` +
+                '(such as retries with no backoff against failures answered at once) that would never reach the horizon',
+            );
+          }
+        } else {
+          lastPollTime = this.now;
+          sameInstant = 0;
+        }
+        if (shouldStop?.()) {
+          this.eventsProcessed += processed;
+          return false;
+        }
       }
     }
     this.eventsProcessed += processed;

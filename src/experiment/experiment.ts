@@ -9,6 +9,7 @@ import type { LoadedScenario } from '../scenario/load.js';
 import { MEASURES, type MeasureRegistry } from '../measures/registry.js';
 import { expandRuns, inShard, type ExpandOptions, type RunSpec, type Shard } from './expand.js';
 import type { RunResult } from './run-one.js';
+import type { RunBudget } from '../model/simulate.js';
 import { aggregatePoint, type VariantAggregate } from './aggregate.js';
 import { checkExpectations, resolveMeasureReferences, type ExpectationResult } from './expectations.js';
 import { rankVariants, type Ranking } from './ranking.js';
@@ -19,6 +20,8 @@ export interface ExperimentOptions extends ExpandOptions {
   shard?: Shard;
   /** Aborting stops the experiment, keeping finished runs. */
   signal?: AbortSignal;
+  /** What each run may use before it fails (defaults: DEFAULT_RUN_BUDGET in model/simulate.ts). */
+  runBudget?: Partial<RunBudget>;
   /**
    * Called once the runs are planned and the pool is about to start, with how many runs this
    * process will do and how much simulated time they add up to (seconds).
@@ -71,7 +74,7 @@ export async function runExperiment(loaded: LoadedScenario, opts: ExperimentOpti
   const signal = opts.signal ?? new AbortController().signal;
   const scenarios = new Map(loaded.variants.map((v) => [v.name, v.points]));
   let done = 0;
-  const tasks = mine.map((r) => ({ ...r, scenario: scenarios.get(r.variant)![r.point] }));
+  const tasks = mine.map((r) => ({ ...r, scenario: scenarios.get(r.variant)![r.point], ...(opts.runBudget ? { budget: opts.runBudget } : {}) }));
   opts.onPlan?.(runs);
   opts.onStart?.(mine.length, tasks.reduce((sum, t) => sum + t.scenario.horizon, 0));
   const spec = ({ index, variant, point, seed }: RunSpec): RunSpec => ({ index, variant, point, seed });

@@ -111,6 +111,7 @@ async function runSequentially(tasks: RunTask[], signal: AbortSignal, cb: PoolCa
     try {
       result = runOne(task.scenario, task.variant, task.point, task.seed, {
         shouldStop,
+        budget: task.budget,
         ...(onProgress ? { onProgress: (simS: number) => onProgress(task, simS) } : {}),
       }, registry);
     } catch (e) {

@@ -6,7 +6,8 @@
  */
 import type { Scenario } from '../scenario/schema.js';
 import { simulate, type SimulateOptions } from '../model/simulate.js';
-import type { FaultWindow, FiredAction } from '../model/series.js';
+import { RunBudgetExceeded } from '../engine/budget.js';
+import type { FaultWindow, FiredAction, RunRecord } from '../model/series.js';
 import { summarize, type RunSummary } from '../measures/summarize.js';
 import { MEASURES, type MeasureRegistry } from '../measures/registry.js';
 import { RunView } from '../measures/view.js';
@@ -37,9 +38,22 @@ export interface RunResult {
   wallS: number;
 }
 
+/** What a user can do about a run stopped by its budget, added to the model's account of it. */
+const BUDGET_ADVICE =
+  'A bounded queue, a backoff, fewer tries or a shorter horizon keep a run smaller; ' +
+  '--max-run-memory gives each run more (docs/experiments.md, "Runs that would not fit").';
+
+/** opts.budget: what the run may use (model/simulate.ts, DEFAULT_RUN_BUDGET); past it the run fails with a message saying what grew. */
 export function runOne(scenario: Scenario, variant: string, point: number, seed: number, opts: SimulateOptions = {}, registry: MeasureRegistry = MEASURES): RunResult {
   const started = performance.now();
-  const record = simulate(scenario, seed, opts);
+  let record: RunRecord;
+  try {
+    record = simulate(scenario, seed, opts);
+  } catch (e) {
+    // Thrown as a plain Error so that its whole message survives the worker-thread boundary.
+    if (e instanceof RunBudgetExceeded) throw new Error(`${e.message}. ${BUDGET_ADVICE}`);
+    throw e;
+  }
   const settings = measureSettings(scenario);
   return {
     variant,

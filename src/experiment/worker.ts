@@ -6,6 +6,7 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import type { Scenario } from '../scenario/schema.js';
+import type { RunBudget } from '../model/simulate.js';
 import { runOne, type RunResult } from './run-one.js';
 
 export interface RunTask {
@@ -14,6 +15,8 @@ export interface RunTask {
   point: number;
   seed: number;
   scenario: Scenario;
+  /** The run's budget (defaults where missing). */
+  budget?: Partial<RunBudget>;
   /** Where to post progress messages, if anyone listens (piscina transfers it with the task). */
   progress?: MessagePort;
 }
@@ -28,12 +31,13 @@ const POST_EVERY_MS = 50;
 
 export default function run(task: RunTask): RunResult {
   const port = task.progress;
-  if (!port) return runOne(task.scenario, task.variant, task.point, task.seed);
+  if (!port) return runOne(task.scenario, task.variant, task.point, task.seed, { budget: task.budget });
   // The first message says the run has started (it may have waited in the pool's queue).
   port.postMessage({ simS: 0 } satisfies ProgressMessage);
   let last = performance.now();
   try {
     return runOne(task.scenario, task.variant, task.point, task.seed, {
+      budget: task.budget,
       onProgress: (simS) => {
         const now = performance.now();
         if (now - last < POST_EVERY_MS) return;

@@ -6,8 +6,23 @@
  * an attempt that was answered and recycled) recognise that it is stale.
  */
 
+import { UNMETERED, type MemoryMeter } from '../engine/budget.js';
+
 function grow64(a: Float64Array, n: number): Float64Array { const b = new Float64Array(n); b.set(a); return b; }
 function grow32(a: Int32Array, n: number): Int32Array { const b = new Int32Array(n); b.set(a); return b; }
+
+/** Bytes held by an object's typed-array fields (whatever fields a pool has now). */
+function typedArrayBytes(o: object): number {
+  let n = 0;
+  for (const v of Object.values(o)) if (ArrayBuffer.isView(v)) n += v.byteLength;
+  return n;
+}
+
+export interface PoolOptions {
+  capacity?: number;
+  /** The run's memory meter: growth is charged to it (engine/budget.ts). */
+  meter?: MemoryMeter;
+}
 
 /** Free-list bookkeeping shared by both pools. */
 abstract class Pool {
@@ -16,10 +31,19 @@ abstract class Pool {
   private freeTop = 0;
   private high = 0;
   live = 0;
+  protected capacity: number;
+  private readonly meter: MemoryMeter;
 
-  constructor(protected capacity: number) {
-    this.gen = new Int32Array(capacity);
-    this.free = new Int32Array(capacity);
+  constructor(opts: PoolOptions, private readonly what: string) {
+    this.capacity = opts.capacity ?? 4096;
+    this.meter = opts.meter ?? UNMETERED;
+    this.gen = new Int32Array(this.capacity);
+    this.free = new Int32Array(this.capacity);
+  }
+
+  /** Charges the pool's initial fields to the meter; subclasses call it once their fields exist. */
+  protected charge(): void {
+    this.meter.grew(typedArrayBytes(this), this.what);
   }
 
   protected take(): number {
@@ -36,6 +60,8 @@ abstract class Pool {
   }
 
   private growTo(n: number): void {
+    // Every field scales with the capacity, so the growth costs what is held now, times n/capacity - 1.
+    this.meter.grew(typedArrayBytes(this) * (n / this.capacity - 1), this.what);
     this.gen = grow32(this.gen, n);
     this.free = grow32(this.free, n);
     this.growFields(n);
@@ -55,12 +81,17 @@ export const ACTION_QUEUED_OFFLINE = 2;
 
 /**
  * A user action: what a person or job wants done once, however many attempts it takes.
- * Per layer (stride MAX_LAYERS) it holds the state of that layer's current call: tries
- * made, when the call began, the stateful jitter's memory, the token of the current try
- * (what a timer carries to know it is still current), what a retry budget lent it and how
- * many retries the budget allows the call.
+ * Per layer it holds the state of that layer's current call: tries made, when the call
+ * began, the stateful jitter's memory, the token of the current try (what a timer carries
+ * to know it is still current), the handle of its timeout, what a retry budget lent it and
+ * how many retries the budget allows the call.
+ * Layer fields are at `layerSlot(action, layer)`: the stride is the most layers any
+ * population of the run has, not MAX_LAYERS, so that one action's layer fields sit together
+ * (with one layer, eight times fewer cache lines touched per event than at a stride of 8).
  */
 export class Actions extends Pool {
+  /** Layer slots per action. */
+  readonly layers: number;
   population!: Int32Array;
   client!: Int32Array;
   /** Attempts sent to the server (all layers' tries at the innermost layer). */
@@ -84,10 +115,22 @@ export class Actions extends Pool {
   layerRetryCap!: Float64Array;
   /** Per layer: 0 idle, 1 a try in flight, 2 waiting to retry (see clients.ts). */
   layerState!: Int32Array;
+  /** Per layer: the handle of the current try's timeout in its lane, to cancel it when the try ends. */
+  layerTimer!: Float64Array;
 
-  constructor(capacity = 4096) {
-    super(capacity);
-    this.growFields(capacity);
+  /** `layers`: the most retry layers of any population that will create actions here. */
+  constructor(opts: PoolOptions & { layers?: number } = {}) {
+    super(opts, 'the user actions in progress');
+    const layers = opts.layers ?? MAX_LAYERS;
+    if (!(layers >= 1 && layers <= MAX_LAYERS)) throw new RangeError(`actions hold 1 to ${MAX_LAYERS} layers (got ${layers})`);
+    this.layers = layers;
+    this.growFields(this.capacity);
+    this.charge();
+  }
+
+  /** Index of (action, layer) in the layer fields. */
+  layerSlot(id: number, layer: number): number {
+    return id * this.layers + layer;
   }
 
   create(population: number, client: number, now: number, flags: number): number {
@@ -120,7 +163,7 @@ export class Actions extends Pool {
     this.inflight = g32(this.inflight, n);
     this.failuresSeen = g32(this.failuresSeen, n);
     this.refreshes = g32(this.refreshes, n);
-    const m = n * MAX_LAYERS;
+    const m = n * this.layers;
     this.layerTries = g32(this.layerTries, m);
     this.layerStart = g64(this.layerStart, m);
     this.layerTryStart = g64(this.layerTryStart, m);
@@ -129,6 +172,7 @@ export class Actions extends Pool {
     this.layerTaken = g64(this.layerTaken, m);
     this.layerRetryCap = g64(this.layerRetryCap, m);
     this.layerState = g32(this.layerState, m);
+    this.layerTimer = g64(this.layerTimer, m);
   }
 }
 
@@ -151,10 +195,20 @@ export class Attempts extends Pool {
   flags!: Int32Array;
   /** The attempt's number within its user action (1 = first), as a client would declare it. */
   number!: Int32Array;
+  /**
+   * Where the attempt waits in a server queue: the queue's number (-1 when not queued) and
+   * its entry's index there. Cleared when the client stops waiting, so an entry that does
+   * not match is one nobody waits for (server/instance.ts), and a queue entry needs no
+   * generation of its own.
+   */
+  waitingIn!: Int32Array;
+  waitingAt!: Float64Array;
+  private queues = 0;
 
-  constructor(capacity = 4096) {
-    super(capacity);
-    this.growFields(capacity);
+  constructor(opts: PoolOptions = {}) {
+    super(opts, 'the attempts awaited by clients');
+    this.growFields(this.capacity);
+    this.charge();
   }
 
   create(action: number, now: number, flags: number, number: number): number {
@@ -163,7 +217,18 @@ export class Attempts extends Pool {
     this.sentT[id] = now;
     this.flags[id] = flags;
     this.number[id] = number;
+    this.waitingIn[id] = -1;
     return id;
+  }
+
+  override release(id: number): void {
+    this.waitingIn[id] = -1;
+    super.release(id);
+  }
+
+  /** A number for a new server queue, to mark the attempts waiting in it. */
+  newQueue(): number {
+    return this.queues++;
   }
 
   /**
@@ -179,5 +244,7 @@ export class Attempts extends Pool {
     this.sentT = this.sentT ? grow64(this.sentT, n) : new Float64Array(n);
     this.flags = this.flags ? grow32(this.flags, n) : new Int32Array(n);
     this.number = this.number ? grow32(this.number, n) : new Int32Array(n);
+    this.waitingIn = this.waitingIn ? grow32(this.waitingIn, n) : new Int32Array(n);
+    this.waitingAt = this.waitingAt ? grow64(this.waitingAt, n) : new Float64Array(n);
   }
 }

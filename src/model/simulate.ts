@@ -4,8 +4,11 @@
  * to spread over worker threads.
  */
 import { Engine } from '../engine/engine.js';
+import { RunBudgetExceeded } from '../engine/budget.js';
 import type { Scenario } from '../scenario/schema.js';
-import { Actions, Attempts } from './records.js';
+import { Actions, Attempts, MAX_LAYERS } from './records.js';
+import { layerCount } from './client/population.js';
+import { meanRate } from '../scenario/arrival-profile.js';
 import { Recorder, autoBucketS } from './recorder.js';
 import { Frontend } from './server/frontend.js';
 import { identities } from './server/request.js';
@@ -19,6 +22,8 @@ import { subjectOf } from '../scenario/subject.js';
 export interface SimulateOptions {
   /** Polled now and then; returning true stops the run early (the record then covers [0, now)). */
   shouldStop?: () => boolean;
+  /** What the run may use before it stops with RunBudgetExceeded (defaults: DEFAULT_RUN_BUDGET). */
+  budget?: Partial<RunBudget>;
   /**
    * Told the simulated time now and then (at the same moments as shouldStop, every 64k
    * events), so a long run can show how far it has got. It only observes: the run's result
@@ -27,16 +32,48 @@ export interface SimulateOptions {
   onProgress?: (nowS: number) => void;
 }
 
+export interface RunBudget {
+  /** Bytes of simulation state (pending events, queues, records in flight) one run may hold. */
+  memoryBytes: number;
+  /**
+   * Events one run may process without its clock moving (a zero-delay loop never reaches
+   * the horizon). Infinity for none; undefined for the default, which scales with the run.
+   */
+  eventsAtOneInstant?: number;
+}
+
+/**
+ * Generous for real models: the storm of the reference model holds about 100 MiB at its
+ * peak. Events at one instant get their own default (eventsAtOneInstant below).
+ */
+export const DEFAULT_RUN_BUDGET: RunBudget = {
+  memoryBytes: 4 * 1024 ** 3,
+};
+
+/**
+ * A million, plus a hundred per user action the run expects. The largest legitimate burst
+ * at one instant is a few events per action (every queued action of an offline population
+ * flushed at once); a loop of retries with no backoff against failures answered at once
+ * makes its tries one after another without the clock moving (three layers of 1,000 tries:
+ * a billion per action), and is stopped after a second or so instead of never ending.
+ */
+export function eventsAtOneInstant(s: Scenario): number {
+  const actions = Object.values(s.clients).reduce((n, p) => n + meanRate(p.arrivals, s.horizon) * s.horizon, 0);
+  return 1_000_000 + 100 * Math.ceil(actions);
+}
+
 export function bucketWidth(s: Scenario): number {
   return s.measures.bucket ?? autoBucketS(s.horizon);
 }
 
 export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}): RunRecord {
   const horizon = s.horizon;
-  const engine = new Engine();
-  const actions = new Actions();
-  const attempts = new Attempts();
+  const budget = { ...DEFAULT_RUN_BUDGET, ...opts.budget };
+  const engine = new Engine({ memoryBytes: budget.memoryBytes, eventsAtOneInstant: budget.eventsAtOneInstant ?? eventsAtOneInstant(s) });
   const populations = Object.entries(s.clients);
+  const layers = Math.min(MAX_LAYERS, Math.max(...populations.map(([, p]) => layerCount(p))));
+  const actions = new Actions({ layers, meter: engine.memory });
+  const attempts = new Attempts({ meter: engine.memory });
   const ids = identities(populations);
   const subject = subjectOf(s);
   const rec = new Recorder({
@@ -65,7 +102,13 @@ export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}):
         return shouldStop?.() ?? false;
       }
     : shouldStop;
-  const completed = engine.run(horizon, poll);
+  let completed: boolean;
+  try {
+    completed = engine.run(horizon, poll);
+  } catch (e) {
+    if (e instanceof RunBudgetExceeded) throw new RunBudgetExceeded(`run stopped at t = ${formatSeconds(engine.now)} of ${formatSeconds(horizon)}: ${e.message}`);
+    throw e;
+  }
   if (!completed) throw new RunInterrupted(engine.now);
   rec.finish();
 
@@ -105,4 +148,9 @@ export class RunInterrupted extends Error {
     super(`run interrupted at ${atS.toFixed(1)}s of simulated time`);
     this.name = 'RunInterrupted';
   }
+}
+
+/** Simulated seconds as people read them in an error: 754.2 s. */
+function formatSeconds(t: number): string {
+  return `${Number(t.toFixed(3))} s`;
 }

@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { EventQueue } from '../../src/engine/event-queue.js';
-import { Engine } from '../../src/engine/engine.js';
+import { Engine, NOT_CANCELLABLE } from '../../src/engine/engine.js';
+import { RunBudgetExceeded } from '../../src/engine/budget.js';
 import { stream } from '../../src/engine/rng.js';
 
 interface Ev {
@@ -402,5 +403,174 @@ describe('Engine', () => {
     let firstDiff = -1;
     for (let i = 0; i < Math.max(a.length, b.length); i++) if (a[i] !== b[i]) { firstDiff = i; break; }
     expect(firstDiff).toBe(-1);
+  });
+});
+
+describe('Engine: cancelling lane events', () => {
+  it('never runs a cancelled event, whether it is at the head, in the middle or at the tail of its lane', () => {
+    const e = new Engine();
+    const ran: number[] = [];
+    const k = e.on((r) => ran.push(r));
+    const lane = e.lane();
+    const h = [1, 2, 3, 4, 5].map((r) => e.afterInLane(lane, r, k, r));
+    e.cancelInLane(lane, h[2]); // middle
+    e.cancelInLane(lane, h[0]); // head
+    e.cancelInLane(lane, h[4]); // tail
+    expect(e.pending).toBe(2);
+    e.run(10);
+    expect(ran).toEqual([2, 4]);
+  });
+
+  it('ignores the handle of an event that already ran or was cancelled, and of one that went to the heap', () => {
+    const e = new Engine();
+    const ran: number[] = [];
+    const k = e.on((r) => ran.push(r));
+    const lane = e.lane();
+    const first = e.afterInLane(lane, 1, k, 1);
+    const second = e.afterInLane(lane, 2, k, 2);
+    const early = e.afterInLane(lane, 0.5, k, 0); // before the tail: heap
+    expect(early).toBe(NOT_CANCELLABLE);
+    e.cancelInLane(lane, early);
+    e.run(1.5);
+    e.cancelInLane(lane, first); // ran already
+    e.cancelInLane(lane, second);
+    e.cancelInLane(lane, second); // twice
+    const third = e.afterInLane(lane, 1, k, 3);
+    e.run(10);
+    expect(ran).toEqual([0, 1, 3]);
+    expect(third).toBeGreaterThan(second);
+  });
+
+  it('accepts events due from the new tail on once the tail was cancelled', () => {
+    const e = new Engine();
+    const ran: number[] = [];
+    const k = e.on((r) => ran.push(r));
+    const lane = e.lane();
+    e.afterInLane(lane, 1, k, 1);
+    const h = e.afterInLane(lane, 5, k, 5);
+    e.cancelInLane(lane, h);
+    expect(e.afterInLane(lane, 2, k, 2)).not.toBe(NOT_CANCELLABLE); // due before the cancelled 5: still in the lane
+    e.run(10);
+    expect(ran).toEqual([1, 2]);
+  });
+
+  it('keeps a lane at its size when events are scheduled and cancelled at one instant, forever', () => {
+    // The retry loop of issue 17: a try starts (its timeout goes in the lane) and fails at
+    // once, so its timeout is cancelled, and the clock never moves.
+    const e = new Engine();
+    const lane = e.lane();
+    const k = e.on(() => {});
+    let loops = 0;
+    const kLoop = e.on(() => {
+      const h = e.afterInLane(lane, 1, k);
+      e.cancelInLane(lane, h);
+      if (++loops < 1_000_000) e.after(0, kLoop);
+    });
+    const before = e.memory.bytes;
+    e.at(0, kLoop);
+    e.run(10);
+    expect(loops).toBe(1_000_000);
+    expect(e.memory.bytes).toBe(before);
+    expect(e.pending).toBe(0);
+  });
+
+  it('runs a random program with cancellations as the heap alone runs it with the cancelled events skipped', () => {
+    // Lane events are cancelled at random (head, middle, tail, already run); the heap-only
+    // run schedules the same events and marks the cancelled ones, whose handler then does
+    // nothing. Same live events, same order, same clock.
+    const program = (useLanes: boolean) => {
+      const e = new Engine();
+      const rng = stream(5, 'test/engine-cancel');
+      const lane = e.lane();
+      const log: number[] = [];
+      const cancelled = new Set<number>();
+      const ran = new Set<number>();
+      const handles: number[] = [];
+      let next = 0;
+      let live = 10; // scheduled, not run and not cancelled: the same in both runs (unlike e.pending)
+      const k = e.on((id) => {
+        if (cancelled.has(id)) return; // heap-only run: a cancelled event is skipped here
+        live--;
+        ran.add(id);
+        log.push(id, e.now);
+        if (log.length > 2 * 50_000) return;
+        const n = live < 50 ? 3 : live > 400 ? 0 : 1 + Math.floor(rng() * 2);
+        live += n;
+        for (let i = 0; i < n; i++) {
+          const id2 = next++;
+          if (rng() < 0.5) {
+            handles[id2] = useLanes ? e.afterInLane(lane, 1, k, id2) : (e.after(1, k, id2), id2);
+          } else e.after(rng() * 2, k, id2);
+        }
+        // Cancel a random lane event scheduled so far (it may have run or been cancelled already).
+        if (handles.length > 0 && rng() < 0.6) {
+          const victim = Math.floor(rng() * handles.length);
+          if (handles[victim] !== undefined) {
+            if (useLanes) e.cancelInLane(lane, handles[victim]);
+            // Both runs cancel only what has not run yet, as the lane does.
+            if (!ran.has(victim) && !cancelled.has(victim)) {
+              cancelled.add(victim);
+              live--;
+            }
+          }
+        }
+      });
+      for (let i = 0; i < 10; i++) e.at(0, k, next++);
+      e.run(1e9);
+      return log;
+    };
+    const a = program(true);
+    const b = program(false);
+    expect(a.length).toBeGreaterThan(10_000);
+    let firstDiff = -1;
+    for (let i = 0; i < Math.max(a.length, b.length); i++) if (a[i] !== b[i]) { firstDiff = i; break; }
+    expect(firstDiff).toBe(-1);
+  });
+});
+
+describe('Engine: the run budget', () => {
+  it('stops a run whose pending events would exceed its memory budget, naming what grew', () => {
+    const e = new Engine({ memoryBytes: 1 << 20 });
+    const k = e.on(() => {});
+    let scheduled = 0;
+    let error: unknown;
+    try {
+      for (; scheduled < 1_000_000; scheduled++) e.at(scheduled, k);
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(RunBudgetExceeded);
+    expect((error as Error).message).toMatch(/^the run would hold more than its memory budget of 1 MiB \(\d+ MiB of simulation state when pending events grew\)$/);
+    // Stopped at the doubling that would have crossed 1 MiB (36 bytes an event): 16,384 events held.
+    expect(scheduled).toBe(16_384);
+    expect(e.memory.bytes).toBeLessThanOrEqual(1 << 20);
+  });
+
+  it('stops a loop of zero-delay events once it has run its budget of events at one instant', () => {
+    const e = new Engine({ eventsAtOneInstant: 500_000 });
+    let count = 0;
+    const k = e.on(() => {
+      count++;
+      e.after(0, k);
+    });
+    e.at(3, k);
+    expect(() => e.run(10)).toThrow(/^\d[\d,]* events ran at one instant without the clock moving, over the budget of 500,000: the model is in a loop of zero-delay events/);
+    expect(e.now).toBe(3);
+    // Detected within two polls (65,536 events each) past the budget.
+    expect(count).toBeGreaterThanOrEqual(500_000);
+    expect(count).toBeLessThanOrEqual(500_000 + 2 * 65_536);
+  });
+
+  it('lets as many events run at one instant as the budget allows when the clock then moves on', () => {
+    const e = new Engine({ eventsAtOneInstant: 300_000 });
+    let count = 0;
+    const k = e.on(() => {
+      count++;
+      // 200,000 events at t = 0, then one per second.
+      e.after(count < 200_000 ? 0 : 1, k);
+    });
+    e.at(0, k);
+    expect(e.run(400_000)).toBe(true);
+    expect(count).toBe(200_000 + 400_000 - 1);
   });
 });

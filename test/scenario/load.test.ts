@@ -299,7 +299,7 @@ describe('loadScenario: valid files', () => {
     expect(none.scenario.clients.app.retry!.maxAttempts).toBe(1);
     // the overlay only replaced maxAttempts: the rest of retry comes from the base
     expect(none.scenario.clients.app.retry!.timeout).toBe(1);
-    expect(none.scenario.clients.app.retry!.backoff).toEqual({ kind: 'exponential', base: 0.5, multiplier: 2, max: 8, jitter: 'full' });
+    expect(none.scenario.clients.app.retry!.backoff).toEqual({ kind: 'exponential', base: 1, multiplier: 2, max: 8, jitter: 'full' });
     expect(none.description).toBe('Clients never retry.');
     expect(none.scenario.variants).toBeUndefined();
     expect(loaded.source).toBe(readFileSync('scenarios/reference-storm.yaml', 'utf8'));

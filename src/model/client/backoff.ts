@@ -69,3 +69,30 @@ export function backoffDelay(b: BackoffSpec, n: number, rng: Rng, state: Float64
     }
   }
 }
+
+/**
+ * A layer's backoff prepared once per run: the caps of the first retries in a table, so the
+ * usual case (full jitter) costs one table read and one draw per retry instead of walking
+ * two switches on strings and a Math.pow. The table holds exactly what capOf computes, so
+ * the delays, and the run, are the same to the bit.
+ */
+export interface PreparedBackoff {
+  spec: BackoffSpec;
+  /** caps[n] = capOf(spec, n) for n < caps.length (caps[0] unused); empty when the fast path does not apply. */
+  caps: Float64Array;
+}
+
+/** Retry numbers the table covers; later ones (rare: more than 32 tries) take the general path. */
+const CAP_TABLE = 33;
+
+export function prepareBackoff(b: BackoffSpec): PreparedBackoff {
+  if (b.kind === 'none' || b.jitter !== 'full') return { spec: b, caps: new Float64Array(0) };
+  return { spec: b, caps: Float64Array.from({ length: CAP_TABLE }, (_, n) => (n === 0 ? 0 : capOf(b, n))) };
+}
+
+/** backoffDelay, through the prepared table when it covers retry `n`. */
+export function preparedDelay(p: PreparedBackoff, n: number, rng: Rng, state: Float64Array, slot: number): number {
+  const caps = p.caps;
+  if (n < caps.length) return rng() * caps[n];
+  return backoffDelay(p.spec, n, rng, state, slot);
+}

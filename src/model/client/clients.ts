@@ -11,12 +11,14 @@
  *
  * Timers (per-try timeouts, backoff waits) carry (action, token << 3 | layer); a layer's
  * current token changes whenever its try ends, so a timer that outlived its try does nothing.
+ * Per-try timeouts are also cancelled when their try ends first (most are answered in
+ * time), so that pending timers follow the tries in flight rather than the tries made.
  */
-import type { Engine } from '../../engine/engine.js';
+import { NOT_CANCELLABLE, type Engine } from '../../engine/engine.js';
 import type { Fault, Population } from '../../scenario/schema.js';
 import type { Recorder } from '../recorder.js';
 import { populationState, type PopulationState, type LayerState, type RemoteSwitch } from './population.js';
-import { backoffDelay, initialBackoffState } from './backoff.js';
+import { preparedDelay, initialBackoffState } from './backoff.js';
 import {
   ACTION_INVALID, ACTION_QUEUED_OFFLINE, ATTEMPT_HEADER, ATTEMPT_INVALID, LAYER_SHIFT, MAX_LAYERS,
   type Actions, type Attempts,
@@ -64,6 +66,8 @@ export class Clients {
     faults: readonly Fault[] = [],
   ) {
     this.pops = populations.map(([name, spec]) => populationState(engine, name, spec, seed, wire, faults));
+    const layers = Math.max(...this.pops.map((p) => p.layers.length));
+    if (layers > actions.layers) throw new RangeError(`a population has ${layers} layers; the action pool holds ${actions.layers}`);
     this.kArrival = engine.on((p) => this.arrival(p));
     this.kAttemptTimeout = engine.on((a, gen) => this.attemptTimeout(a, gen));
     this.kLayerTimeout = engine.on((act, aux) => this.layerTimeout(act, aux));
@@ -167,7 +171,7 @@ export class Clients {
 
   private startCall(act: number, p: PopulationState, l: number): void {
     const actions = this.actions;
-    const slot = act * MAX_LAYERS + l;
+    const slot = actions.layerSlot(act, l);
     actions.layerTries[slot] = 0;
     actions.layerStart[slot] = this.engine.now;
     actions.layerJitter[slot] = initialBackoffState(p.layers[l].spec.backoff);
@@ -181,7 +185,7 @@ export class Clients {
     const actions = this.actions;
     const now = this.engine.now;
     const layer = p.layers[l];
-    const slot = act * MAX_LAYERS + l;
+    const slot = actions.layerSlot(act, l);
     const remaining = actions.layerStart[slot] + layer.spec.deadline - now;
     if (remaining <= 0) return this.callFailed(act, p, l, OUTCOME_TIMEOUT, NaN);
     const client = actions.client[act];
@@ -216,16 +220,18 @@ export class Clients {
       if (!retry) actions.layerRetryCap[slot] = cap;
     }
     const timeout = layer.spec.timeout < remaining ? layer.spec.timeout : remaining;
+    // The try's timeout is cancelled when the try ends first (tryEnded, abandonBelow).
+    actions.layerTimer[slot] = NOT_CANCELLABLE;
     if (l === p.layers.length - 1) {
       const n = ++actions.attempts[act];
       const flags = ((actions.flags[act] & ACTION_INVALID) !== 0 ? ATTEMPT_INVALID : 0) | (p.behaviour.attemptHeader ? ATTEMPT_HEADER : 0);
       const a = this.attempts.create(act, now, flags, n);
       actions.inflight[act] = a;
       this.rec.attempt(now, actions.population[act], n > 1, n > 1 && (flags & ATTEMPT_INVALID) !== 0);
-      if (timeout < Infinity) this.engine.afterInLane(layer.timeoutLane, timeout, this.kAttemptTimeout, a, this.attempts.gen[a]);
+      if (timeout < Infinity) actions.layerTimer[slot] = this.engine.afterInLane(layer.timeoutLane, timeout, this.kAttemptTimeout, a, this.attempts.gen[a]);
       this.send(a);
     } else {
-      if (timeout < Infinity) this.engine.afterInLane(layer.timeoutLane, timeout, this.kLayerTimeout, act, (token << LAYER_SHIFT) | l);
+      if (timeout < Infinity) actions.layerTimer[slot] = this.engine.afterInLane(layer.timeoutLane, timeout, this.kLayerTimeout, act, (token << LAYER_SHIFT) | l);
       this.startCall(act, p, l + 1);
     }
   }
@@ -258,7 +264,7 @@ export class Clients {
 
   private layerTimeout(act: number, aux: number): void {
     const l = aux & LAYER_MASK;
-    if (this.actions.layerToken[act * MAX_LAYERS + l] !== aux >>> LAYER_SHIFT) return;
+    if (this.actions.layerToken[this.actions.layerSlot(act, l)] !== aux >>> LAYER_SHIFT) return;
     this.abandonBelow(act, l);
     const pop = this.actions.population[act];
     this.rec.timedOut(this.engine.now, pop, OUTCOME_TIMEOUT);
@@ -276,10 +282,11 @@ export class Clients {
     const now = this.engine.now;
     const client = actions.client[act];
     for (let k = l + 1; k < p.layers.length; k++) {
-      const slot = act * MAX_LAYERS + k;
+      const slot = actions.layerSlot(act, k);
       const layer = p.layers[k];
       const state = actions.layerState[slot];
       if (state === TRYING) {
+        this.engine.cancelInLane(layer.timeoutLane, actions.layerTimer[slot]);
         for (let g = 0; g < layer.gates.length; g++) layer.gates[g].ended(layer.gateScopeIsClient[g] ? client : 0, now, true);
         // Cut short from above: for the budget, a try that ended without an answer.
         layer.budget?.ended(layer.budgetScopeIsClient ? client : 0, now, OUTCOME_TIMEOUT, actions.layerTaken[slot]);
@@ -301,12 +308,13 @@ export class Clients {
     const actions = this.actions;
     const now = this.engine.now;
     const layer = p.layers[l];
-    const slot = act * MAX_LAYERS + l;
+    const slot = actions.layerSlot(act, l);
     actions.layerToken[slot] = -1;
     const wasTrying = actions.layerState[slot] === TRYING;
     actions.layerState[slot] = IDLE;
     const client = actions.client[act];
     if (wasTrying) {
+      this.engine.cancelInLane(layer.timeoutLane, actions.layerTimer[slot]);
       const failed = COUNTS_AS_FAILURE[outcome];
       for (let g = 0; g < layer.gates.length; g++) layer.gates[g].ended(layer.gateScopeIsClient[g] ? client : 0, now, failed);
       if (layer.budget) layer.budget.ended(layer.budgetScopeIsClient ? client : 0, now, outcome, actions.layerTaken[slot]);
@@ -348,7 +356,7 @@ export class Clients {
     let delay =
       spec.backoff.kind === 'visibility'
         ? Math.max(0, spec.timeout - (now - actions.layerTryStart[slot])) // redelivered when the visibility timeout expires
-        : backoffDelay(spec.backoff, tries, p.backoffRng, actions.layerJitter, slot);
+        : preparedDelay(layer.backoff, tries, p.backoffRng, actions.layerJitter, slot);
     if (retryAfter === retryAfter) {
       // The answer carried a Retry-After (or a gRPC pushback): src/model/client/layer-spec.ts, RetryAfterSpec.
       const ra = spec.retryAfter;
@@ -376,7 +384,7 @@ export class Clients {
 
   private retryDue(act: number, aux: number): void {
     const l = aux & LAYER_MASK;
-    const slot = act * MAX_LAYERS + l;
+    const slot = this.actions.layerSlot(act, l);
     if (this.actions.layerToken[slot] !== aux >>> LAYER_SHIFT) return;
     this.actions.layerState[slot] = IDLE;
     const p = this.pops[this.actions.population[act]];

@@ -15,6 +15,7 @@ import { CircuitBreaker, AdaptiveThrottle, RetryBreaker, type Gate } from './gat
 import { OUTCOME_COUNT, OUTCOME_TIMEOUT, OUTCOME_RESET, DEFAULT_WIRE, statusOf, retryableFlagOf, type Wire } from '../outcomes.js';
 import { MAX_LAYERS } from '../records.js';
 import { offlineWindow, type OfflineWindow } from './offline.js';
+import { prepareBackoff, type PreparedBackoff } from './backoff.js';
 
 export interface LayerState {
   spec: LayerSpec;
@@ -26,6 +27,8 @@ export interface LayerState {
   budgetScopeIsClient: boolean;
   gates: Gate[];
   gateScopeIsClient: boolean[];
+  /** The backoff, prepared for the hot path (backoff.ts). */
+  backoff: PreparedBackoff;
   /** A retry breaker (breaker mode: retries), also among the gates, which the layer asks before each retry. */
   retryGate?: RetryBreaker;
   retryGateScopeIsClient: boolean;
@@ -99,15 +102,25 @@ function layerState(engine: Engine, spec: LayerSpec, clients: number, rng: Rng, 
     budgetScopeIsClient: budgetSpec?.scope !== 'population',
     gates,
     gateScopeIsClient,
+    backoff: prepareBackoff(spec.backoff),
     retryGate,
     retryGateScopeIsClient: spec.breaker?.scope !== 'population',
     timeoutLane: engine.lane(),
   };
 }
 
+/** A population's retry layers as written: `layers`, or `retry` as one layer named app. */
+function layerInputs(spec: Population) {
+  return spec.layers ?? (spec.retry ? { app: spec.retry } : {});
+}
+
+/** How many layers a population's actions go through (at least one: no layer is a plain send-and-wait). */
+export function layerCount(spec: Population): number {
+  return Math.max(1, Object.keys(layerInputs(spec)).length);
+}
+
 export function populationState(engine: Engine, name: string, spec: Population, seed: number, w: Wire, faults: readonly Fault[] = []): PopulationState {
-  const inputs = spec.layers ?? (spec.retry ? { app: spec.retry } : {});
-  const resolved = Object.entries(inputs).map(([layerName, input]) => resolveLayer(layerName, input));
+  const resolved = Object.entries(layerInputs(spec)).map(([layerName, input]) => resolveLayer(layerName, input));
   if (resolved.length === 0) resolved.push(resolveLayer('direct', {})); // no layer: send once, wait
   if (resolved.length > MAX_LAYERS) throw new Error(`at most ${MAX_LAYERS} layers per population`);
   const gateRng = stream(seed, `clients/${name}/gates`);

@@ -7,9 +7,12 @@
  * unless `dropAbandoned` says the client's cancellation reaches it, or the server's own
  * deadline refuses attempts that waited too long.
  *
- * The instance holds attempts by (id, generation) in its own queue and slot table, so a
+ * The instance holds attempts in its own queue (attempt-queue.ts) and slot table, so a
  * client that gives up can drop its record at once: in a storm the queue holds millions of
- * abandoned attempts at 16 bytes each.
+ * abandoned attempts at 12 bytes each. A queue entry is the attempt's id and arrival time;
+ * the attempt record says where it waits (its queue and entry index), and the client
+ * clears that when it stops waiting, so an entry whose attempt does not point back at it
+ * is one nobody waits for. A busy slot holds (id, generation).
  *
  * Partial failures reach it as small hooks (set by src/model/server/lifecycle.ts and the
  * faults): an error rate and a slowdown applied when a request starts service, a crash that
@@ -23,6 +26,10 @@ import type { Attempts } from '../records.js';
 import type { Dependency } from './dependencies.js';
 import type { ServiceFaults } from './service-faults.js';
 import { OUTCOME_OK, OUTCOME_DEPENDENCY, OUTCOME_QUEUE_FULL, OUTCOME_SERVER_DEADLINE, OUTCOME_SHED, OUTCOME_ERROR, OUTCOME_EXECUTION_DEADLINE, OUTCOME_RESET } from '../outcomes.js';
+import { AttemptQueue } from './attempt-queue.js';
+
+/** An entry taken from the queue whose client no longer waits for it. */
+const NOBODY = -1;
 
 export interface InstanceOptions {
   slots: number;
@@ -59,13 +66,10 @@ export class Instance {
   readonly maxSlots: number;
   private busy = 0;
   private dependencyDown = false;
-  // Queue of (attempt id, generation, arrival time): a ring used as a deque (FIFO pops the head, LIFO the tail).
-  private ringId = new Int32Array(1024);
-  private ringGen = new Int32Array(1024);
-  private ringT = new Float64Array(1024);
-  private ringRoute = new Int32Array(1024);
-  private head = 0;
-  private length = 0;
+  /** Attempts waiting for a slot (FIFO pops the oldest, LIFO the newest). */
+  private readonly line: AttemptQueue;
+  /** This queue's number, for Attempts.waitingIn. */
+  private readonly queueNo: number;
   /** Last time the queue was empty (CoDel: a queue not empty for a whole interval is standing). */
   private lastEmptyT = 0;
   // Slot table: what each busy slot is doing. Sized for the full slot count.
@@ -124,20 +128,22 @@ export class Instance {
     this.freeJobs = Int32Array.from({ length: size }, (_, i) => size - 1 - i);
     this.freeTop = size;
     this.kDone = engine.on((j, token) => this.done(j, token));
+    this.line = new AttemptQueue(opts.routes.length > 1, engine.memory);
+    this.queueNo = attempts.newQueue();
   }
 
   /** Attempts in service or queued: what admission control and least-outstanding balancing look at. */
   get outstanding(): number {
-    return this.busy + this.length;
+    return this.busy + this.line.length;
   }
 
   get queued(): number {
-    return this.length;
+    return this.line.length;
   }
 
   /** How long the oldest queued attempt has waited (0 with an empty queue): what latency-based shedding reads. */
   oldestWait(now: number): number {
-    return this.length > 0 ? now - this.ringT[this.head] : 0;
+    return this.line.length > 0 ? now - this.line.frontT : 0;
   }
 
   get busySlots(): number {
@@ -151,10 +157,10 @@ export class Instance {
   /** An attempt that passed the pipeline reaches the queue or a slot. */
   arrive(a: number, gen: number, route: number): void {
     const now = this.engine.now;
-    if (this.length === 0 && this.busy < this.slots && !this.paused) {
+    if (this.line.length === 0 && this.busy < this.slots && !this.paused) {
       this.begin(a, gen, now, now, route);
-    } else if (this.length < this.opts.queueCapacity) {
-      this.enqueue(a, gen, now, route);
+    } else if (this.line.length < this.opts.queueCapacity) {
+      this.enqueue(a, now, route);
       this.rec.queueChanged(now, +1);
     } else {
       this.respond(a, OUTCOME_QUEUE_FULL);
@@ -174,11 +180,12 @@ export class Instance {
     this.pump();
   }
 
+  /** Starts serving attempt (a, gen), or an abandoned one when a is NOBODY. */
   private begin(a: number, gen: number, arrivedT: number, now: number, route: number): void {
     const waited = now - arrivedT;
     if (waited > this.opts.deadline) {
       // The server's own deadline: refuse without doing the work (a cheap 503).
-      if (this.attempts.isAwaited(a, gen)) this.respond(a, OUTCOME_SERVER_DEADLINE);
+      if (a !== NOBODY) this.respond(a, OUTCOME_SERVER_DEADLINE);
       return;
     }
     this.served++;
@@ -219,7 +226,7 @@ export class Instance {
     this.jobArrived[j] = arrivedT;
     this.jobRoute[j] = route;
     this.jobHeld[j] = held;
-    this.jobInflight[j] = this.busy + this.length + 1;
+    this.jobInflight[j] = this.busy + this.line.length + 1;
     this.jobEnd[j] = now + work;
     this.jobBusy[j] = 1;
     this.busy++;
@@ -242,7 +249,7 @@ export class Instance {
 
   /** The server is through with an attempt: answer it, or count its work as wasted. */
   private finish(a: number, gen: number, outcome: number, work: number): void {
-    const awaited = this.attempts.isAwaited(a, gen);
+    const awaited = a !== NOBODY && this.attempts.isAwaited(a, gen);
     if (work > 0) this.rec.workDone(this.engine.now, work, !awaited);
     if (awaited) this.respond(a, outcome);
     else this.wastedWorkS += work;
@@ -250,9 +257,9 @@ export class Instance {
 
   /** Starts queued attempts while slots are free. */
   private pump(): void {
-    if (this.length === 0 || this.busy >= this.slots || this.paused) return;
+    const line = this.line;
+    if (line.length === 0 || this.busy >= this.slots || this.paused) return;
     const now = this.engine.now;
-    const mask = this.ringId.length - 1;
     let taken = 0;
     let lifo = this.opts.lifo;
     const codel = this.opts.codel;
@@ -262,25 +269,20 @@ export class Instance {
       const standing = now - this.lastEmptyT > codel.interval;
       const maxAge = standing ? codel.target : codel.interval;
       if (standing && codel.adaptiveLifo) lifo = true;
-      while (this.length > 0 && now - this.ringT[this.head] > maxAge) {
-        const h = this.head;
-        this.head = (h + 1) & mask;
-        this.length--;
+      while (line.length > 0 && now - line.frontT > maxAge) {
+        const a = this.dequeue(false);
         taken++;
-        if (this.attempts.isAwaited(this.ringId[h], this.ringGen[h])) this.respond(this.ringId[h], OUTCOME_SHED);
+        if (a !== NOBODY) this.respond(a, OUTCOME_SHED);
       }
     }
-    while (this.length > 0 && this.busy < this.slots) {
-      const i = lifo ? (this.head + this.length - 1) & mask : this.head;
-      if (!lifo) this.head = (this.head + 1) & mask;
-      this.length--;
+    while (line.length > 0 && this.busy < this.slots) {
+      const a = this.dequeue(lifo);
       taken++;
-      const a = this.ringId[i], gen = this.ringGen[i];
       // A cancelled request leaves the queue without costing a slot.
-      if (this.opts.dropAbandoned && !this.attempts.isAwaited(a, gen)) continue;
-      this.begin(a, gen, this.ringT[i], now, this.ringRoute[i]);
+      if (a === NOBODY && this.opts.dropAbandoned) continue;
+      this.begin(a, a === NOBODY ? 0 : this.attempts.gen[a], line.poppedT, now, line.poppedRoute);
     }
-    if (this.length === 0) this.lastEmptyT = now;
+    if (line.length === 0) this.lastEmptyT = now;
     this.rec.queueChanged(now, -taken);
   }
 
@@ -312,15 +314,14 @@ export class Instance {
     }
     this.rec.busyChanged(now, -this.busy);
     this.busy = 0;
-    const mask = this.ringId.length - 1;
-    for (let k = 0; k < this.length; k++) {
-      const i = (this.head + k) & mask;
+    // The queue, oldest first: an entry whose client still waits gets the reset.
+    const queued = this.line.length;
+    while (this.line.length > 0) {
+      const a = this.dequeue(false);
       lost++;
-      if (reset && this.attempts.isAwaited(this.ringId[i], this.ringGen[i])) this.respond(this.ringId[i], OUTCOME_RESET);
+      if (reset && a !== NOBODY) this.respond(a, OUTCOME_RESET);
     }
-    this.rec.queueChanged(now, -this.length);
-    this.length = 0;
-    this.head = 0;
+    this.rec.queueChanged(now, -queued);
     this.lastEmptyT = now;
     this.paused = false;
     return lost;
@@ -356,26 +357,24 @@ export class Instance {
     this.pump();
   }
 
-  private enqueue(a: number, gen: number, now: number, route: number): void {
-    if (this.length === 0) this.lastEmptyT = now;
-    if (this.length === this.ringId.length) this.growRing();
-    const i = (this.head + this.length) & (this.ringId.length - 1);
-    this.ringId[i] = a;
-    this.ringGen[i] = gen;
-    this.ringT[i] = now;
-    this.ringRoute[i] = route;
-    this.length++;
+  private enqueue(a: number, now: number, route: number): void {
+    if (this.line.length === 0) this.lastEmptyT = now;
+    this.attempts.waitingIn[a] = this.queueNo;
+    this.attempts.waitingAt[a] = this.line.push(a, now, route);
   }
 
-  private growRing(): void {
-    const cap = this.ringId.length * 2;
-    const mask = this.ringId.length - 1;
-    const id = new Int32Array(cap), gen = new Int32Array(cap), t = new Float64Array(cap), route = new Int32Array(cap);
-    for (let k = 0; k < this.length; k++) {
-      const i = (this.head + k) & mask;
-      id[k] = this.ringId[i]; gen[k] = this.ringGen[i]; t[k] = this.ringT[i]; route[k] = this.ringRoute[i];
-    }
-    this.ringId = id; this.ringGen = gen; this.ringT = t; this.ringRoute = route;
-    this.head = 0;
+  /**
+   * Takes the oldest (or, LIFO, the newest) entry; its arrival time and route stay in
+   * line.popped*. Returns the attempt if its client still waits for it, else NOBODY.
+   */
+  private dequeue(newest: boolean): number {
+    const line = this.line;
+    if (newest) line.popBack();
+    else line.popFront();
+    const a = line.poppedId;
+    const at = this.attempts;
+    if (at.waitingIn[a] !== this.queueNo || at.waitingAt[a] !== line.poppedIndex) return NOBODY;
+    at.waitingIn[a] = -1;
+    return a;
   }
 }

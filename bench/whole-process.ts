@@ -1,0 +1,47 @@
+/**
+ * Times a command as a whole process: wall time from spawn to exit (start-up included,
+ * as a user would wait for it) and the process's own peak RSS, reported by the peak-rss.ts
+ * preload. Used for comparisons against other programs, where timing only our inner loop
+ * would flatter us.
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+/** The line the preload writes: `peak-rss-kib N`. */
+export const PEAK_RSS_TAG = 'peak-rss-kib';
+
+const PRELOAD = fileURLToPath(new URL('./peak-rss.js', import.meta.url));
+
+export interface ProcessRun {
+  wallS: number;
+  peakRssMiB: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `node [args]` with the peak-RSS preload; throws with the child's stderr if it fails. */
+export function runNode(args: string[], cwd?: string): ProcessRun {
+  const t0 = process.hrtime.bigint();
+  const p = spawnSync(process.execPath, ['--import', PRELOAD, ...args], { encoding: 'utf8', cwd, maxBuffer: 64 << 20 });
+  const wallS = Number(process.hrtime.bigint() - t0) / 1e9;
+  if (p.error) throw p.error;
+  if (p.status !== 0) throw new Error(`node ${args.join(' ')} exited with ${p.status ?? p.signal}:\n${p.stderr}`);
+  const kib = peakRssKiB(p.stderr);
+  if (kib === undefined) throw new Error(`node ${args.join(' ')} did not report its peak RSS`);
+  return { wallS, peakRssMiB: kib / 1024, stdout: p.stdout, stderr: p.stderr };
+}
+
+/**
+ * The peak RSS a process preloaded with peak-rss.js reported on stderr, in KiB. Worker
+ * threads inherit the preload and report the same process-wide figure as they end: the
+ * largest line is the process's peak.
+ */
+export function peakRssKiB(stderr: string): number | undefined {
+  const all = [...stderr.matchAll(new RegExp(`^${PEAK_RSS_TAG} (\\d+)$`, 'gm'))].map((m) => Number(m[1]));
+  return all.length ? Math.max(...all) : undefined;
+}
+
+export const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
