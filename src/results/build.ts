@@ -44,7 +44,8 @@ function rankingOf(k: Ranking): Results['ranking'] {
         runs: e.runs,
         healthyBefore: e.healthyBefore,
         decidedBy: e.decidedBy,
-        values: e.values,
+        // Measured values, rounded like every other (the outer call keeps `values` exact: elsewhere it names sweep values).
+        values: roundMeasured(e.values),
         outageSavedS: e.outageSavedS,
         outageSavedRatio: e.outageSavedRatio,
         ...(e.longestRecovered !== undefined ? { longestRecovered: e.longestRecovered } : {}),
