@@ -73,6 +73,9 @@ describe('planReport charts', () => {
   it('fixes the log axes at whole decades that cover the data, and lists only failure causes that occur', () => {
     expect(decadeTicks(1, 1500, true)).toEqual({ domain: [0, 10000], values: [0, 1, 10, 100, 1000, 10000] });
     expect(decadeTicks(3.2, 12000, false)).toEqual({ domain: [1, 100000], values: [1, 10, 100, 1000, 10000, 100000] });
+    // A column with no positive value (nothing queued in any run): one decade, not an endless tick loop.
+    expect(decadeTicks(Infinity, -Infinity, false)).toEqual({ domain: [1, 10], values: [1, 10] });
+    expect(decadeTicks(Infinity, 0, true)).toEqual({ domain: [0, 1], values: [0, 1] });
     const plan = planReport(f.bundle);
     const queue = plan.charts.find((c) => c.id === 'queue')!;
     const ticks = JSON.stringify(queue.spec).match(/"values":\[([\d,]+)\]/)![1].split(',').map(Number);

@@ -124,6 +124,9 @@ export function zoomParam(name = 'zoom'): Json {
 
 /** A log-like axis with ticks at whole powers of ten from `lo` up to one at or above the data's top, so no value sits above the last tick. */
 export function decadeTicks(minPositive: number, max: number, withZero: boolean): { domain: [number, number]; values: number[] } {
+  // No positive value anywhere (a column that stayed 0, or no data at all): one decade, so the
+  // axis still draws; without this the bounds are infinite and the tick loop never ends.
+  if (!Number.isFinite(minPositive) || !Number.isFinite(max) || max <= 0) return withZero ? { domain: [0, 1], values: [0, 1] } : { domain: [1, 10], values: [1, 10] };
   const lo = withZero ? 0 : 10 ** Math.floor(Math.log10(Math.max(minPositive, 1e-9)));
   const top = 10 ** Math.ceil(Math.log10(Math.max(max, withZero ? 1 : lo * 10)));
   const values: number[] = withZero ? [0] : [];
