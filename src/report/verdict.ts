@@ -59,7 +59,8 @@ const fullyRecovered = (e: RankingRow) => e.healthyBefore && (e.values.recovered
 function windowAfterFault(r: Results, variant: string, point: number): number | null {
   const v = r.variants.find((x) => x.name === variant);
   const end = v ? atPoint(v, point)?.measures.lastTriggerEndS?.value ?? null : null;
-  return end === null ? null : Math.max(0, r.horizonS - end);
+  // A fault that lasts to the horizon leaves no window: "within 0s" would read as a claim.
+  return end === null || end >= r.horizonS ? null : r.horizonS - end;
 }
 
 function timeRange(xs: number[]): string {

@@ -2,7 +2,7 @@
 import { marked, type Tokens } from 'marked';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summaryMarkdown } from '../../src/report/markdown.js';
-import { cleanupFixtures, full, small, type Fixture } from './fixtures.js';
+import { cleanupFixtures, experimentFolder, full, small, SMALL_YAML, type Fixture } from './fixtures.js';
 
 let f: Fixture, s: Fixture;
 beforeAll(async () => {
@@ -34,6 +34,15 @@ describe('summaryMarkdown', () => {
     const entries = f.bundle.results.ranking!.points[0].entries;
     expect(entries.map((e) => e.variant)).toEqual(['short-queue', 'no-retries', 'retries']);
     expect(md).toContain('**Verdict:** At a 2-minute fault, short-queue brings the service back in 1s; retries does not recover within 13m, and it recovers from none of the swept lengths, not even 30s.');
+  });
+
+  it('says "before the run ends" when the fault lasts to the horizon, not "within 0s"', async () => {
+    // The capacity cut runs from 15m to the 20m horizon: no run has a moment after it to recover in.
+    const yaml = SMALL_YAML.replace('at: 5m\n    duration: 2m', 'at: 15m\n    duration: 5m');
+    expect(yaml).not.toBe(SMALL_YAML);
+    const md = summaryMarkdown((await experimentFolder(yaml)).bundle);
+    expect(md).toContain('**Verdict:** After the fault, no variant brings the service back before the run ends.');
+    expect(md).not.toContain('within 0s');
   });
 
   it('lists failed expectations first, before the fold, with what was measured', () => {
