@@ -19,6 +19,7 @@ import { deepMerge } from './merge.js';
 import { defineKey, hasPath, pathsToKey, valueAt } from './raw-path.js';
 import { readScenarioText, tooLargeText } from './read-source.js';
 import { tooDeep } from './nesting.js';
+import { duplicateKeys } from './duplicate-keys.js';
 import { LIMITS, formatCount } from './limits.js';
 import { shapeProblems, bucketsHeld, heldProblems } from './experiment-size.js';
 import { sweepParameters, applyPoint, scaleLoad, startsWith } from './sweep-apply.js';
@@ -72,19 +73,24 @@ export function loadScenario(source: string, file = '<scenario>'): LoadedScenari
     }]);
   }
   const lineCounter = new LineCounter();
-  const doc = parseDocument(source, { lineCounter, prettyErrors: false, uniqueKeys: true, logLevel: 'error' });
-  if (doc.errors.length > 0) {
+  // Duplicate keys are found by duplicateKeys, in linear time (yaml's own check is quadratic).
+  const doc = parseDocument(source, { lineCounter, prettyErrors: false, uniqueKeys: false, logLevel: 'error' });
+  const errors = [
+    ...doc.errors.map((e) => ({ message: e.message, pos: e.pos[0], linePos: e.linePos?.[0] })),
+    ...duplicateKeys(doc).map((d) => ({ message: d.message, pos: d.offset, linePos: undefined })),
+  ].sort((a, b) => a.pos - b.pos);
+  if (errors.length > 0) {
     // After a syntax error the parser often reports every later token as unexpected: keep
     // the first error and the distinct ones, and say how many were left out.
-    const kept = doc.errors.filter((e, i) => i === 0 || !/ token in YAML stream/.test(e.message)).slice(0, MAX_YAML_ERRORS);
+    const kept = errors.filter((e, i) => i === 0 || !/ token in YAML stream/.test(e.message)).slice(0, MAX_YAML_ERRORS);
     const problems: Problem[] = sortProblems(kept.map((e) => {
       // An unclosed { or [ is noticed where the next line starts; point at the bracket itself.
-      const open = /^Flow (map|sequence) in block collection/.test(e.message) ? unclosedFlowAt(doc, source, e.pos[0]) : undefined;
-      const pos = open !== undefined ? lineCounter.linePos(open) : e.linePos?.[0] ?? lineCounter.linePos(e.pos[0]);
+      const open = /^Flow (map|sequence) in block collection/.test(e.message) ? unclosedFlowAt(doc, source, e.pos) : undefined;
+      const pos = open !== undefined ? lineCounter.linePos(open) : e.linePos ?? lineCounter.linePos(e.pos);
       const note = open !== undefined ? ` (this ${source[open]} is not closed)` : '';
       return { file, line: pos.line, col: pos.col, path: '', message: `YAML: ${firstLine(e.message)}${note}` };
     }));
-    const left = doc.errors.length - kept.length;
+    const left = errors.length - kept.length;
     if (left > 0) problems[problems.length - 1].message += ` (and ${left} more YAML error(s) after it, most likely caused by the one${kept.length > 1 ? 's' : ''} above)`;
     throw new ScenarioError(problems);
   }

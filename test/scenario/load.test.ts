@@ -73,6 +73,23 @@ describe('loadScenario: malformed YAML', () => {
     expectProblems(scenario({ 13: '    mean: 5ms' }), [{ line: 14, col: 5, path: '', message: /^YAML: Map keys must be unique/ }]);
   });
 
+  it('reports every duplicated key, in flow and block mappings, and tells 1 from "1" as yaml does', () => {
+    const source = scenario({}, ['sweep:', '  - { parameter: seeds, values: [1, 2], parameter: seeds }', 'notes: { 1: a, "1": b, 1: c }']);
+    const lines = source.split('\n').length - 1; // the last line, before the final newline
+    expectProblems(source, [
+      { line: lines - 1, col: 41, path: '', message: /^YAML: Map keys must be unique/ },
+      { line: lines, col: 24, path: '', message: /^YAML: Map keys must be unique/ },
+    ]);
+  });
+
+  it('finds a duplicate at the end of a 20,000-key mapping, the last key named', () => {
+    // yaml's own check compared every key with every earlier one (minutes for a 1 MiB file);
+    // duplicate-keys.ts keeps a set per mapping.
+    const keys = Array.from({ length: 20_000 }, (_, i) => `  k${i}: 1`);
+    const source = scenario({}, ['notes:', ...keys, '  k7: 2']);
+    expectProblems(source, [{ line: source.split('\n').length - 1, col: 3, path: '', message: /^YAML: Map keys must be unique/ }]);
+  });
+
   it('keeps the first error and drops the cascade of "unexpected token" errors after it', () => {
     // A line break inside a comment leaves a line starting with ",": yaml then calls every later token unexpected.
     const reference = readFileSync('scenarios/reference-storm.yaml', 'utf8');
