@@ -19,7 +19,7 @@ import { deepMerge } from './merge.js';
 import { defineKey, hasPath, pathsToKey, valueAt } from './raw-path.js';
 import { readScenarioText, tooLargeText } from './read-source.js';
 import { tooDeep } from './nesting.js';
-import { duplicateKeys } from './duplicate-keys.js';
+import { documentErrors, PARSE_OPTIONS } from './yaml-errors.js';
 import { LIMITS, formatCount } from './limits.js';
 import { shapeProblems, bucketsHeld, heldProblems } from './experiment-size.js';
 import { sweepParameters, applyPoint, scaleLoad, startsWith } from './sweep-apply.js';
@@ -73,12 +73,9 @@ export function loadScenario(source: string, file = '<scenario>'): LoadedScenari
     }]);
   }
   const lineCounter = new LineCounter();
-  // Duplicate keys are found by duplicateKeys, in linear time (yaml's own check is quadratic).
-  const doc = parseDocument(source, { lineCounter, prettyErrors: false, uniqueKeys: false, logLevel: 'error' });
-  const errors = [
-    ...doc.errors.map((e) => ({ message: e.message, pos: e.pos[0], linePos: e.linePos?.[0] })),
-    ...duplicateKeys(doc).map((d) => ({ message: d.message, pos: d.offset, linePos: undefined })),
-  ].sort((a, b) => a.pos - b.pos);
+  // Duplicate keys are found by documentErrors, in linear time (yaml's own check is quadratic).
+  const doc = parseDocument(source, { lineCounter, ...PARSE_OPTIONS });
+  const errors = documentErrors(doc);
   if (errors.length > 0) {
     // After a syntax error the parser often reports every later token as unexpected: keep
     // the first error and the distinct ones, and say how many were left out.

@@ -71,6 +71,25 @@ describe('an Envoy route retry_policy', () => {
     ]);
   });
 
+  it('reports a duplicated key at its position in the config file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rs-dup-'));
+    try {
+      writeFileSync(join(dir, 'dup.yaml'), 'retry_policy:\n  num_retries: 2\n  per_try_timeout: 1s\n  num_retries: 3\n');
+      const s = (file: string) => scenario(`{ from: { envoy: ${file} } }`);
+      let got: string[] = [];
+      try {
+        loadScenario(s('dup.yaml'), join(dir, 's.yaml'));
+      } catch (e) {
+        if (!(e instanceof ScenarioError)) throw e;
+        got = e.problems.map((p) => `${p.file}:${p.line}:${p.col} ${p.message}`);
+      }
+      expect(got).toHaveLength(1);
+      expect(got[0]).toMatch(/^dup\.yaml:4:3 YAML: Map keys must be unique/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('names the routes when the one asked for is not there, and says where a missing file was looked for', () => {
     expect(problems('{ from: { envoy: envoy-routes.yaml, route: apii } }')[0]).toMatch(/^envoy-routes\.yaml:5:1 : no route named "apii" \(routes: "api", "defaults"\)/);
     expect(problems('{ from: { envoy: nowhere.yaml } }')[0]).toMatch(/s\.yaml:7:\d+ clients\.app\.layers\.proxy\.from\.envoy: cannot read nowhere\.yaml: no such file/);

@@ -6,6 +6,7 @@
  */
 import { LineCounter, parseDocument, isMap, isScalar, isSeq, type Node, type YAMLMap } from 'yaml';
 import type { Problem } from '../problems.js';
+import { documentErrors, PARSE_OPTIONS } from '../yaml-errors.js';
 
 export interface ConfigFile {
   file: string;
@@ -19,14 +20,16 @@ export interface ConfigFile {
 
 export function readConfig(text: string, file: string): ConfigFile {
   const lc = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true, logLevel: 'error' });
+  // Duplicate keys are found by documentErrors, in linear time (yaml's own check is quadratic).
+  const doc = parseDocument(text, { lineCounter: lc, ...PARSE_OPTIONS });
   const problems: Problem[] = [];
   const report = (at: Node | undefined, path: string, message: string) => {
     const { line, col } = at?.range ? lc.linePos(at.range[0]) : { line: 1, col: 1 };
     problems.push({ file, line, col, path, message });
   };
-  for (const e of doc.errors.slice(0, 5)) {
-    const pos = e.linePos?.[0] ?? lc.linePos(e.pos[0]);
+  const errors = documentErrors(doc);
+  for (const e of errors.slice(0, 5)) {
+    const pos = e.linePos ?? lc.linePos(e.pos);
     problems.push({ file, line: pos.line, col: pos.col, path: '', message: `YAML: ${e.message.split('\n')[0]}` });
   }
   return { file, root: (doc.contents ?? undefined) as Node | undefined, problems, report };
