@@ -2,8 +2,8 @@
  * `npm run fuzz -- [count] [seed]`: loads `count` mutants of the shipped scenarios (default
  * 100,000, seed "fuzz") and reports any the loader met badly: a crash, a problem without a
  * position, zod's generic wording, or a load slower than 2 s of CPU. The test suite runs the
- * same check on 10,000 mutants with a fixed seed (test/scenario/fuzz.test.ts); this script
- * is for searching further, with other seeds. Exits 1 when anything was found.
+ * same check on 10,000 mutants with a fixed seed (test/scenario/fuzz.slow.test.ts; the quick
+ * suite runs the first 1,000); this script is for searching further, with other seeds. Exits 1 when anything was found.
  */
 import { checkMutant, mutant, shippedScenarios } from '../test/helpers/mutants.js';
 
