@@ -230,6 +230,13 @@ export interface RunRecord {
     fingerprintPeakEntries: number;
     /** Attempts lost to crashes and restarts. */
     lostAttempts: number;
+    /**
+     * User actions that ended by the horizon (succeeded, failed or abandoned), and the sum of
+     * their durations from start to end (s): actionTimeS / actionsEnded is the mean response
+     * time R of the interactive response time law a closed population follows.
+     */
+    actionsEnded: number;
+    actionTimeS: number;
   };
 }
 

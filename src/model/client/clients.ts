@@ -13,6 +13,10 @@
  * current token changes whenever its try ends, so a timer that outlived its try does nothing.
  * Per-try timeouts are also cancelled when their try ends first (most are answered in
  * time), so that pending timers follow the tries in flight rather than the tries made.
+ *
+ * A closed population (arrivals kind closed) has no arrival process: each of its users
+ * starts an action, and when that action ends (success, failure, abandoned) thinks for a
+ * think time and starts the next, so its load follows the answers it gets.
  */
 import { NOT_CANCELLABLE, type Engine } from '../../engine/engine.js';
 import type { Fault, Population } from '../../scenario/schema.js';
@@ -49,6 +53,12 @@ export class Clients {
   private readonly kGiveUp: number;
   private readonly kRefresh: number;
   private readonly kFlush: number;
+  private readonly kThought: number;
+  /** For actions of closed populations: the user whose action it is (indexed by action id). */
+  private userOf: Int32Array<ArrayBuffer> = new Int32Array(0);
+  /** Summed durations (start to end, refreshes included) of the user actions that ended, and their count. */
+  actionTimeS = 0;
+  actionsEnded = 0;
   /** Where attempts go: set once the server exists (the server answers through `answer`). */
   send: (attempt: number) => void = () => {
     throw new Error('Clients.send used before a server was connected');
@@ -75,6 +85,7 @@ export class Clients {
     this.kGiveUp = engine.on((act, gen) => this.giveUp(act, gen));
     this.kRefresh = engine.on((act, gen) => this.refreshDue(act, gen));
     this.kFlush = engine.on((p) => this.flushOffline(p));
+    this.kThought = engine.on((p, user) => this.userActs(p, user));
   }
 
   /** An operator flips a population's remote switch now; returns the undo (the switch as it was). */
@@ -91,6 +102,8 @@ export class Clients {
       const t = p.arrivals.next(0);
       if (t < Infinity) this.engine.at(t, this.kArrival, i);
       if (p.offline) this.engine.at(p.offline.to, this.kFlush, i);
+      // Each user of a closed population thinks once before its first action, so they start spread out.
+      if (p.closed) for (let u = 0; u < p.closed.users; u++) this.engine.at(p.closed.think(), this.kThought, i, u);
     });
   }
 
@@ -101,7 +114,18 @@ export class Clients {
     const now = this.engine.now;
     const next = p.arrivals.next(now);
     if (next < Infinity) this.engine.at(next, this.kArrival, i);
-    const client = Math.floor(p.clientRng() * p.clients);
+    this.begin(i, p, Math.floor(p.clientRng() * p.clients), -1);
+  }
+
+  /** A user of a closed population has finished thinking. */
+  private userActs(i: number, user: number): void {
+    const p = this.pops[i];
+    this.begin(i, p, user % p.clients, user);
+  }
+
+  /** A user action starts (of an open population: user -1). */
+  private begin(i: number, p: PopulationState, client: number, user: number): void {
+    const now = this.engine.now;
     const b = p.behaviour;
     let flags = 0;
     if (b.invalidShare !== undefined && p.behaviourRng() < b.invalidShare) flags |= ACTION_INVALID;
@@ -109,6 +133,10 @@ export class Clients {
     const offline = off !== undefined && now >= off.from && now < off.to;
     if (offline) flags |= ACTION_QUEUED_OFFLINE;
     const act = this.actions.create(i, client, now, flags);
+    if (user >= 0) {
+      if (act >= this.userOf.length) this.userOf = growTo(this.userOf, act + 1);
+      this.userOf[act] = user;
+    }
     this.rec.actionStarted(now, i);
     if (b.giveUpAfter !== undefined) this.engine.after(b.giveUpAfter, this.kGiveUp, act, this.actions.gen[act]);
     if (offline) {
@@ -137,7 +165,18 @@ export class Clients {
 
   private succeed(act: number): void {
     this.rec.actionEnded(this.engine.now, this.actions.population[act], true, this.actions.attempts[act]);
+    this.ended(act);
     this.actions.release(act);
+  }
+
+  /** An action ends, whatever its outcome (its record is still live): its time counts, and a closed population's user starts thinking. */
+  private ended(act: number): void {
+    const now = this.engine.now;
+    this.actionTimeS += now - this.actions.startT[act];
+    this.actionsEnded++;
+    const i = this.actions.population[act];
+    const closed = this.pops[i].closed;
+    if (closed !== undefined) this.engine.at(now + closed.think(), this.kThought, i, this.userOf[act]);
   }
 
   private fail(act: number, p: PopulationState): void {
@@ -150,6 +189,7 @@ export class Clients {
       return;
     }
     this.rec.actionEnded(this.engine.now, actions.population[act], false, actions.attempts[act]);
+    this.ended(act);
     actions.release(act);
   }
 
@@ -164,6 +204,7 @@ export class Clients {
     if (actions.gen[act] !== gen) return;
     this.abandonBelow(act, -1);
     this.rec.actionAbandoned(this.engine.now, actions.population[act], actions.attempts[act]);
+    this.ended(act);
     actions.release(act);
   }
 
@@ -397,4 +438,11 @@ export class Clients {
     if (l === 0) return this.fail(act, p);
     this.tryEnded(act, p, l - 1, outcome, retryAfter);
   }
+}
+
+/** A copy of `a` with room for at least n entries (doubling, so growth is amortised). */
+function growTo(a: Int32Array<ArrayBuffer>, n: number): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(Math.max(n, a.length * 2, 64));
+  b.set(a);
+  return b;
 }

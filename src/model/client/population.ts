@@ -16,6 +16,8 @@ import { OUTCOME_COUNT, OUTCOME_TIMEOUT, OUTCOME_RESET, DEFAULT_WIRE, statusOf, 
 import { MAX_LAYERS } from '../records.js';
 import { offlineWindow, type OfflineWindow } from './offline.js';
 import { prepareBackoff, type PreparedBackoff } from './backoff.js';
+import { sampler, type Sampler } from '../../engine/distributions.js';
+import { toDistributionSpec } from '../../scenario/distribution-spec.js';
 
 export interface LayerState {
   spec: LayerSpec;
@@ -57,6 +59,8 @@ export interface PopulationState {
   /** Offline devices: per-client count of queued actions, and the queued actions. */
   offlineQueued?: Int32Array;
   offlineActions: number[];
+  /** A closed population (arrivals kind closed): how many users, and their think time. */
+  closed?: { users: number; think: Sampler };
 }
 
 export type RemoteSwitch = NonNullable<Behaviour['remoteSwitch']>;
@@ -128,7 +132,8 @@ export function populationState(engine: Engine, name: string, spec: Population, 
     name,
     spec,
     clients: spec.clients,
-    arrivals: new ArrivalProcess(spec.arrivals, stream(seed, `clients/${name}/arrivals`), surgesFor(faults, name)),
+    // A closed population has no open arrivals, and no surge reaches it (its users set its load).
+    arrivals: new ArrivalProcess(spec.arrivals, stream(seed, `clients/${name}/arrivals`), spec.arrivals.kind === 'closed' ? [] : surgesFor(faults, name)),
     layers: resolved.map((l) => layerState(engine, l, spec.clients, gateRng, w)),
     clientRng: stream(seed, `clients/${name}/ids`),
     backoffRng: stream(seed, `clients/${name}/backoff`),
@@ -138,5 +143,6 @@ export function populationState(engine: Engine, name: string, spec: Population, 
     offline: offlineWindow(spec.behaviour?.offline, faults),
     offlineQueued: spec.behaviour?.offline ? new Int32Array(spec.clients) : undefined,
     offlineActions: [],
+    closed: spec.arrivals.kind === 'closed' ? { users: spec.arrivals.users, think: sampler(toDistributionSpec(spec.arrivals.thinkTime), stream(seed, `clients/${name}/think`)) } : undefined,
   };
 }
