@@ -132,7 +132,9 @@ export const serverSchema = z.strictObject({
     .meta({ description: 'Per-route settings; populations name their route in identity.route.' }),
   dependencies: z.record(name, dependencySchema).optional().meta({ description: 'Downstream services by name, called by routes (server.routes.<route>.calls).' }),
   instances: positiveInt(1000, 'instances').default(1).meta({ description: 'Server instances behind the load balancer; slots, queue and local state are per instance.' }),
-  loadBalancer: z.enum(['round-robin', 'random', 'least-outstanding']).default('round-robin'),
+  loadBalancer: z.enum(['round-robin', 'random', 'least-outstanding', 'power-of-two']).default('round-robin').meta({
+    description: 'How the balancer picks an instance: round-robin (default); random; least-outstanding: the instance with the fewest attempts in service or queued (a balancer that sees every instance); power-of-two: two instances drawn at random, the one with fewer outstanding attempts (Mitzenmacher, "The Power of Two Choices in Randomized Load Balancing", 2001; Envoy\'s LEAST_REQUEST with choice_count 2), most of least-outstanding\'s gain for two looks instead of all.',
+  }),
   slots: positiveInt(LIMITS.slots, 'concurrency slots').meta({ description: 'Attempts served at once, per instance.' }),
   queue: z
     .union([z.literal('unbounded'), z.number().int().min(0).max(LIMITS.queue)])

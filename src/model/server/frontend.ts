@@ -213,6 +213,13 @@ export class Frontend {
         for (let i = 1; i < n; i++) if (this.instances[i].outstanding < this.instances[best].outstanding) best = i;
         return best;
       }
+      case 'power-of-two': {
+        // Two distinct instances at random; the less loaded wins, the first drawn on a tie.
+        const i = Math.floor(this.lbRng() * n);
+        let j = Math.floor(this.lbRng() * (n - 1));
+        if (j >= i) j++;
+        return this.instances[j].outstanding < this.instances[i].outstanding ? j : i;
+      }
     }
   }
 
