@@ -138,9 +138,8 @@ export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}):
       eventsProcessed: engine.eventsProcessed,
       fingerprintPeakEntries: server.fingerprintPeakEntries,
       lostAttempts: server.lostAttempts,
-      actionsEnded: clients.actionsEnded,
-      actionTimeS: clients.actionTimeS,
     },
+    actionTimes: populations.map((_, i) => ({ ended: clients.actionsEnded[i], timeS: clients.actionTimeS[i] })),
   };
 }
 

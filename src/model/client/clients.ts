@@ -56,9 +56,9 @@ export class Clients {
   private readonly kThought: number;
   /** For actions of closed populations: the user whose action it is (indexed by action id). */
   private userOf: Int32Array<ArrayBuffer> = new Int32Array(0);
-  /** Summed durations (start to end, refreshes included) of the user actions that ended, and their count. */
-  actionTimeS = 0;
-  actionsEnded = 0;
+  /** Per population: summed durations (start to end, refreshes included) of the user actions that ended, and their count. */
+  readonly actionTimeS: Float64Array;
+  readonly actionsEnded: Float64Array;
   /** Where attempts go: set once the server exists (the server answers through `answer`). */
   send: (attempt: number) => void = () => {
     throw new Error('Clients.send used before a server was connected');
@@ -86,6 +86,8 @@ export class Clients {
     this.kRefresh = engine.on((act, gen) => this.refreshDue(act, gen));
     this.kFlush = engine.on((p) => this.flushOffline(p));
     this.kThought = engine.on((p, user) => this.userActs(p, user));
+    this.actionTimeS = new Float64Array(this.pops.length);
+    this.actionsEnded = new Float64Array(this.pops.length);
   }
 
   /** An operator flips a population's remote switch now; returns the undo (the switch as it was). */
@@ -172,9 +174,9 @@ export class Clients {
   /** An action ends, whatever its outcome (its record is still live): its time counts, and a closed population's user starts thinking. */
   private ended(act: number): void {
     const now = this.engine.now;
-    this.actionTimeS += now - this.actions.startT[act];
-    this.actionsEnded++;
     const i = this.actions.population[act];
+    this.actionTimeS[i] += now - this.actions.startT[act];
+    this.actionsEnded[i]++;
     const closed = this.pops[i].closed;
     if (closed !== undefined) this.engine.at(now + closed.think(), this.kThought, i, this.userOf[act]);
   }

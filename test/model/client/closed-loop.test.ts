@@ -29,7 +29,8 @@ server: { slots: ${opts.slots}, serviceTime: { kind: exponential, mean: ${opts.s
 
 /** Throughput X (actions ended per second) and mean response time R of the run. */
 function law(r: RunRecord): { x: number; r: number } {
-  return { x: r.totals.actionsEnded / r.horizonS, r: r.totals.actionTimeS / r.totals.actionsEnded };
+  const t = r.actionTimes[0];
+  return { x: t.ended / r.horizonS, r: t.timeS / t.ended };
 }
 
 describe('closed loop: the interactive response time law', () => {
@@ -44,7 +45,7 @@ describe('closed loop: the interactive response time law', () => {
     expect(Math.abs(x - expected) / expected).toBeLessThan(0.02);
     // ~86,000 actions: the sampling error of Z alone is 0.3%, while users who did not wait
     // for their answer (an open stream at N / Z = 50/s) would be R / Z = 4% above.
-    expect(rec.totals.actionsEnded).toBeGreaterThan(80_000);
+    expect(rec.actionTimes[0].ended).toBeGreaterThan(80_000);
     expect(x).toBeLessThan(0.98 * 50);
     // Every action is one attempt: nothing fails at this load.
     expect(rec.totals.actionsFailed).toBe(0);
@@ -78,7 +79,7 @@ describe('closed loop: the interactive response time law', () => {
     expect(Math.abs(started(open) - 30) / 30).toBeLessThan(0.017);
     // The closed users: at most N / Z = 40 per second, less by their response time (~10 ms).
     const x = started(users);
-    const r = rec.totals.actionTimeS / rec.totals.actionsEnded;
+    const r = rec.actionTimes[users].timeS / rec.actionTimes[users].ended;
     expect(x).toBeLessThan(40);
     expect(Math.abs(x - 20 / (r + 0.5)) / x).toBeLessThan(0.02);
   });
