@@ -30,6 +30,11 @@ export function semanticProblems(s: Scenario): SemanticProblem[] {
   let expectedActions = 0;
   for (const [name, pop] of Object.entries(s.clients)) {
     checkArrivals(pop.arrivals, ['clients', name, 'arrivals'], out);
+    // Hedges are attempts: only the layer that sends attempts can hedge.
+    const layerNames = Object.keys(pop.layers ?? {});
+    layerNames.slice(0, -1).forEach((l) => {
+      if (pop.layers![l].hedge) out.push({ path: ['clients', name, 'layers', l, 'hedge'], message: `only the innermost layer (here "${layerNames.at(-1)}", the one that sends attempts) can hedge: move hedge there` });
+    });
     checkOffline(pop.behaviour?.offline, s.faults.length, ['clients', name, 'behaviour', 'offline'], out);
     const rate = meanRate(pop.arrivals, horizon);
     if (Number.isFinite(rate)) expectedActions += rate * horizon; // not finite: a think time of mean 0, reported above

@@ -16,6 +16,7 @@ import { OUTCOME_COUNT, OUTCOME_TIMEOUT, OUTCOME_RESET, DEFAULT_WIRE, statusOf, 
 import { MAX_LAYERS } from '../records.js';
 import { offlineWindow, type OfflineWindow } from './offline.js';
 import { prepareBackoff, type PreparedBackoff } from './backoff.js';
+import { HedgeState } from './hedging.js';
 import { sampler, type Sampler } from '../../engine/distributions.js';
 import { toDistributionSpec } from '../../scenario/distribution-spec.js';
 
@@ -36,6 +37,8 @@ export interface LayerState {
   retryGateScopeIsClient: boolean;
   /** FIFO lane for this layer's per-try timeouts (same delay each time, so they come due in order). */
   timeoutLane: number;
+  /** Hedged requests (the innermost layer's option `hedge`), with their delay estimate and budget. */
+  hedge?: HedgeState;
 }
 
 export interface PopulationState {
@@ -110,6 +113,7 @@ function layerState(engine: Engine, spec: LayerSpec, clients: number, rng: Rng, 
     retryGate,
     retryGateScopeIsClient: spec.breaker?.scope !== 'population',
     timeoutLane: engine.lane(),
+    hedge: spec.hedge ? new HedgeState(spec.hedge) : undefined, // only the innermost layer's is used (semantics.ts says so)
   };
 }
 
