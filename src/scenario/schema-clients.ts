@@ -39,7 +39,8 @@ const hedgeDelaySchema = z
   })
   .meta({
     description: 'How long a try waits before a hedge is sent: a duration ("50ms"), or a percentile of the latency of this layer\'s answered attempts ("p95", tracked over its last 1,000 answers; no hedge is sent before 100 answers have been seen).',
-    'x-unit': 'duration',
+    // For editors: a duration or a percentile (the JSON Schema's duration unit would refuse "p95").
+    pattern: '^\\s*((\\d+(\\.\\d+)?(ms|s|m|h|d))+|p\\d{1,2}(\\.\\d+)?)\\s*$',
   });
 
 export const hedgeSchema = z
