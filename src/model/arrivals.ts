@@ -53,6 +53,9 @@ function profileSegments(a: Arrivals): Segment[] {
       ].filter((s) => s.end > s.start);
     case 'diurnal':
       return [seg(0, Infinity, a.mean * (1 + a.amplitude), a.amplitude === 0)];
+    case 'closed':
+      // No open arrivals: a closed population's users act when their last action ends (clients.ts).
+      return [seg(0, Infinity, 0, true)];
   }
 }
 

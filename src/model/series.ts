@@ -231,6 +231,13 @@ export interface RunRecord {
     /** Attempts lost to crashes and restarts. */
     lostAttempts: number;
   };
+  /**
+   * Per population (index into populations): the user actions that ended by the horizon
+   * (succeeded, failed or abandoned), and the sum of their durations from start to end (s).
+   * timeS / ended is the population's mean response time: the R of the interactive response
+   * time law a closed population follows, and what fair queueing protects.
+   */
+  actionTimes: Array<{ ended: number; timeS: number }>;
 }
 
 /** What a dependency's quota went through in one run (filled by model/server/dependencies.ts). */

@@ -139,6 +139,7 @@ export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}):
       fingerprintPeakEntries: server.fingerprintPeakEntries,
       lostAttempts: server.lostAttempts,
     },
+    actionTimes: populations.map((_, i) => ({ ended: clients.actionsEnded[i], timeS: clients.actionTimeS[i] })),
   };
 }
 

@@ -4,6 +4,8 @@
  * the model samples arrivals from the very same curve.
  */
 import type { Arrivals } from './schema.js';
+import { distributionMean } from '../engine/distributions.js';
+import { toDistributionSpec } from './distribution-spec.js';
 
 export function rateAt(a: Arrivals, t: number): number {
   switch (a.kind) {
@@ -20,12 +22,25 @@ export function rateAt(a: Arrivals, t: number): number {
       return a.from + ((a.to - a.from) * (t - a.start)) / (a.end - a.start);
     case 'diurnal':
       return a.mean * (1 + a.amplitude * Math.cos((2 * Math.PI * (t - a.peakAt)) / a.period));
+    case 'closed':
+      return closedRateBound(a);
   }
+}
+
+/**
+ * The most actions per second a closed population can start: N / Z, what the interactive
+ * response time law N / (R + Z) gives when answers take no time. What it really starts is
+ * lower by the response time; the bound is what sizing and baselines need.
+ */
+export function closedRateBound(a: Extract<Arrivals, { kind: 'closed' }>): number {
+  const z = distributionMean(toDistributionSpec(a.thinkTime));
+  return z > 0 ? a.users / z : Infinity;
 }
 
 /** Average rate over [0, horizon], used for sanity limits and as a fallback baseline. */
 export function meanRate(a: Arrivals, horizon: number): number {
   if (a.kind === 'constant' || a.kind === 'diurnal') return a.kind === 'constant' ? a.rate : a.mean;
+  if (a.kind === 'closed') return closedRateBound(a);
   const n = 1000;
   let sum = 0;
   for (let i = 0; i < n; i++) sum += rateAt(a, ((i + 0.5) * horizon) / n);

@@ -1,8 +1,12 @@
 /**
- * How user actions arrive: the rate profile of a population's Poisson process.
+ * How user actions arrive: the rate profile of a population's Poisson process (open loop),
+ * or a fixed number of users who each wait for their answer and think before acting again
+ * (closed loop).
  */
 import { z } from 'zod';
-import { durationSchema, rateSchema } from './schema-primitives.js';
+import { durationSchema, rateSchema, positiveInt } from './schema-primitives.js';
+import { distributionSchema } from './schema-distributions.js';
+import { LIMITS } from './limits.js';
 
 export const arrivalsSchema = z
   .discriminatedUnion('kind', [
@@ -28,6 +32,15 @@ export const arrivalsSchema = z
       period: durationSchema('Length of one cycle.').prefault('24h'),
       peakAt: durationSchema('Offset of the first peak from the start.').prefault('0s'),
     }),
-  ], { error: () => 'expected kind: constant, steps, ramp or diurnal' })
-  .meta({ description: 'How user actions arrive (a Poisson process whose rate follows this profile).' });
+    z.strictObject({
+      kind: z.literal('closed'),
+      users: positiveInt(LIMITS.clients, 'users').meta({
+        description: 'How many users there are. Each has one action at a time: it waits for the answer (success, or failure after its retry layers give up, or its own giveUpAfter), thinks, then acts again. User u is client u mod `clients`.',
+      }),
+      thinkTime: distributionSchema.meta({ description: 'Think time between the end of a user\'s action and the start of the next (also drawn once before each user\'s first action, so they start spread out).' }),
+    }).meta({
+      description: 'A closed loop (the interactive users of a terminal system): the load follows the answers. Throughput is N / (R + Z) with R the response time and Z the mean think time, so slow answers slow the users down; at most `users` actions are in progress at once. Surge faults do not reach a closed population.',
+    }),
+  ], { error: () => 'expected kind: constant, steps, ramp, diurnal or closed' })
+  .meta({ description: 'How user actions arrive: a Poisson process whose rate follows a profile (open loop: users come whatever the service does), or closed: a fixed number of users who wait and think.' });
 

@@ -14,6 +14,46 @@ import { LIMITS } from './limits.js';
 import { closest } from './problems.js';
 import { arrivalsSchema } from './schema-arrivals.js';
 import { PRESET_NAMES, PRESET_REF_PATTERN, parsePresetRef } from './preset-names.js';
+import { parseDuration } from './units.js';
+
+/** Most hedges per try: gRPC's hedgingPolicy allows maxAttempts up to 5, the first try and 4 hedges. */
+export const MAX_HEDGES = 4;
+
+/** A hedge delay: a duration ("50ms"), or a percentile of the layer's observed latency ("p95"), as { percentile: 0.95 }. */
+const hedgeDelaySchema = z
+  .union([z.string(), z.number()], { error: () => 'expected a duration such as "50ms", or a latency percentile such as "p95"' })
+  .transform((text, ctx): number | { percentile: number } => {
+    const m = typeof text === 'string' ? /^p(\d{1,2}(?:\.\d+)?)$/.exec(text) : null;
+    if (m) {
+      const p = Number(m[1]);
+      if (p >= 50 && p < 100) return { percentile: p / 100 };
+      ctx.addIssue({ code: 'custom', message: `a hedge percentile is between p50 and p99.9 (got ${text}): hedging below the median would send most requests twice` });
+      return z.NEVER;
+    }
+    const r = parseDuration(text);
+    if (!r.ok) {
+      ctx.addIssue({ code: 'custom', message: `${r.message}; or a latency percentile such as "p95"` });
+      return z.NEVER;
+    }
+    return r.value;
+  })
+  .meta({
+    description: 'How long a try waits before a hedge is sent: a duration ("50ms"), or a percentile of the latency of this layer\'s answered attempts ("p95", tracked over its last 1,000 answers; no hedge is sent before 100 answers have been seen).',
+    // For editors: a duration or a percentile (the JSON Schema's duration unit would refuse "p95").
+    pattern: '^\\s*((\\d+(\\.\\d+)?(ms|s|m|h|d))+|p\\d{1,2}(\\.\\d+)?)\\s*$',
+  });
+
+export const hedgeSchema = z
+  .strictObject({
+    delay: hedgeDelaySchema,
+    maxHedges: z.number().int().min(1).max(MAX_HEDGES).optional().meta({ description: `Hedges per try at most, sent \`delay\` apart while no attempt of the try has answered (default 1; at most ${MAX_HEDGES}, as gRPC's maxAttempts of 5).` }),
+    budget: z.number().min(0).max(1).optional().meta({
+      description: 'Hedges as a share of tries at most (default 0.05): every try adds this many tokens (up to 10), a hedge spends one; without a token the hedge is not sent (Dean and Barroso\'s "a few percent" of extra load).',
+    }),
+  })
+  .meta({
+    description: 'Hedged requests (Dean and Barroso, "The Tail at Scale", 2013; gRPC\'s hedgingPolicy, Envoy\'s hedge_policy): while a try\'s attempt is still out after `delay`, send another attempt of the same try; the first success wins and the others are cancelled (the client stops waiting; the server may still do their work, counted as wasted). A failed attempt waits for the others; the try fails when all have failed, and the layer may then retry it. Only on the innermost layer (the one that sends attempts). The per-try timeout covers all of a try\'s attempts.',
+  });
 
 const fraction = (what: string) => z.number().min(0).max(1).meta({ description: what });
 const scope = z
@@ -181,6 +221,7 @@ export const layerSchema = z
     budget: budgetSchema.optional(),
     breaker: breakerSchema.optional(),
     deadLetter: z.boolean().optional().meta({ description: 'Calls that exhaust this layer go to a dead-letter queue (counted and charted) instead of failing silently (for queue layers).' }),
+    hedge: hedgeSchema.optional(),
   })
   .meta({ description: 'One retry layer.' });
 
@@ -270,3 +311,4 @@ export type Population = z.output<typeof populationSchema>;
 export type BudgetSpec = z.output<typeof budgetSchema>;
 export type BreakerSpec = z.output<typeof breakerSchema>;
 export type Behaviour = z.output<typeof behaviourSchema>;
+export type HedgeSpec = z.output<typeof hedgeSchema>;

@@ -132,7 +132,9 @@ export const serverSchema = z.strictObject({
     .meta({ description: 'Per-route settings; populations name their route in identity.route.' }),
   dependencies: z.record(name, dependencySchema).optional().meta({ description: 'Downstream services by name, called by routes (server.routes.<route>.calls).' }),
   instances: positiveInt(1000, 'instances').default(1).meta({ description: 'Server instances behind the load balancer; slots, queue and local state are per instance.' }),
-  loadBalancer: z.enum(['round-robin', 'random', 'least-outstanding']).default('round-robin'),
+  loadBalancer: z.enum(['round-robin', 'random', 'least-outstanding', 'power-of-two']).default('round-robin').meta({
+    description: 'How the balancer picks an instance: round-robin (default); random; least-outstanding: the instance with the fewest attempts in service or queued (a balancer that sees every instance); power-of-two: two instances drawn at random, the one with fewer outstanding attempts (Mitzenmacher, "The Power of Two Choices in Randomized Load Balancing", 2001; Envoy\'s LEAST_REQUEST with choice_count 2), most of least-outstanding\'s gain for two looks instead of all.',
+  }),
   slots: positiveInt(LIMITS.slots, 'concurrency slots').meta({ description: 'Attempts served at once, per instance.' }),
   queue: z
     .union([z.literal('unbounded'), z.number().int().min(0).max(LIMITS.queue)])
@@ -141,6 +143,25 @@ export const serverSchema = z.strictObject({
   discipline: z.enum(['fifo', 'lifo', 'adaptive-lifo']).default('fifo').meta({
     description: 'Which queued attempt a free slot takes: the oldest (fifo), the newest (lifo, which serves callers still waiting first in an overload), or adaptive-lifo: FIFO normally, LIFO while CoDel says the queue is standing (Facebook, "Fail at Scale", 2015).',
   }),
+  fairQueue: z
+    .strictObject({
+      key: z.enum(['population', 'route', 'tier']).default('population').meta({
+        description: 'Whose requests share a turn: each client population (default), each route, or each API-key tier (identity.tier; populations without one share the tier "none").',
+      }),
+      weights: z.record(z.string(), z.number().positive().max(1e6)).optional().meta({
+        description: 'Weight of a key (a population, route or tier name): its share of turns while several keys have requests queued (default 1 each). A key of weight 2 gets twice the turns of a key of weight 1.',
+      }),
+      priority: z
+        .union([z.literal('first-tries'), z.array(name).min(1)])
+        .optional()
+        .meta({
+          description: 'Strict priority classes, served before any lower class: "first-tries": first tries before retries (the server reads the attempt number each request carries, like gRPC\'s grpc-previous-rpc-attempts header); or a list of population names, highest first (e.g. [paid]): the populations not listed come last. Within a class the keys share turns by weight.',
+        }),
+    })
+    .optional()
+    .meta({
+      description: 'Fair queueing in each instance\'s queue instead of one line: a line per key, and a free slot takes from the highest priority class that has anything queued, sharing turns between its keys by deficit round robin (Shreedhar and Varghese, 1995; with a request as the unit, weighted fair queueing of Demers, Keshav and Shenker within one request per key). The discipline applies within a key\'s line (fifo: its oldest first, lifo: its newest). Not with codel or adaptive-lifo.',
+    }),
   codel: z
     .strictObject({
       target: durationSchema('M: while the queue is standing, queued attempts older than this are refused (default 5ms).').optional(),

@@ -8,9 +8,10 @@ import type { Scenario, Distribution, Arrivals, Behaviour } from './schema.js';
 import { LIMITS, formatCount } from './limits.js';
 import { formatDuration } from './units.js';
 import type { SemanticProblem } from './semantic-problem.js';
-import { validateDistribution } from '../engine/distributions.js';
+import { validateDistribution, distributionMean } from '../engine/distributions.js';
 import { toDistributionSpec } from './distribution-spec.js';
 import { meanRate } from './arrival-profile.js';
+import { fairQueueProblems } from './semantics-fair-queue.js';
 import { actionProblems, partialFaultProblems, retryBreakerProblems } from './semantics-incidents.js';
 
 export type { SemanticProblem } from './semantic-problem.js';
@@ -24,12 +25,19 @@ export function semanticProblems(s: Scenario): SemanticProblem[] {
   }
 
   checkDistribution(s.server.serviceTime, ['server', 'serviceTime'], out);
+  out.push(...fairQueueProblems(s));
 
   let expectedActions = 0;
   for (const [name, pop] of Object.entries(s.clients)) {
     checkArrivals(pop.arrivals, ['clients', name, 'arrivals'], out);
+    // Hedges are attempts: only the layer that sends attempts can hedge.
+    const layerNames = Object.keys(pop.layers ?? {});
+    layerNames.slice(0, -1).forEach((l) => {
+      if (pop.layers![l].hedge) out.push({ path: ['clients', name, 'layers', l, 'hedge'], message: `only the innermost layer (here "${layerNames.at(-1)}", the one that sends attempts) can hedge: move hedge there` });
+    });
     checkOffline(pop.behaviour?.offline, s.faults.length, ['clients', name, 'behaviour', 'offline'], out);
-    expectedActions += meanRate(pop.arrivals, horizon) * horizon;
+    const rate = meanRate(pop.arrivals, horizon);
+    if (Number.isFinite(rate)) expectedActions += rate * horizon; // not finite: a think time of mean 0, reported above
     // A surge adds (factor - 1) x the usual rate over its window; one to an absolute rate, at most that rate.
     for (const f of s.faults) {
       if (f.kind !== 'surge' || (f.population !== undefined && f.population !== name)) continue;
@@ -50,6 +58,9 @@ export function semanticProblems(s: Scenario): SemanticProblem[] {
     if (f.duration <= 0 && f.kind !== 'crash') out.push({ path: ['faults', i, 'duration'], message: 'a fault must last longer than 0s' });
     if (f.kind === 'capacity-cut' && f.slots > s.server.slots) {
       out.push({ path: ['faults', i, 'slots'], message: `a cut leaves at most the server's ${s.server.slots} slots (got ${f.slots})` });
+    }
+    if (f.kind === 'surge' && f.population !== undefined && s.clients[f.population]?.arrivals.kind === 'closed') {
+      out.push({ path: ['faults', i, 'population'], message: `"${f.population}" is a closed population (arrivals kind closed): its load follows its users, a surge cannot reach it; surge an open population, or add users` });
     }
     if (f.kind === 'surge' && f.population !== undefined && !(f.population in s.clients)) {
       out.push({ path: ['faults', i, 'population'], message: `no client population "${f.population}" (the populations are: ${Object.keys(s.clients).join(', ')}); leave it out to surge every population` });
@@ -86,6 +97,15 @@ function checkOffline(off: Behaviour['offline'], faults: number, path: PropertyK
 }
 
 function checkArrivals(a: Arrivals, path: PropertyKey[], out: SemanticProblem[]): void {
+  if (a.kind === 'closed') {
+    const before = out.length;
+    checkDistribution(a.thinkTime, [...path, 'thinkTime'], out);
+    // Users who never think, answered at once (a refusal at the edge), would act again and
+    // again without the clock moving.
+    if (out.length === before && distributionMean(toDistributionSpec(a.thinkTime)) <= 0) {
+      out.push({ path: [...path, 'thinkTime'], message: 'the think time must have a mean above 0s (users who never pause would act again at the same instant)' });
+    }
+  }
   if (a.kind === 'ramp' && a.end < a.start) out.push({ path: [...path, 'end'], message: 'the ramp ends before it starts' });
   if (a.kind === 'diurnal' && a.period <= 0) out.push({ path: [...path, 'period'], message: 'the period must be longer than 0s' });
   if (a.kind === 'steps') {

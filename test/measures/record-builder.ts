@@ -42,6 +42,7 @@ export function makeRecord(horizonS: number, faults: FaultWindow[], bucketS = 10
     quotas: [],
     actions: [],
     totals: { actionsStarted: 0, actionsOk: 0, actionsFailed: 0, attempts: 0, served: 0, queueWaitS: 0, workS: 0, wastedWorkS: 0, capacityS: 0, eventsProcessed: 0, fingerprintPeakEntries: 0, lostAttempts: 0 },
+    actionTimes: populations.map(() => ({ ended: 0, timeS: 0 })),
   };
 }
 

@@ -110,6 +110,7 @@ describe('simulate is deterministic', () => {
         ...r,
         populations: pick(r.populations),
         attemptsPerActionByPopulation: pick(r.attemptsPerActionByPopulation),
+        actionTimes: pick(r.actionTimes),
         series: { ...r.series, populations: pick(r.series.populations) },
       } as RunRecord);
     };

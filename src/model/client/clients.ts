@@ -13,12 +13,23 @@
  * current token changes whenever its try ends, so a timer that outlived its try does nothing.
  * Per-try timeouts are also cancelled when their try ends first (most are answered in
  * time), so that pending timers follow the tries in flight rather than the tries made.
+ *
+ * A hedging innermost layer (option `hedge`, hedging.ts) may have several attempts of one
+ * try out at once: the first in actions.inflight, the hedges in hedgeOut. Its per-try
+ * timeout is then a layer timeout (keyed by the try's token, not by one attempt), the first
+ * success ends the try and cancels the others, and a failure ends it only when no attempt
+ * of the try is still out.
+ *
+ * A closed population (arrivals kind closed) has no arrival process: each of its users
+ * starts an action, and when that action ends (success, failure, abandoned) thinks for a
+ * think time and starts the next, so its load follows the answers it gets.
  */
 import { NOT_CANCELLABLE, type Engine } from '../../engine/engine.js';
 import type { Fault, Population } from '../../scenario/schema.js';
 import type { Recorder } from '../recorder.js';
 import { populationState, type PopulationState, type LayerState, type RemoteSwitch } from './population.js';
 import { preparedDelay, initialBackoffState } from './backoff.js';
+import { MAX_HEDGES } from '../../scenario/schema-clients.js';
 import {
   ACTION_INVALID, ACTION_QUEUED_OFFLINE, ATTEMPT_HEADER, ATTEMPT_INVALID, LAYER_SHIFT, MAX_LAYERS,
   type Actions, type Attempts,
@@ -49,6 +60,18 @@ export class Clients {
   private readonly kGiveUp: number;
   private readonly kRefresh: number;
   private readonly kFlush: number;
+  private readonly kThought: number;
+  private readonly kHedge: number;
+  /** Per population: its innermost layer hedges (so answers take the hedged path). */
+  private readonly hedged: Uint8Array;
+  /** Per action: hedge opportunities used in the current try, and the hedges out (MAX_HEDGES per action, -1 when none). */
+  private hedgeSent: Int32Array<ArrayBuffer> = new Int32Array(0);
+  private hedgeOut: Int32Array<ArrayBuffer> = new Int32Array(0);
+  /** For actions of closed populations: the user whose action it is (indexed by action id). */
+  private userOf: Int32Array<ArrayBuffer> = new Int32Array(0);
+  /** Per population: summed durations (start to end, refreshes included) of the user actions that ended, and their count. */
+  readonly actionTimeS: Float64Array;
+  readonly actionsEnded: Float64Array;
   /** Where attempts go: set once the server exists (the server answers through `answer`). */
   send: (attempt: number) => void = () => {
     throw new Error('Clients.send used before a server was connected');
@@ -75,6 +98,11 @@ export class Clients {
     this.kGiveUp = engine.on((act, gen) => this.giveUp(act, gen));
     this.kRefresh = engine.on((act, gen) => this.refreshDue(act, gen));
     this.kFlush = engine.on((p) => this.flushOffline(p));
+    this.kThought = engine.on((p, user) => this.userActs(p, user));
+    this.kHedge = engine.on((act, aux) => this.hedgeDue(act, aux));
+    this.hedged = Uint8Array.from(this.pops, (p) => (p.layers[p.layers.length - 1].hedge ? 1 : 0));
+    this.actionTimeS = new Float64Array(this.pops.length);
+    this.actionsEnded = new Float64Array(this.pops.length);
   }
 
   /** An operator flips a population's remote switch now; returns the undo (the switch as it was). */
@@ -91,6 +119,8 @@ export class Clients {
       const t = p.arrivals.next(0);
       if (t < Infinity) this.engine.at(t, this.kArrival, i);
       if (p.offline) this.engine.at(p.offline.to, this.kFlush, i);
+      // Each user of a closed population thinks once before its first action, so they start spread out.
+      if (p.closed) for (let u = 0; u < p.closed.users; u++) this.engine.at(p.closed.think(), this.kThought, i, u);
     });
   }
 
@@ -101,7 +131,18 @@ export class Clients {
     const now = this.engine.now;
     const next = p.arrivals.next(now);
     if (next < Infinity) this.engine.at(next, this.kArrival, i);
-    const client = Math.floor(p.clientRng() * p.clients);
+    this.begin(i, p, Math.floor(p.clientRng() * p.clients), -1);
+  }
+
+  /** A user of a closed population has finished thinking. */
+  private userActs(i: number, user: number): void {
+    const p = this.pops[i];
+    this.begin(i, p, user % p.clients, user);
+  }
+
+  /** A user action starts (of an open population: user -1). */
+  private begin(i: number, p: PopulationState, client: number, user: number): void {
+    const now = this.engine.now;
     const b = p.behaviour;
     let flags = 0;
     if (b.invalidShare !== undefined && p.behaviourRng() < b.invalidShare) flags |= ACTION_INVALID;
@@ -109,6 +150,10 @@ export class Clients {
     const offline = off !== undefined && now >= off.from && now < off.to;
     if (offline) flags |= ACTION_QUEUED_OFFLINE;
     const act = this.actions.create(i, client, now, flags);
+    if (user >= 0) {
+      if (act >= this.userOf.length) this.userOf = growTo(this.userOf, act + 1);
+      this.userOf[act] = user;
+    }
     this.rec.actionStarted(now, i);
     if (b.giveUpAfter !== undefined) this.engine.after(b.giveUpAfter, this.kGiveUp, act, this.actions.gen[act]);
     if (offline) {
@@ -137,7 +182,18 @@ export class Clients {
 
   private succeed(act: number): void {
     this.rec.actionEnded(this.engine.now, this.actions.population[act], true, this.actions.attempts[act]);
+    this.ended(act);
     this.actions.release(act);
+  }
+
+  /** An action ends, whatever its outcome (its record is still live): its time counts, and a closed population's user starts thinking. */
+  private ended(act: number): void {
+    const now = this.engine.now;
+    const i = this.actions.population[act];
+    this.actionTimeS[i] += now - this.actions.startT[act];
+    this.actionsEnded[i]++;
+    const closed = this.pops[i].closed;
+    if (closed !== undefined) this.engine.at(now + closed.think(), this.kThought, i, this.userOf[act]);
   }
 
   private fail(act: number, p: PopulationState): void {
@@ -150,6 +206,7 @@ export class Clients {
       return;
     }
     this.rec.actionEnded(this.engine.now, actions.population[act], false, actions.attempts[act]);
+    this.ended(act);
     actions.release(act);
   }
 
@@ -164,6 +221,7 @@ export class Clients {
     if (actions.gen[act] !== gen) return;
     this.abandonBelow(act, -1);
     this.rec.actionAbandoned(this.engine.now, actions.population[act], actions.attempts[act]);
+    this.ended(act);
     actions.release(act);
   }
 
@@ -222,6 +280,7 @@ export class Clients {
     const timeout = layer.spec.timeout < remaining ? layer.spec.timeout : remaining;
     // The try's timeout is cancelled when the try ends first (tryEnded, abandonBelow).
     actions.layerTimer[slot] = NOT_CANCELLABLE;
+    if (layer.hedge !== undefined && l === p.layers.length - 1) return this.tryHedged(act, p, l, slot, token, timeout);
     if (l === p.layers.length - 1) {
       const n = ++actions.attempts[act];
       const flags = ((actions.flags[act] & ACTION_INVALID) !== 0 ? ATTEMPT_INVALID : 0) | (p.behaviour.attemptHeader ? ATTEMPT_HEADER : 0);
@@ -243,11 +302,102 @@ export class Clients {
     const act = at.action[a];
     const pop = this.actions.population[act];
     this.rec.answer(now, pop, at.sentT[a], outcome, at.number[a] === 1);
+    if (this.hedged[pop] === 1) return this.hedgedAnswer(act, this.pops[pop], a, outcome, retryAfter);
     at.release(a);
     this.actions.inflight[act] = -1;
     const p = this.pops[pop];
     this.tryEnded(act, p, p.layers.length - 1, outcome, retryAfter);
   };
+
+  // ── Hedged requests (the innermost layer's option `hedge`) ──────────────────
+
+  /** A try of a hedging layer: its first attempt, its timeout over all its attempts, and the first hedge's timer. */
+  private tryHedged(act: number, p: PopulationState, l: number, slot: number, token: number, timeout: number): void {
+    const actions = this.actions;
+    const h = p.layers[l].hedge!;
+    h.tryStarted();
+    if (act >= this.hedgeSent.length) {
+      const n = Math.max(act + 1, this.hedgeSent.length * 2, 64);
+      const sent = new Int32Array(n);
+      sent.set(this.hedgeSent);
+      const out = new Int32Array(n * MAX_HEDGES).fill(-1);
+      out.set(this.hedgeOut);
+      this.hedgeSent = sent;
+      this.hedgeOut = out;
+    }
+    this.hedgeSent[act] = 0;
+    const aux = (token << LAYER_SHIFT) | l;
+    // Timers first: the send may be answered at once (a refusal at the edge), ending the try.
+    if (timeout < Infinity) actions.layerTimer[slot] = this.engine.afterInLane(p.layers[l].timeoutLane, timeout, this.kLayerTimeout, act, aux);
+    if (h.delay < Infinity) this.engine.after(h.delay, this.kHedge, act, aux);
+    const a = this.newAttempt(act, p);
+    actions.inflight[act] = a;
+    this.send(a);
+  }
+
+  /** An attempt record for the action's next attempt, counted as sent. */
+  private newAttempt(act: number, p: PopulationState): number {
+    const actions = this.actions;
+    const now = this.engine.now;
+    const n = ++actions.attempts[act];
+    const flags = ((actions.flags[act] & ACTION_INVALID) !== 0 ? ATTEMPT_INVALID : 0) | (p.behaviour.attemptHeader ? ATTEMPT_HEADER : 0);
+    const a = this.attempts.create(act, now, flags, n);
+    this.rec.attempt(now, actions.population[act], n > 1, n > 1 && (flags & ATTEMPT_INVALID) !== 0);
+    return a;
+  }
+
+  /** A hedge is due: if the try is still on and the budget lends one, another attempt goes out. */
+  private hedgeDue(act: number, aux: number): void {
+    const l = aux & LAYER_MASK;
+    const actions = this.actions;
+    if (actions.layerToken[actions.layerSlot(act, l)] !== aux >>> LAYER_SHIFT) return; // the try is over
+    const p = this.pops[actions.population[act]];
+    const h = p.layers[l].hedge!;
+    const k = this.hedgeSent[act]++;
+    if (k + 1 < h.maxHedges) this.engine.after(h.delay, this.kHedge, act, aux);
+    if (!h.take()) return; // the budget has nothing to lend: this hedge is not sent
+    const a = this.newAttempt(act, p);
+    this.hedgeOut[act * MAX_HEDGES + k] = a;
+    this.send(a);
+  }
+
+  /** An attempt of a hedged try was answered (its record is still live). */
+  private hedgedAnswer(act: number, p: PopulationState, a: number, outcome: number, retryAfter: number): void {
+    const actions = this.actions;
+    const l = p.layers.length - 1;
+    p.layers[l].hedge!.observe(this.engine.now - this.attempts.sentT[a]);
+    this.attempts.release(a);
+    let out = 0;
+    if (actions.inflight[act] === a) actions.inflight[act] = -1;
+    else if (actions.inflight[act] >= 0) out++;
+    const base = act * MAX_HEDGES;
+    for (let k = 0; k < MAX_HEDGES; k++) {
+      const b = this.hedgeOut[base + k];
+      if (b === a) this.hedgeOut[base + k] = -1;
+      else if (b >= 0) out++;
+    }
+    if (outcome === OUTCOME_OK) {
+      // The winner: the others are cancelled (the server, still holding them, will find them gone).
+      if (out > 0) this.releaseHedged(act);
+    } else if (out > 0) return; // another attempt of the try may still succeed
+    this.tryEnded(act, p, l, outcome, retryAfter);
+  }
+
+  /** Releases every attempt of the action's hedged try that is still out. */
+  private releaseHedged(act: number): void {
+    const actions = this.actions;
+    if (actions.inflight[act] >= 0) {
+      this.attempts.release(actions.inflight[act]);
+      actions.inflight[act] = -1;
+    }
+    const base = act * MAX_HEDGES;
+    for (let k = 0; k < MAX_HEDGES; k++) {
+      const b = this.hedgeOut[base + k];
+      if (b < 0) continue;
+      this.attempts.release(b);
+      this.hedgeOut[base + k] = -1;
+    }
+  }
 
   private attemptTimeout(a: number, gen: number): void {
     const at = this.attempts;
@@ -296,6 +446,7 @@ export class Clients {
       actions.layerState[slot] = IDLE;
       actions.layerToken[slot] = -1;
     }
+    if (this.hedged[actions.population[act]] === 1) this.releaseHedged(act);
     const a = actions.inflight[act];
     if (a >= 0) {
       this.attempts.release(a);
@@ -397,4 +548,11 @@ export class Clients {
     if (l === 0) return this.fail(act, p);
     this.tryEnded(act, p, l - 1, outcome, retryAfter);
   }
+}
+
+/** A copy of `a` with room for at least n entries (doubling, so growth is amortised). */
+function growTo(a: Int32Array<ArrayBuffer>, n: number): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(Math.max(n, a.length * 2, 64));
+  b.set(a);
+  return b;
 }

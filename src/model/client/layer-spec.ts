@@ -5,6 +5,7 @@
  * attempts when something says it should.
  */
 import type { BudgetSpec, BreakerSpec } from '../../scenario/schema.js';
+import type { HedgeSpec } from '../../scenario/schema-clients.js';
 
 export type Jitter = 'none' | 'full' | 'equal' | 'decorrelated' | 'decorrelated-v2' | 'proportional' | 'scaled';
 export type RetryOnItem = 'timeout' | 'reset' | '5xx' | '4xx' | number;
@@ -52,6 +53,8 @@ export interface LayerSpec {
   budget?: BudgetSpec;
   breaker?: BreakerSpec;
   deadLetter: boolean;
+  /** Hedged requests (innermost layer only); undefined: none. */
+  hedge?: HedgeSpec;
 }
 
 /** A layer as written in a preset: any field, durations in seconds. */

@@ -16,6 +16,9 @@ import { OUTCOME_COUNT, OUTCOME_TIMEOUT, OUTCOME_RESET, DEFAULT_WIRE, statusOf, 
 import { MAX_LAYERS } from '../records.js';
 import { offlineWindow, type OfflineWindow } from './offline.js';
 import { prepareBackoff, type PreparedBackoff } from './backoff.js';
+import { HedgeState } from './hedging.js';
+import { sampler, type Sampler } from '../../engine/distributions.js';
+import { toDistributionSpec } from '../../scenario/distribution-spec.js';
 
 export interface LayerState {
   spec: LayerSpec;
@@ -34,6 +37,8 @@ export interface LayerState {
   retryGateScopeIsClient: boolean;
   /** FIFO lane for this layer's per-try timeouts (same delay each time, so they come due in order). */
   timeoutLane: number;
+  /** Hedged requests (the innermost layer's option `hedge`), with their delay estimate and budget. */
+  hedge?: HedgeState;
 }
 
 export interface PopulationState {
@@ -57,6 +62,8 @@ export interface PopulationState {
   /** Offline devices: per-client count of queued actions, and the queued actions. */
   offlineQueued?: Int32Array;
   offlineActions: number[];
+  /** A closed population (arrivals kind closed): how many users, and their think time. */
+  closed?: { users: number; think: Sampler };
 }
 
 export type RemoteSwitch = NonNullable<Behaviour['remoteSwitch']>;
@@ -106,6 +113,7 @@ function layerState(engine: Engine, spec: LayerSpec, clients: number, rng: Rng, 
     retryGate,
     retryGateScopeIsClient: spec.breaker?.scope !== 'population',
     timeoutLane: engine.lane(),
+    hedge: spec.hedge ? new HedgeState(spec.hedge) : undefined, // only the innermost layer's is used (semantics.ts says so)
   };
 }
 
@@ -128,7 +136,8 @@ export function populationState(engine: Engine, name: string, spec: Population, 
     name,
     spec,
     clients: spec.clients,
-    arrivals: new ArrivalProcess(spec.arrivals, stream(seed, `clients/${name}/arrivals`), surgesFor(faults, name)),
+    // A closed population has no open arrivals, and no surge reaches it (its users set its load).
+    arrivals: new ArrivalProcess(spec.arrivals, stream(seed, `clients/${name}/arrivals`), spec.arrivals.kind === 'closed' ? [] : surgesFor(faults, name)),
     layers: resolved.map((l) => layerState(engine, l, spec.clients, gateRng, w)),
     clientRng: stream(seed, `clients/${name}/ids`),
     backoffRng: stream(seed, `clients/${name}/backoff`),
@@ -138,5 +147,6 @@ export function populationState(engine: Engine, name: string, spec: Population, 
     offline: offlineWindow(spec.behaviour?.offline, faults),
     offlineQueued: spec.behaviour?.offline ? new Int32Array(spec.clients) : undefined,
     offlineActions: [],
+    closed: spec.arrivals.kind === 'closed' ? { users: spec.arrivals.users, think: sampler(toDistributionSpec(spec.arrivals.thinkTime), stream(seed, `clients/${name}/think`)) } : undefined,
   };
 }

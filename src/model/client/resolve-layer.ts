@@ -49,6 +49,8 @@ export function resolveLayer(name: string, input: LayerInput): LayerSpec {
     budget: pick('budget'),
     breaker: pick('breaker'),
     deadLetter: pick('deadLetter') ?? LAYER_DEFAULTS.deadLetter,
+    // No library preset hedges by default: only the scenario turns it on.
+    hedge: input.hedge,
   };
 }
 

@@ -23,6 +23,8 @@ import { Dependency } from './dependencies.js';
 import { RequestView, type Identities } from './request.js';
 import { makeStage, mix, AdaptiveConcurrency, RetryDetection, type Stage, type StageSpec } from './stages.js';
 import { Edge, EDGE_DROP, EDGE_PASS } from './edge.js';
+import { fairQueueLayout } from '../../scenario/fair-queue-keys.js';
+import type { FairQueueOptions } from './fair-queue.js';
 import type { z } from 'zod';
 import type { retryAfterSchema } from '../../scenario/schema-server.js';
 
@@ -110,6 +112,7 @@ export class Frontend {
     // Instances a scale action or the autoscaler may add exist from the start with no slots,
     // so per-instance state (local rate limits, concurrency limits) is laid out once.
     const maxSlots = Math.max(spec.slots, opts.maxSlots ?? 0);
+    const fair = this.fairQueueOptions();
     this.instances = Array.from(
       { length: Math.max(spec.instances, opts.maxInstances ?? 0) },
       (_, i) =>
@@ -128,6 +131,7 @@ export class Frontend {
           executionDeadline: spec.executionDeadline,
           failFastTime: spec.failFastTime,
           routes,
+          fair,
         }, this.respond),
     );
     rec.slotsChanged(0, spec.slots * spec.instances);
@@ -145,6 +149,22 @@ export class Frontend {
     this.lbRng = stream(seed, 'server/balancer');
     this.raRng = stream(seed, 'server/retry-after');
     this.kResume = engine.on((h) => this.resume(h));
+  }
+
+  /** How each instance's fair queue keys and classes an attempt (server.fairQueue), or undefined for one line. */
+  private fairQueueOptions(): FairQueueOptions | undefined {
+    const layout = fairQueueLayout(this.s);
+    if (!layout) return undefined;
+    const { attempts, actions } = this;
+    const keyOfPop = Int32Array.from(layout.keyOfPopulation);
+    const classOfPop = Int32Array.from(layout.classOfPopulation);
+    return {
+      keys: layout.keys.length,
+      classes: layout.classes,
+      weights: layout.weights,
+      keyOf: (a) => keyOfPop[actions.population[attempts.action[a]]],
+      classOf: layout.retriesLast ? (a) => (attempts.number[a] > 1 ? 1 : 0) : (a) => classOfPop[actions.population[attempts.action[a]]],
+    };
   }
 
   /** Peak size of the retry-detection table, if there is one (entries). */
@@ -212,6 +232,13 @@ export class Frontend {
         let best = 0;
         for (let i = 1; i < n; i++) if (this.instances[i].outstanding < this.instances[best].outstanding) best = i;
         return best;
+      }
+      case 'power-of-two': {
+        // Two distinct instances at random; the less loaded wins, the first drawn on a tie.
+        const i = Math.floor(this.lbRng() * n);
+        let j = Math.floor(this.lbRng() * (n - 1));
+        if (j >= i) j++;
+        return this.instances[j].outstanding < this.instances[i].outstanding ? j : i;
       }
     }
   }

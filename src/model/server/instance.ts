@@ -27,6 +27,7 @@ import type { Dependency } from './dependencies.js';
 import type { ServiceFaults } from './service-faults.js';
 import { OUTCOME_OK, OUTCOME_DEPENDENCY, OUTCOME_QUEUE_FULL, OUTCOME_SERVER_DEADLINE, OUTCOME_SHED, OUTCOME_ERROR, OUTCOME_EXECUTION_DEADLINE, OUTCOME_RESET } from '../outcomes.js';
 import { AttemptQueue } from './attempt-queue.js';
+import { FairQueue, type FairQueueOptions } from './fair-queue.js';
 
 /** An entry taken from the queue whose client no longer waits for it. */
 const NOBODY = -1;
@@ -50,6 +51,8 @@ export interface InstanceOptions {
   failFastTime: number;
   /** Per route index: its service time and the dependencies each request calls. */
   routes: RouteHandler[];
+  /** Fair queueing and priority classes (fair-queue.ts) instead of one line; undefined = one line. */
+  fair?: FairQueueOptions;
 }
 
 export interface RouteHandler {
@@ -67,7 +70,7 @@ export class Instance {
   private busy = 0;
   private dependencyDown = false;
   /** Attempts waiting for a slot (FIFO pops the oldest, LIFO the newest). */
-  private readonly line: AttemptQueue;
+  private readonly line: AttemptQueue | FairQueue;
   /** This queue's number, for Attempts.waitingIn. */
   private readonly queueNo: number;
   /** Last time the queue was empty (CoDel: a queue not empty for a whole interval is standing). */
@@ -128,7 +131,8 @@ export class Instance {
     this.freeJobs = Int32Array.from({ length: size }, (_, i) => size - 1 - i);
     this.freeTop = size;
     this.kDone = engine.on((j, token) => this.done(j, token));
-    this.line = new AttemptQueue(opts.routes.length > 1, engine.memory);
+    // Chosen once: the one-line queue's path stays as it is when nobody asks for fairness.
+    this.line = opts.fair ? new FairQueue(opts.fair, opts.routes.length > 1, engine.memory) : new AttemptQueue(opts.routes.length > 1, engine.memory);
     this.queueNo = attempts.newQueue();
   }
 

@@ -1,0 +1,32 @@
+// The shipped hedging-partial-outage scenario: one of two instances paused for 30 s behind a
+// random balancer. What users lose is the share of requests still stuck on it after their
+// hedges, and what the hedges cost is load and work done for nothing; the values the
+// scenario's header gives are checked here from seed 1 and 2, and its expectations pass.
+import { describe, expect, it } from 'vitest';
+import { loadScenarioFile } from '../../src/scenario/load.js';
+import { runExperiment } from '../../src/experiment/experiment.js';
+
+describe('scenarios/hedging-partial-outage.yaml', async () => {
+  const x = await runExperiment(loadScenarioFile('scenarios/hedging-partial-outage.yaml'), { workers: 0 });
+  const at = (name: string) => x.variants.find((v) => v.name === name)!.points[0].measures;
+  // The pause is 30 s of 600 s: a share f of its requests failing costs 0.05 f of the run's success.
+  const PAUSE_SHARE = 30 / 600;
+
+  it('without hedges half the pause\'s requests fail; two ample hedges leave an eighth of them', () => {
+    expect(at('no-hedge').successRatio.value!).toBeCloseTo(1 - PAUSE_SHARE / 2, 2);
+    expect(at('hedge-ample').successRatio.value!).toBeCloseTo(1 - PAUSE_SHARE / 8, 2);
+    expect(at('no-hedge').attemptsPerAction.value).toBe(1);
+  });
+
+  it('the 5% budget keeps the load within about 5% and helps the pause hardly at all', () => {
+    expect(at('hedge-p95').attemptsPerAction.value!).toBeLessThanOrEqual(1.0502);
+    expect(at('hedge-p95').successRatio.value! - at('no-hedge').successRatio.value!).toBeLessThan(0.005);
+  });
+
+  it('ample hedges cost load and wasted work: the server still serves the losers', () => {
+    expect(at('hedge-ample').peakLoadMultiple.value!).toBeGreaterThan(1.6);
+    expect(at('hedge-ample').wastedWorkShare.value!).toBeGreaterThan(at('no-hedge').wastedWorkShare.value! + 0.1);
+    expect(x.expectations.length).toBe(3);
+    expect(x.expectations.every((e) => e.passed)).toBe(true);
+  });
+});
