@@ -106,6 +106,15 @@ describe('services: a graph of servers', () => {
     ]);
   });
 
+  it('refuses a service route calling a dependency the service does not declare, and an autoscaler on a service', () => {
+    expectProblems(scenario({ 24: '    serviceTime: { kind: constant, value: 5ms }\n    routes: { default: { calls: [cache] } }' }), [
+      { line: 25, col: 34, path: 'services.db.routes.default.calls[0]', message: /^no dependency named "cache" \(db declares none under services\.db\.dependencies\)$/ },
+    ]);
+    expectProblems(scenario({ 23: '    slots: 10\n    autoscaler: { metric: utilisation, target: 0.6, min: 1, max: 4 }' }), [
+      { line: 24, col: 17, path: 'services.db.autoscaler', message: /^the autoscaler acts on the server users call only/ },
+    ]);
+  });
+
   it('refuses an unknown key in a call, and a bare number for propagateDeadline', () => {
     expectProblems(scenario({ 13: '        - { service: api, retries: 3 }' }), [
       { line: 13, col: 27, path: 'server.routes.default.services[0].retries', message: /^unknown key "retries" \(did you mean "retry"\?\)/ },
