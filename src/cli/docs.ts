@@ -8,6 +8,7 @@ import { scenarioFormatMarkdown } from '../scenario/format-docs.js';
 import { scenarioJsonSchema } from '../scenario/json-schema.js';
 import { MEASURES } from '../measures/registry.js';
 import { POPULATION_COLUMN_INFO, RUN_COLUMN_INFO } from '../measures/columns.js';
+import { TIER_MEASURES } from '../measures/tiers.js';
 
 /** The JSON Schema `retrystorm schema` prints and docs/scenario.schema.json holds. */
 export function editorSchema(): object {
@@ -32,6 +33,12 @@ export function measuresReference(): string {
     '| measure | unit | better | across seeds | whose | definition |',
     '|---|---|---|---|---|---|',
     ...MEASURES.all.map((m) => `| \`${m.key}\` | ${m.unit} | ${BETTER[m.better]} | ${FOLD[m.aggregate]} | ${m.scope === 'server' ? 'server' : m.scope === 'subject' ? "the verdict's users" : m.perPopulation ? 'users; also per population and route' : 'users'} | ${cell(m.doc)} |`),
+    '',
+    'Per tier, for scenarios with services (summary.json: `variants[].points[].tiers[]`, the edge `server` first; see [topologies.md](topologies.md)):',
+    '',
+    '| measure | unit | better | across seeds | definition |',
+    '|---|---|---|---|---|',
+    ...TIER_MEASURES.map((m) => `| \`${m.key}\` | ${m.unit} | ${BETTER[m.better]} | ${FOLD[m.aggregate]} | ${cell(m.doc)} |`),
     '',
     'Columns of timeseries.csv (one row per variant, point, seed and bucket):',
     '',

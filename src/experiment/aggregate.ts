@@ -11,6 +11,7 @@ import type { MeasureRegistry, MeasureValues } from '../measures/registry.js';
 import type { QuotaOutcome, ScopeOutcome } from '../measures/summarize.js';
 import type { FaultWindow, FiredAction } from '../model/series.js';
 import type { RunResult } from './run-one.js';
+import { TIER_MEASURES, type TierOutcome } from '../measures/tiers.js';
 import { meanInterval, proportionInterval, shareInterval } from './stats.js';
 
 /** A measure across seeds: its value (null where the measure says so) and a 95% interval when there are two seeds or more. */
@@ -35,6 +36,8 @@ export interface PointAggregate {
   populations: ScopeAggregate[];
   routes: ScopeAggregate[];
   quotas: QuotaOutcome[];
+  /** Each service of a graph (edge first), its tier measures folded over the seeds; absent without services. */
+  tiers?: Array<ScopeAggregate & { callers: string[] }>;
   perSeed: Array<{ seed: number; measures: MeasureValues; actions: FiredAction[] }>;
   /** The fault windows of this point's runs (the same for every seed). */
   faults: FaultWindow[];
@@ -49,7 +52,7 @@ export interface VariantAggregate {
 const NONE: Aggregate = { value: null, lo: null, hi: null };
 
 /** One measure's per-seed values, folded as its descriptor says; intervals stay inside its range. */
-export function foldMeasure(m: MeasureDescriptor, xs: ReadonlyArray<number | null>, horizonS: number): Aggregate {
+export function foldMeasure(m: Omit<MeasureDescriptor, 'compute'>, xs: ReadonlyArray<number | null>, horizonS: number): Aggregate {
   const n = xs.length;
   if (n === 0) return NONE;
   const numbers = xs.filter((x): x is number => x !== null);
@@ -75,7 +78,7 @@ export function foldMeasure(m: MeasureDescriptor, xs: ReadonlyArray<number | nul
   }
 }
 
-function foldValues(measures: readonly MeasureDescriptor[], rows: ReadonlyArray<Record<string, number | null>>, horizonS: number): Record<string, Aggregate> {
+function foldValues(measures: ReadonlyArray<Omit<MeasureDescriptor, 'compute'>>, rows: ReadonlyArray<Record<string, number | null>>, horizonS: number): Record<string, Aggregate> {
   const out: Record<string, Aggregate> = {};
   for (const m of measures) out[m.key] = foldMeasure(m, rows.map((r) => r[m.key] ?? null), horizonS);
   return out;
@@ -85,6 +88,11 @@ function foldValues(measures: readonly MeasureDescriptor[], rows: ReadonlyArray<
 function foldScopes(measures: readonly MeasureDescriptor[], perRun: ScopeOutcome[][], horizonS: number): ScopeAggregate[] {
   if (perRun.length === 0) return [];
   return perRun[0].map((scope, i) => ({ name: scope.name, measures: foldValues(measures, perRun.map((r) => r[i].measures), horizonS) }));
+}
+
+/** Tiers are listed in the same order in every run of a point (the edge, then the services as declared). */
+function foldTiers(perRun: TierOutcome[][], horizonS: number): Array<ScopeAggregate & { callers: string[] }> {
+  return perRun[0].map((t, i) => ({ name: t.name, callers: t.callers, measures: foldValues(TIER_MEASURES, perRun.map((r) => r[i].measures), horizonS) }));
 }
 
 /** Quota use across seeds: counts and shares averaged, an alert's time only when every seed crossed it. */
@@ -125,6 +133,7 @@ export function aggregatePoint(
     populations: foldScopes(registry.perPopulation, runs.map((r) => r.summary.populations), horizonS),
     routes: foldScopes(registry.perPopulation, runs.map((r) => r.summary.routes), horizonS),
     quotas: foldQuotas(runs.map((r) => r.summary.quotas)),
+    ...(runs[0]?.summary.tiers ? { tiers: foldTiers(runs.map((r) => r.summary.tiers ?? []), horizonS) } : {}),
     perSeed: runs.map((r) => ({ seed: r.seed, measures: r.summary.measures, actions: r.actions })),
     faults: runs[0]?.faults ?? [],
   };

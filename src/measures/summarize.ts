@@ -9,6 +9,7 @@ import { finiteOrNull, type MeasureDescriptor } from './measure.js';
 import { MEASURES, type MeasureRegistry, type MeasureValues } from './registry.js';
 import { DEFAULT_MEASURE_SETTINGS, type MeasureSettings } from './settings.js';
 import { RunView } from './view.js';
+import { tierOutcomes, type TierOutcome } from './tiers.js';
 
 /** How one population's, or one route's, users fared. */
 export interface ScopeOutcome {
@@ -37,6 +38,8 @@ export interface RunSummary {
   populations: ScopeOutcome[];
   routes: ScopeOutcome[];
   quotas: QuotaOutcome[];
+  /** Each service of a graph, the edge first (absent without services). */
+  tiers?: TierOutcome[];
 }
 
 function valuesOf(measures: readonly MeasureDescriptor[], view: RunView): Record<string, number | null> {
@@ -51,7 +54,9 @@ function valuesOf(measures: readonly MeasureDescriptor[], view: RunView): Record
 export function summarize(record: RunRecord, settings: MeasureSettings = DEFAULT_MEASURE_SETTINGS, registry: MeasureRegistry = MEASURES): RunSummary {
   const subject = RunView.subject(record, settings);
   const scoped = registry.perPopulation;
+  const tiers = tierOutcomes(record, settings);
   return {
+    ...(tiers ? { tiers } : {}),
     measures: valuesOf(registry.all, subject) as MeasureValues,
     attemptsHistogram: subject.histogram,
     populations: record.populations.map((p, i) => ({ name: p.name, measures: valuesOf(scoped, RunView.population(record, settings, i)) })),

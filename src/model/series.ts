@@ -189,6 +189,35 @@ export interface FiredAction {
 }
 
 /** Everything one run produced, before any measure is computed. */
+/**
+ * One service of a graph (issue 14), as a run saw it: the calls it got (its "actions": for
+ * the edge, the users' actions), the attempts that reached it, and its own server's work.
+ * Only scenarios with `services:` have tiers; the edge comes first.
+ */
+export interface TierRecord {
+  name: string;
+  /** The services whose routes call it (empty for the edge, which users call). */
+  callers: string[];
+  totals: {
+    /** Calls made to it (edge: user actions started), and how they ended. */
+    calls: number;
+    callsOk: number;
+    callsFailed: number;
+    attempts: number;
+    retries: number;
+    attemptsOk: number;
+    served: number;
+    queueWaitS: number;
+    workS: number;
+    wastedWorkS: number;
+    capacityS: number;
+  };
+  /** Attempts that reached it per bucket (the run's buckets). */
+  attempts: Float64Array;
+  /** Mean queue length per bucket. */
+  queueLen: Float64Array;
+}
+
 export interface RunRecord {
   horizonS: number;
   series: BucketSeries;
@@ -210,6 +239,8 @@ export interface RunRecord {
   quotas: QuotaReport[];
   /** Operator actions and automation decisions that took effect, in time order. */
   actions: FiredAction[];
+  /** The services of a graph, edge first (absent without `services:`). */
+  tiers?: TierRecord[];
   /** Whole-run totals used by queueing checks (M/M/c) and the summary. */
   totals: {
     actionsStarted: number;

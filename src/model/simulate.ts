@@ -16,7 +16,9 @@ import { wire } from './outcomes.js';
 import { Clients } from './client/clients.js';
 import { faultWindows, scheduleFaults } from './faults.js';
 import { Operator, capacityBounds } from './operator/operator.js';
-import type { RunRecord } from './series.js';
+import type { RunRecord, TierRecord } from './series.js';
+import { EDGE, ServiceGraph } from './graph/graph.js';
+import type { Recorder as TierRecorder } from './recorder.js';
 import { subjectOf } from '../scenario/subject.js';
 
 export interface SimulateOptions {
@@ -88,9 +90,15 @@ export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}):
   const errors = s.faults.find((f) => f.kind === 'error-rate' && f.dependency === undefined);
   const contract = wire(s.server.overload, errors?.kind === 'error-rate' ? { status: errors.status, retryable: errors.retryable } : {});
   const clients = new Clients(engine, actions, attempts, rec, populations, seed, contract, s.faults);
-  const server = new Frontend(engine, attempts, actions, rec, s, ids, seed, clients.answer, contract, capacityBounds(s));
+  // Services called by the server's routes (issue 14): none without `services:`, and then nothing below changes.
+  const graph = s.services && Object.keys(s.services).length > 0 ? new ServiceGraph(engine, s, seed, bucketWidth(s), engine.memory) : undefined;
+  const server = new Frontend(engine, attempts, actions, rec, s, ids, seed, clients.answer, contract, {
+    ...capacityBounds(s),
+    serviceCalls: graph ? (route) => graph.callsOf(EDGE, route) : undefined,
+    deadlineOf: clients.sendsDeadlines ? clients.deadlineOf : undefined,
+  });
   clients.send = server.arrive;
-  scheduleFaults(engine, server, s.faults, seed);
+  scheduleFaults(engine, server, graph ? s.faults.filter((f) => !('service' in f) || f.service === undefined) : s.faults, seed);
   const operator = new Operator(engine, s, { server, clients }, rec);
   clients.start();
   operator.start();
@@ -111,6 +119,7 @@ export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}):
   }
   if (!completed) throw new RunInterrupted(engine.now);
   rec.finish();
+  for (const node of graph?.nodes ?? []) node.rec.finish();
 
   const series = rec.series;
   const sum = (a: Float64Array) => a.reduce((x, y) => x + y, 0);
@@ -125,6 +134,14 @@ export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}):
     fine: rec.fine,
     quotas: server.dependencies.filter((d) => d.report().limit > 0).map((d) => d.report()),
     actions: operator.fired,
+    ...(graph
+      ? {
+          tiers: [
+            tierRecord(EDGE, [], rec, server),
+            ...graph.nodes.map((n) => tierRecord(n.name, [...new Set(n.callers.map((e) => e.caller))], n.rec, n.frontend)),
+          ],
+        }
+      : {}),
     totals: {
       actionsStarted: sum(series.actionsStarted),
       actionsOk: sum(series.actionsOk),
@@ -154,4 +171,29 @@ export class RunInterrupted extends Error {
 /** Simulated seconds as people read them in an error: 754.2 s. */
 function formatSeconds(t: number): string {
   return `${Number(t.toFixed(3))} s`;
+}
+
+/** What one service of a graph did over the run (its recorder is finished). */
+function tierRecord(name: string, callers: string[], rec: TierRecorder, server: Frontend): TierRecord {
+  const sum = (a: Float64Array) => a.reduce((x, y) => x + y, 0);
+  const series = rec.series;
+  return {
+    name,
+    callers,
+    totals: {
+      calls: sum(series.actionsStarted),
+      callsOk: sum(series.actionsOk),
+      callsFailed: sum(series.actionsFailed),
+      attempts: sum(series.attempts),
+      retries: sum(series.retries),
+      attemptsOk: sum(series.attemptsOk),
+      served: server.served,
+      queueWaitS: server.queueWaitS,
+      workS: rec.busyIntegral + server.rejectionWorkS,
+      wastedWorkS: server.wastedWorkS,
+      capacityS: rec.slotsIntegral,
+    },
+    attempts: series.attempts,
+    queueLen: series.queueLen,
+  };
 }

@@ -12,6 +12,7 @@ import { UNHEALTHY_TEXT, atPoint, cellOf, featuredPointIndex, headlineMeasures, 
 import { compactRankingColumns, rankingCells, rankingColumns, rankingNote } from './ranking-view.js';
 import { verdictPoint, verdictSentence } from './verdict.js';
 import { populationRows, populationMeasures } from './populations-view.js';
+import { TIER_MEASURE_INFO, tierRows } from './tiers-view.js';
 
 /** Text safe in Markdown: no HTML, no table breaks, on one line when `oneLine`. */
 export function mdText(text: string, oneLine = false): string {
@@ -92,6 +93,13 @@ export function summaryMarkdown(b: ResultsBundle, opts: SummaryOptions = {}): st
     out.push(`### Per population${at ? ` (at ${mdText(at, true)})` : ''}`, '');
     const ms = populationMeasures(r);
     out.push(...table(['variant', 'population', ...ms.map((m) => mdText(m.label, true))], pops.map((p) => [mdText(p.variant, true), mdText(p.population, true) + (p.role === 'attacker' ? ' (attacker)' : ''), ...p.cells.map((c) => mdText(c.text, true))])));
+    out.push('');
+  }
+  const tiers = tierRows(r, featured);
+  if (tiers.length > 0) {
+    const at = pointLabel(r.variants.map((v) => atPoint(v, featured)).find((p) => p)?.values ?? {});
+    out.push(`### Per tier${at ? ` (at ${mdText(at, true)})` : ''}`, '', 'Each service of the graph, the edge (server) first; amplification is attempts at the tier per user action at the edge.', '');
+    out.push(...table(['variant', 'tier', ...TIER_MEASURE_INFO.map((m) => mdText(m.label, true))], tiers.map((t) => [mdText(t.variant, true), mdText(t.tier, true) + (t.callers.length ? ` ← ${mdText(t.callers.join(', '), true)}` : ''), ...t.cells.map((c) => mdText(c.text, true))])));
     out.push('');
   }
   out.push('</details>');

@@ -22,6 +22,9 @@ const aggregates = z.record(z.string(), aggregateSchema);
 
 const scopeSchema = z.strictObject({ name: z.string(), measures: aggregates });
 
+/** One service of a graph (issue 14): its tier measures (src/measures/tiers.ts) and who calls it. */
+const tierSchema = z.strictObject({ name: z.string(), callers: z.array(z.string()), measures: aggregates });
+
 export const faultWindowSchema = z.strictObject({
   kind: z.string(),
   startS: num,
@@ -73,6 +76,8 @@ export const pointSchema = z.strictObject({
   populations: z.array(scopeSchema),
   routes: z.array(scopeSchema),
   quotas: z.array(quotaSchema),
+  /** Each service of a graph, the edge first; absent for a single server. */
+  tiers: z.array(tierSchema).optional(),
   faults: z.array(faultWindowSchema),
   /** Each seed's measures, and the actions that took effect in its run, in time order. */
   perSeed: z.array(z.strictObject({ seed: z.number().int(), measures: z.record(z.string(), maybe), actions: z.array(firedActionSchema) })),
@@ -172,4 +177,5 @@ export type AggregateResult = z.infer<typeof aggregateSchema>;
 export type ExpectationOutcome = Results['expectations'][number];
 export type RankingResult = NonNullable<Results['ranking']>;
 export type RankingRow = RankingResult['points'][number]['entries'][number];
+export type TierResult = z.infer<typeof tierSchema>;
 export type FaultWindowResult = z.infer<typeof faultWindowSchema>;

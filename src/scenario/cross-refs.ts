@@ -10,6 +10,7 @@
 import type { Scenario } from './schema.js';
 import { closest } from './problems.js';
 import type { PathSegment } from './raw-path.js';
+import { serviceGraphProblems } from './service-graph.js';
 
 export interface CrossRefProblem {
   path: PathSegment[];
@@ -72,5 +73,6 @@ export function crossRefProblems(s: Scenario): CrossRefProblem[] {
     checkRouteKeys(dep.guard?.bulkheads, ['server', 'dependencies', d, 'guard', 'bulkheads']);
     checkRoutes(dep.failover?.routes, ['server', 'dependencies', d, 'failover', 'routes']);
   }
+  out.push(...serviceGraphProblems(s));
   return out;
 }

@@ -54,6 +54,7 @@ export function scenarioJsonSchema(opts: { measureKeys?: readonly string[]; docM
     expectation.additionalProperties = false;
   }
   const overlay = overlaySchema(strict);
+  refServices(strict, overlay);
   // The overlay is one definition, referred to by every variant.
   return { ...withOverlayRef(strict), $defs: { overlay } };
 }
@@ -97,6 +98,19 @@ function strictNode(n: JS): JS {
   }
   if (out['x-overlay']) delete out['x-overlay'];
   return out;
+}
+
+/**
+ * A service of the graph is written exactly like `server:`: its schema points at the
+ * server's (in the overlay, at the overlay's server) instead of repeating it, which would
+ * double the file (it passed 1 MB, more than a child process's default output buffer).
+ */
+function refServices(root: JS, overlay: JS): void {
+  const services = root.properties?.services;
+  if (services && typeof services.additionalProperties === 'object') services.additionalProperties = { $ref: '#/properties/server' };
+  const partialServices = overlay.properties?.services?.anyOf?.[0];
+  const entry = partialServices && typeof partialServices.additionalProperties === 'object' ? partialServices.additionalProperties : undefined;
+  if (entry?.anyOf?.[0]) entry.anyOf[0] = { $ref: '#/$defs/overlay/properties/server' };
 }
 
 /** The variants' overlays point at the one overlay definition. */

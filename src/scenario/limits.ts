@@ -15,6 +15,8 @@ export const LIMITS = {
   /** Retry layers per population: a call's state has 8 slots per layer (src/model/records.ts MAX_LAYERS). */
   layers: 8,
   slots: 1_000_000,
+  /** Services of a graph besides the server: each is a whole server with its own records. */
+  services: 64,
   queue: 100_000_000,
   seeds: 10_000,
   /** Sweep points: the values (or range steps) of one parameter, and the product over the parameters. */

@@ -298,6 +298,7 @@ export const populationSchema = z
         clientsPerIp: positiveInt(1_000_000, 'clients per IP').optional().meta({ description: 'Clients sharing one IP address (NAT, a partner\'s egress), for per-IP limits (default 1).' }),
         idempotencyKeys: z.boolean().optional().meta({ description: 'Requests carry an idempotency key: retry detection then never confuses two actions (default false).' }),
         distinctBodies: positiveInt(1e9, 'bodies').optional().meta({ description: 'Different request bodies a client sends; without idempotency keys two actions with the same body within the detection window look like a retry (default 1000).' }),
+        sendsDeadline: z.boolean().optional().meta({ description: 'Every attempt carries the client\'s remaining deadline (gRPC\'s grpc-timeout): the earliest end of its layers\' current tries and deadlines. A service passes it on to the calls that propagate deadlines (services.<name>.routes.<route>.services[].propagateDeadline; default false).' }),
         version: versionSchema('The app version these clients send with every request (e.g. "4.2.0", quoted); a server min-version stage refuses versions below its minimum. Without it, no version is sent and such a stage lets the requests through.').optional(),
       })
       .optional()

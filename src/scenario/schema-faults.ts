@@ -12,6 +12,7 @@ const at = () => durationSchema('Start, as an offset from the start of the run.'
 const probability = (what: string) =>
   z.number({ error: 'expected a probability between 0 and 1' }).gt(0, 'a probability above 0 (0 would be no fault at all)').max(1, 'a probability is at most 1').meta({ description: what });
 const dependency = z.string().optional().meta({ description: 'A dependency of the server (server.dependencies) instead of the server itself.' });
+const service = name.optional().meta({ description: 'A service of the graph (services.<name>) instead of the server users call; its instances, dependencies and slots are the ones meant.' });
 const instance = z.number().int().min(0).optional().meta({ description: 'Index of the instance (0 = the first; default: every instance).' });
 
 export const warmupSchema = z
@@ -26,11 +27,13 @@ export const faultSchema = z
     z.strictObject({
       kind: z.literal('dependency-down'),
       at: at(),
+      service,
       duration: durationSchema('How long the dependency stays down.'),
     }).meta({ description: 'The server\'s dependency is down: an attempt that reaches a slot fails fast.' }),
     z.strictObject({
       kind: z.literal('capacity-cut'),
       at: at(),
+      service,
       duration: durationSchema('How long the cut lasts.'),
       slots: z.number().int().min(0).meta({ description: 'Slots left during the cut.' }),
     }).meta({ description: 'The server loses capacity: attempts in service finish, but no new one starts above the remaining slots.' }),
@@ -56,6 +59,7 @@ export const faultSchema = z
     z.strictObject({
       kind: z.literal('error-rate'),
       at: at(),
+      service,
       duration: durationSchema('How long the errors last.'),
       probability: probability('Each request that reaches a slot (or each call to `dependency`) fails independently with this probability.'),
       status: z.union([z.literal(500), z.literal(502), z.literal(503), z.literal(504)]).optional().meta({ description: 'The status the failed requests answer (default 500; cause "error"). Not with `dependency`, whose failures are the route\'s dependency failures (503).' }),
@@ -65,6 +69,7 @@ export const faultSchema = z
     z.strictObject({
       kind: z.literal('latency'),
       at: at(),
+      service,
       duration: durationSchema('How long the slowdown lasts.'),
       add: distributionSchema.optional().meta({ description: 'Time added to every request that starts service (or to every call to `dependency`) in the window.' }),
       factor: z.number().min(0).optional().meta({ description: 'Service time (or the dependency\'s latency) multiplied by this in the window.' }),
@@ -75,6 +80,7 @@ export const faultSchema = z
     z.strictObject({
       kind: z.literal('reset'),
       at: at(),
+      service,
       duration: durationSchema('How long connections are being reset.'),
       probability: probability('Share of attempts whose connection is reset.'),
       when: z.enum(['before', 'after']).optional().meta({ description: 'before: the connection drops before the server sees the request (no work done, default); after: the server does the work and the answer is lost.' }),
@@ -82,6 +88,7 @@ export const faultSchema = z
     z.strictObject({
       kind: z.literal('crash'),
       at: at(),
+      service,
       duration: durationSchema('How long the instance stays down before it restarts (0s: restarts at once).'),
       instance,
       answer: z.enum(['reset', 'none']).optional().meta({ description: 'What callers whose request was lost see: a connection reset (default: the process died and the OS closed its connections) or nothing (the host vanished; they wait for their timeout).' }),
@@ -90,6 +97,7 @@ export const faultSchema = z
     z.strictObject({
       kind: z.literal('pause'),
       at: at(),
+      service,
       duration: durationSchema('How long the pause lasts.'),
       instance,
     }).meta({ description: 'A stop-the-world pause (a long garbage collection): the instance makes no progress and starts nothing, but still accepts requests into its queue; the work in progress resumes afterwards.' }),

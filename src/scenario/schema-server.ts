@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { durationSchema, durationOrNone, positiveInt, rateSchema, versionSchema, name, routeName } from './schema-primitives.js';
 import { LIMITS } from './limits.js';
 import { distributionSchema } from './schema-distributions.js';
+import { routeServiceCalls } from './schema-services.js';
 
 const window = z.strictObject({ at: durationSchema('Start (offset from the start of the run).'), duration: durationSchema('How long.') });
 
@@ -127,6 +128,7 @@ export const serverSchema = z.strictObject({
     .record(routeName, z.strictObject({
       serviceTime: distributionSchema.optional().meta({ description: 'Slot time of this route (default: the server\'s).' }),
       calls: z.array(z.string()).optional().meta({ description: 'Dependencies each request of this route calls, in order.' }),
+      ...routeServiceCalls,
     }))
     .optional()
     .meta({ description: 'Per-route settings; populations name their route in identity.route.' }),

@@ -155,7 +155,12 @@ export const scenarioSchema = z
       .record(name, populationSchema)
       .refine((r) => Object.keys(r).length > 0, 'declare at least one client population')
       .meta({ description: 'Client populations by name.', minProperties: 1 }),
-    server: serverSchema.meta({ description: 'The server under test.' }),
+    server: serverSchema.meta({ description: 'The server under test: the service the client populations call (the edge of the graph when there are services).' }),
+    services: z
+      .record(name, serverSchema)
+      .refine((r) => Object.keys(r).length <= LIMITS.services, `at most ${LIMITS.services} services (a simulator limit)`)
+      .optional()
+      .meta({ maxProperties: LIMITS.services, description: 'Further services by name, each a full server (instances, slots, queue, stages, service time, overload contract), called by the routes of the server or of other services (routes.<route>.services) through their own retry layers. Without any, the scenario is the single server (see docs/topologies.md).' }),
     faults: z.array(faultSchema).default([]).meta({ description: 'What goes wrong, and when (offsets from the start of the run).' }),
     actions: z.array(actionSchema).default([]).meta({ description: 'What operators (or their automation) do during the run, and when: at a time or on an alert (see docs/incidents.md).' }),
     sweep: z.array(sweepSchema).max(2, 'sweep one or two parameters').optional().meta({ description: 'Parameters to vary; every variant runs at every point (two parameters: every combination).' }),

@@ -107,10 +107,17 @@ export function actionProblems(s: Scenario): SemanticProblem[] {
  */
 export function partialFaultProblems(s: Scenario): SemanticProblem[] {
   const out: SemanticProblem[] = [];
-  const deps = Object.keys(s.server.dependencies ?? {});
-  let contract: { status: number; retryable: boolean; index: number } | undefined;
+  // Per server (the edge, or a service of the graph): its error-rate faults' one contract.
+  const contracts = new Map<string, { status: number; retryable: boolean; index: number }>();
   s.faults.forEach((f, i) => {
     const at = (...p: PropertyKey[]) => ['faults', i, ...p];
+    const service = 'service' in f ? f.service : undefined;
+    // A fault on a service nobody declared is the graph checks' to report (service-graph.ts).
+    const server = service === undefined ? s.server : s.services && Object.hasOwn(s.services, service) ? s.services[service] : undefined;
+    if (server === undefined) return;
+    const deps = Object.keys(server.dependencies ?? {});
+    const who = service === undefined ? 'the server' : `service ${service}`;
+    let contract = contracts.get(service ?? '');
     if ((f.kind === 'error-rate' || f.kind === 'latency') && f.dependency !== undefined && !deps.includes(f.dependency)) {
       out.push({ path: at('dependency'), message: `no dependency "${f.dependency}" (dependencies: ${deps.join(', ') || 'none'})` });
     }
@@ -121,14 +128,14 @@ export function partialFaultProblems(s: Scenario): SemanticProblem[] {
         }
       } else {
         const mine = { status: f.status ?? 500, retryable: f.retryable ?? true, index: i };
-        if (!contract) contract = mine;
+        if (!contract) contracts.set(service ?? '', (contract = mine));
         else if (contract.status !== mine.status || contract.retryable !== mine.retryable) {
-          out.push({ path: at(f.status !== undefined ? 'status' : 'retryable'), message: `every error-rate fault on the server answers the same status and retryable flag: faults[${contract.index}] says ${contract.status}${contract.retryable ? '' : ', not retryable'}` });
+          out.push({ path: at(f.status !== undefined ? 'status' : 'retryable'), message: `every error-rate fault on ${who} answers the same status and retryable flag: faults[${contract.index}] says ${contract.status}${contract.retryable ? '' : ', not retryable'}` });
         }
       }
     }
-    if ((f.kind === 'crash' || f.kind === 'pause') && f.instance !== undefined && f.instance >= s.server.instances) {
-      out.push({ path: at('instance'), message: `no instance ${f.instance}: the server has ${s.server.instances} instance(s), numbered from 0 to ${s.server.instances - 1}` });
+    if ((f.kind === 'crash' || f.kind === 'pause') && f.instance !== undefined && f.instance >= server.instances) {
+      out.push({ path: at('instance'), message: `no instance ${f.instance}: ${who} has ${server.instances} instance(s), numbered from 0 to ${server.instances - 1}` });
     }
     if (f.kind === 'crash' && f.warmup !== undefined && f.warmup.duration <= 0) out.push({ path: at('warmup', 'duration'), message: 'a warm-up must last longer than 0s' });
   });

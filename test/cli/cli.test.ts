@@ -16,7 +16,9 @@ interface Result {
 function cli(...args: string[]): Result {
   const env = { ...process.env };
   delete env.RETRYSTORM_DEBUG; // a user error must not need it to read well, nor show a stack without it
-  const r = spawnSync(process.execPath, ['bin/retrystorm.js', ...args], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
+  // maxBuffer: `retrystorm schema` prints about 1 MB (spawnSync's default limit), and a
+  // pipe to a file has no limit at all; 64 MiB still guards against a runaway output.
+  const r = spawnSync(process.execPath, ['bin/retrystorm.js', ...args], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000, maxBuffer: 64 * 1024 * 1024 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

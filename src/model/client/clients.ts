@@ -72,6 +72,20 @@ export class Clients {
   /** Per population: summed durations (start to end, refreshes included) of the user actions that ended, and their count. */
   readonly actionTimeS: Float64Array;
   readonly actionsEnded: Float64Array;
+  /**
+   * Deadlines that travel (src/model/graph/): per action, the deadline its caller passed
+   * down (Infinity when none), which its layers never try or retry past; per attempt, the
+   * deadline it carries to the server. Allocated only when a population carries deadlines
+   * or a service calls through these layers, so a world without them is untouched.
+   */
+  private callDeadline: Float64Array | undefined;
+  private attemptDeadlines: Float64Array | undefined;
+  /** For a service's calls: per action, the caller's tag, handed back when the call ends. */
+  private callTag: Int32Array | undefined;
+  /** A call made by a service ended (set by src/model/graph/, which owns these clients then). */
+  callEnded: ((pop: number, tag: number, ok: boolean) => void) | undefined;
+  /** Per population: does each attempt carry its deadline (identity.sendsDeadline)? */
+  private readonly carriesDeadline: boolean[];
   /** Where attempts go: set once the server exists (the server answers through `answer`). */
   send: (attempt: number) => void = () => {
     throw new Error('Clients.send used before a server was connected');
@@ -103,6 +117,58 @@ export class Clients {
     this.hedged = Uint8Array.from(this.pops, (p) => (p.layers[p.layers.length - 1].hedge ? 1 : 0));
     this.actionTimeS = new Float64Array(this.pops.length);
     this.actionsEnded = new Float64Array(this.pops.length);
+    this.carriesDeadline = this.pops.map((p) => p.spec.identity?.sendsDeadline === true);
+    if (this.carriesDeadline.includes(true)) this.attemptDeadlines = new Float64Array(1024);
+  }
+
+  /** True when some population's attempts carry a deadline (a server may then drop expired work). */
+  get sendsDeadlines(): boolean {
+    return this.attemptDeadlines !== undefined;
+  }
+
+  /** The deadline attempt `a` carries (Infinity when it carries none). */
+  readonly deadlineOf = (a: number): number => {
+    const d = this.attemptDeadlines;
+    return d !== undefined && a < d.length ? d[a] : Infinity;
+  };
+
+  /**
+   * A service starts a call through population `i`'s layers (these clients are then a
+   * service's callers: src/model/graph/): an action with no arrival process, ended through
+   * `callEnded` with `tag`. `deadline` is the caller's, when it travels (else Infinity).
+   */
+  call(i: number, client: number, tag: number, deadline: number): number {
+    const now = this.engine.now;
+    const act = this.actions.create(i, client, now, 0);
+    if (this.callTag === undefined || this.callTag.length <= act) {
+      const n = Math.max(1024, (act + 1) * 2);
+      this.callTag = grow(this.callTag, n, Int32Array);
+      this.callDeadline = grow(this.callDeadline, n, Float64Array);
+    }
+    this.callTag[act] = tag;
+    this.callDeadline![act] = deadline;
+    this.rec.actionStarted(now, i);
+    this.startCall(act, this.pops[i], 0);
+    return act;
+  }
+
+  /** The caller no longer wants call `act` (of generation `gen`): everything in flight for it is abandoned. */
+  cancel(act: number, gen: number): void {
+    if (this.actions.gen[act] !== gen) return;
+    this.abandonBelow(act, -1);
+    this.rec.actionAbandoned(this.engine.now, this.actions.population[act], this.actions.attempts[act]);
+    this.ended(act);
+    this.actions.release(act);
+  }
+
+  /** Tells a service's caller that its call ended (after the action's record is released). */
+  private endCall(act: number, ok: boolean): void {
+    const hook = this.callEnded;
+    if (hook === undefined) return;
+    const pop = this.actions.population[act];
+    const tag = this.callTag![act];
+    this.actions.release(act);
+    hook(pop, tag, ok);
   }
 
   /** An operator flips a population's remote switch now; returns the undo (the switch as it was). */
@@ -183,6 +249,7 @@ export class Clients {
   private succeed(act: number): void {
     this.rec.actionEnded(this.engine.now, this.actions.population[act], true, this.actions.attempts[act]);
     this.ended(act);
+    if (this.callEnded !== undefined) return this.endCall(act, true);
     this.actions.release(act);
   }
 
@@ -207,6 +274,7 @@ export class Clients {
     }
     this.rec.actionEnded(this.engine.now, actions.population[act], false, actions.attempts[act]);
     this.ended(act);
+    if (this.callEnded !== undefined) return this.endCall(act, false);
     actions.release(act);
   }
 
@@ -244,7 +312,10 @@ export class Clients {
     const now = this.engine.now;
     const layer = p.layers[l];
     const slot = actions.layerSlot(act, l);
-    const remaining = actions.layerStart[slot] + layer.spec.deadline - now;
+    let end = actions.layerStart[slot] + layer.spec.deadline;
+    // A deadline passed down by a calling service bounds every layer (graph/route-calls.ts).
+    if (this.callDeadline !== undefined && this.callDeadline[act] < end) end = this.callDeadline[act];
+    const remaining = end - now;
     if (remaining <= 0) return this.callFailed(act, p, l, OUTCOME_TIMEOUT, NaN);
     const client = actions.client[act];
     for (let g = 0; g < layer.gates.length; g++) {
@@ -287,12 +358,35 @@ export class Clients {
       const a = this.attempts.create(act, now, flags, n);
       actions.inflight[act] = a;
       this.rec.attempt(now, actions.population[act], n > 1, n > 1 && (flags & ATTEMPT_INVALID) !== 0);
+      if (this.attemptDeadlines !== undefined) this.carryDeadline(act, p, a, now + timeout);
       if (timeout < Infinity) actions.layerTimer[slot] = this.engine.afterInLane(layer.timeoutLane, timeout, this.kAttemptTimeout, a, this.attempts.gen[a]);
       this.send(a);
     } else {
       if (timeout < Infinity) actions.layerTimer[slot] = this.engine.afterInLane(layer.timeoutLane, timeout, this.kLayerTimeout, act, (token << LAYER_SHIFT) | l);
       this.startCall(act, p, l + 1);
     }
+  }
+
+  /**
+   * What attempt `a` tells the server of its deadline: the earliest end of its layers' current
+   * tries and calls (the innermost try ends at `innermostEnd`), and of the caller's deadline.
+   */
+  private carryDeadline(act: number, p: PopulationState, a: number, innermostEnd: number): void {
+    let d = Infinity;
+    if (this.carriesDeadline[this.actions.population[act]]) {
+      d = innermostEnd;
+      for (let k = 0; k < p.layers.length - 1; k++) {
+        const slot = this.actions.layerSlot(act, k);
+        const spec = p.layers[k].spec;
+        const tryEnd = this.actions.layerTryStart[slot] + spec.timeout;
+        const callEnd = this.actions.layerStart[slot] + spec.deadline;
+        if (tryEnd < d) d = tryEnd;
+        if (callEnd < d) d = callEnd;
+      }
+      if (this.callDeadline !== undefined && this.callDeadline[act] < d) d = this.callDeadline[act];
+    }
+    if (this.attemptDeadlines!.length <= a) this.attemptDeadlines = grow(this.attemptDeadlines, (a + 1) * 2, Float64Array);
+    this.attemptDeadlines![a] = d;
   }
 
   /** The server answered an attempt whose client was still waiting. */
@@ -331,6 +425,7 @@ export class Clients {
     if (timeout < Infinity) actions.layerTimer[slot] = this.engine.afterInLane(p.layers[l].timeoutLane, timeout, this.kLayerTimeout, act, aux);
     if (h.delay < Infinity) this.engine.after(h.delay, this.kHedge, act, aux);
     const a = this.newAttempt(act, p);
+    if (this.attemptDeadlines !== undefined) this.carryDeadline(act, p, a, this.engine.now + timeout);
     actions.inflight[act] = a;
     this.send(a);
   }
@@ -357,6 +452,12 @@ export class Clients {
     if (k + 1 < h.maxHedges) this.engine.after(h.delay, this.kHedge, act, aux);
     if (!h.take()) return; // the budget has nothing to lend: this hedge is not sent
     const a = this.newAttempt(act, p);
+    if (this.attemptDeadlines !== undefined) {
+      // A hedge carries what is left of its try, like the try's first attempt.
+      const slot = actions.layerSlot(act, l), spec = p.layers[l].spec;
+      const tryEnd = actions.layerTryStart[slot] + spec.timeout, callEnd = actions.layerStart[slot] + spec.deadline;
+      this.carryDeadline(act, p, a, tryEnd < callEnd ? tryEnd : callEnd);
+    }
     this.hedgeOut[act * MAX_HEDGES + k] = a;
     this.send(a);
   }
@@ -524,6 +625,7 @@ export class Clients {
     }
     if (switched && sw.minWait !== undefined && delay < sw.minWait) delay = sw.minWait;
     if (now + delay >= actions.layerStart[slot] + spec.deadline) return -1;
+    if (this.callDeadline !== undefined && now + delay >= this.callDeadline[act]) return -1; // no retry past the caller's deadline
     if (layer.retryGate !== undefined && !layer.retryGate.allowsRetry(layer.retryGateScopeIsClient ? actions.client[act] : 0, now)) return -1;
     if (layer.budget) {
       const taken = layer.budget.acquire(layer.budgetScopeIsClient ? actions.client[act] : 0, now, outcome);
@@ -555,4 +657,11 @@ function growTo(a: Int32Array<ArrayBuffer>, n: number): Int32Array<ArrayBuffer> 
   const b = new Int32Array(Math.max(n, a.length * 2, 64));
   b.set(a);
   return b;
+}
+
+/** A copy of `a` (or a new array) with room for `n` entries. */
+function grow<T extends Float64Array | Int32Array>(a: T | undefined, n: number, Kind: { new (n: number): T }): T {
+  const out = new Kind(n);
+  if (a !== undefined) out.set(a);
+  return out;
 }

@@ -18,7 +18,7 @@ import type { Actions, Attempts } from '../records.js';
 import { ATTEMPT_INVALID } from '../records.js';
 import { OUTCOME_INVALID, OUTCOME_OK, OUTCOME_RATE_LIMITED, OUTCOME_RESET, statusOf, type Wire } from '../outcomes.js';
 import { toDistributionSpec } from '../../scenario/distribution-spec.js';
-import { Instance, type RouteHandler } from './instance.js';
+import { Instance, type RouteHandler, type ServiceCalls } from './instance.js';
 import { Dependency } from './dependencies.js';
 import { RequestView, type Identities } from './request.js';
 import { makeStage, mix, AdaptiveConcurrency, RetryDetection, type Stage, type StageSpec } from './stages.js';
@@ -36,6 +36,12 @@ export interface FrontendOptions {
   maxInstances?: number;
   /** Most slots per instance the run can set (default: server.slots). */
   maxSlots?: number;
+  /** A route's calls to other services of the graph (src/model/graph/), by route name. */
+  serviceCalls?: (route: string) => ServiceCalls | undefined;
+  /** The deadline each attempt carries, when its callers send one: queued work past it is dropped. */
+  deadlineOf?: (attempt: number) => number;
+  /** Drop queued work nobody waits for even when the spec does not say so (every caller cancels: deadlines travel). */
+  dropAbandoned?: boolean;
 }
 
 /** The clients' side of an answer. */
@@ -107,6 +113,7 @@ export class Frontend {
       return {
         serviceTime: rs?.serviceTime ? sampler(toDistributionSpec(rs.serviceTime), stream(seed, `server/routes/${r}/service`)) : defaultService,
         calls: (rs?.calls ?? []).map((name) => this.dependencies.find((d) => d.name === name)!),
+        services: opts.serviceCalls?.(r),
       };
     });
     // Instances a scale action or the autoscaler may add exist from the start with no slots,
@@ -126,7 +133,8 @@ export class Frontend {
               ? { target: spec.codel?.target ?? 0.005, interval: spec.codel?.interval ?? 0.1, adaptiveLifo: spec.discipline === 'adaptive-lifo' }
               : undefined,
           contention: spec.contention ? { factor: spec.contention.factor, exponent: spec.contention.exponent ?? 1 } : undefined,
-          dropAbandoned: spec.dropAbandoned,
+          dropAbandoned: spec.dropAbandoned || opts.dropAbandoned === true,
+          deadlineOf: opts.deadlineOf,
           deadline: spec.deadline,
           executionDeadline: spec.executionDeadline,
           failFastTime: spec.failFastTime,

@@ -53,11 +53,25 @@ export interface InstanceOptions {
   routes: RouteHandler[];
   /** Fair queueing and priority classes (fair-queue.ts) instead of one line; undefined = one line. */
   fair?: FairQueueOptions;
+  /** The deadline an attempt carries (src/model/graph/): queued work past it is dropped unserved. */
+  deadlineOf?: (attempt: number) => number;
 }
 
 export interface RouteHandler {
   serviceTime: () => number;
   calls: Dependency[];
+  /** Calls to other services of the graph (src/model/graph/route-calls.ts), made before the service time. */
+  services?: ServiceCalls;
+}
+
+/**
+ * A route's calls to other services: started when a request of the route reaches its slot,
+ * they answer through `Instance.callsDone(job, token, ok)`; a job the instance loses (a crash)
+ * cancels them. `deadline` is what the request carried (Infinity: none).
+ */
+export interface ServiceCalls {
+  start(inst: Instance, job: number, token: number, deadline: number): void;
+  cancel(inst: Instance, job: number): void;
 }
 
 /** Called when the server answers an attempt whose client is still waiting. */
@@ -91,6 +105,8 @@ export class Instance {
   private readonly jobEnd: Float64Array;
   private readonly jobToken: Int32Array;
   private readonly jobBusy: Uint8Array;
+  /** 1 while the job waits for its route's calls to other services (its service time not yet known). */
+  private readonly jobWaiting: Uint8Array;
   private readonly executionDeadline: number;
   /** Partial failures (error rate, slowdown) while a fault sets them; undefined when none is active. */
   faults: ServiceFaults | undefined;
@@ -127,6 +143,7 @@ export class Instance {
     this.jobEnd = new Float64Array(size);
     this.jobToken = new Int32Array(size);
     this.jobBusy = new Uint8Array(size);
+    this.jobWaiting = new Uint8Array(size);
     this.executionDeadline = opts.executionDeadline ?? Infinity;
     this.freeJobs = Int32Array.from({ length: size }, (_, i) => size - 1 - i);
     this.freeTop = size;
@@ -187,7 +204,8 @@ export class Instance {
   /** Starts serving attempt (a, gen), or an abandoned one when a is NOBODY. */
   private begin(a: number, gen: number, arrivedT: number, now: number, route: number): void {
     const waited = now - arrivedT;
-    if (waited > this.opts.deadline) {
+    if (waited > this.opts.deadline || (this.opts.deadlineOf !== undefined && a !== NOBODY && this.opts.deadlineOf(a) <= now)) {
+      // (or the deadline the request carried has passed: its caller has stopped waiting for it)
       // The server's own deadline: refuse without doing the work (a cheap 503).
       if (a !== NOBODY) this.respond(a, OUTCOME_SERVER_DEADLINE);
       return;
@@ -206,6 +224,11 @@ export class Instance {
       outcome = handler.calls[d].call(route, now);
       if (outcome === OUTCOME_OK) held++;
       extra += handler.calls[d].lastLatency;
+    }
+    if (handler.services !== undefined && outcome === OUTCOME_OK) {
+      // Calls to other services first: the job holds its slot while it waits (callsDone).
+      this.startWaiting(a, gen, now, arrivedT, route, held, extra);
+      return;
     }
     let work = outcome === OUTCOME_OK ? handler.serviceTime() + extra : this.opts.failFastTime;
     const c = this.opts.contention;
@@ -236,6 +259,55 @@ export class Instance {
     this.busy++;
     this.rec.busyChanged(now, +1);
     this.engine.after(work, this.kDone, j, this.jobToken[j]);
+  }
+
+  private startWaiting(a: number, gen: number, now: number, arrivedT: number, route: number, held: number, extra: number): void {
+    const j = this.freeJobs[--this.freeTop];
+    this.jobId[j] = a;
+    this.jobGen[j] = gen;
+    this.jobWork[j] = extra; // the dependencies' latency, added to the service time once the calls are over
+    this.jobArrived[j] = arrivedT;
+    this.jobRoute[j] = route;
+    this.jobHeld[j] = held;
+    this.jobInflight[j] = this.busy + this.line.length + 1;
+    this.jobEnd[j] = Infinity;
+    this.jobBusy[j] = 1;
+    this.jobWaiting[j] = 1;
+    this.busy++;
+    this.rec.busyChanged(now, +1);
+    const deadline = this.opts.deadlineOf !== undefined && a !== NOBODY ? this.opts.deadlineOf(a) : Infinity;
+    this.opts.routes[route].services!.start(this, j, this.jobToken[j], deadline);
+  }
+
+  /**
+   * A job's calls to other services are over: on success it goes on with its own service
+   * time (slowed by contention and faults as any), on failure it fails at fail-fast cost
+   * with a dependency failure. A stale token (the job was lost to a crash) does nothing.
+   */
+  callsDone(j: number, token: number, ok: boolean): void {
+    if (token !== this.jobToken[j] || this.jobWaiting[j] === 0) return;
+    this.jobWaiting[j] = 0;
+    const now = this.engine.now;
+    const handler = this.opts.routes[this.jobRoute[j]];
+    let outcome = ok ? OUTCOME_OK : OUTCOME_DEPENDENCY;
+    let work = ok ? handler.serviceTime() + this.jobWork[j] : this.opts.failFastTime;
+    const c = this.opts.contention;
+    if (c && ok) work *= 1 + c.factor * Math.pow((this.busy - 1) / this.slots, c.exponent);
+    const f = this.faults;
+    if (f !== undefined && f.slow && ok) work = work * f.factor + (f.add ? f.add() : 0);
+    if (work > this.executionDeadline) {
+      work = this.executionDeadline;
+      outcome = OUTCOME_EXECUTION_DEADLINE;
+    }
+    this.jobWork[j] = work;
+    this.jobOutcome[j] = outcome;
+    if (this.paused) {
+      this.jobEnd[j] = work; // what is left, kept while paused (resume schedules it)
+      return;
+    }
+    this.jobEnd[j] = now + work;
+    if (work <= 0) this.done(j, token);
+    else this.engine.after(work, this.kDone, j, token);
   }
 
   private done(j: number, token: number): void {
@@ -306,6 +378,15 @@ export class Instance {
       this.jobToken[j] = (this.jobToken[j] + 1) | 0;
       const calls = this.opts.routes[this.jobRoute[j]].calls;
       for (let d = 0; d < this.jobHeld[j]; d++) calls[d].release();
+      if (this.jobWaiting[j]) {
+        // Lost while waiting for its calls: they are cancelled, and it had done no work yet.
+        this.jobWaiting[j] = 0;
+        this.opts.routes[this.jobRoute[j]].services!.cancel(this, j);
+        this.freeJobs[this.freeTop++] = j;
+        lost++;
+        if (reset && this.attempts.isAwaited(this.jobId[j], this.jobGen[j])) this.respond(this.jobId[j], OUTCOME_RESET);
+        continue;
+      }
       // Elapsed service: all of it but what was left (a paused job has its remainder stored in jobEnd).
       const elapsed = this.jobWork[j] - (this.paused ? this.jobEnd[j] : this.jobEnd[j] - now);
       if (elapsed > 0) {
@@ -341,7 +422,7 @@ export class Instance {
     const now = this.engine.now;
     this.paused = true;
     for (let j = 0; j < this.jobBusy.length; j++) {
-      if (!this.jobBusy[j]) continue;
+      if (!this.jobBusy[j] || this.jobWaiting[j]) continue; // a job waiting for its calls has no completion yet
       this.jobToken[j] = (this.jobToken[j] + 1) | 0;
       this.jobEnd[j] -= now; // the service time still to run, kept while paused
     }
@@ -353,7 +434,7 @@ export class Instance {
     const now = this.engine.now;
     this.paused = false;
     for (let j = 0; j < this.jobBusy.length; j++) {
-      if (!this.jobBusy[j]) continue;
+      if (!this.jobBusy[j] || this.jobWaiting[j]) continue;
       const left = this.jobEnd[j];
       this.jobEnd[j] = now + left;
       this.engine.after(left, this.kDone, j, this.jobToken[j]);

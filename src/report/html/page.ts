@@ -25,6 +25,7 @@ import { escapeHtml as esc, inlineJson, inlineScript } from './escape.js';
 import { vendorScripts } from './vendor.js';
 import { PAGE_SCRIPT } from './page-script.js';
 import { STYLE } from './style.js';
+import { TIER_MEASURE_INFO, tierRows } from '../tiers-view.js';
 
 type RankedPoint = RankingResult['points'][number];
 
@@ -85,7 +86,7 @@ ${partialWarning(r)}
 <main>
 ${answerSection(r, plan.ctx.colors, answer.map(figure).join('\n'))}
 ${comparisonSection(r, plan.ctx.colors, heatmap.map(figure).join('\n'))}
-${populationSection(r, plan.ctx.colors, populations.map(figure).join('\n'))}
+${populationSection(r, plan.ctx.colors, populations.map(figure).join('\n'))}${tierSection(r)}
 ${actionsSection(r, plan.ctx.colors)}
 ${over.length > 0 ? `<section id="over-time">\n<h2>Over time</h2>\n${seriesControls(r, plan)}\n${plan.notes.map((n) => `<p class="note">${esc(n)}</p>`).join('\n')}\n${over.map(figure).join('\n')}\n</section>` : plan.notes.map((n) => `<p class="note">${esc(n)}</p>`).join('\n')}
 ${across.length > 0 ? `<section id="across-variants">\n<h2>Across variants</h2>\n${across.map(figure).join('\n')}\n</section>` : ''}
@@ -256,6 +257,41 @@ function actionsSection(r: Results, colors: string[]): string {
 <p class="note">Actions and autoscaler decisions that took effect during the runs, earliest first (over the seeds, when they differ); the time series mark them with dashed lines.</p>
 <div class="table-wrap"><table id="actions-table">
 <thead><tr><th scope="col">variant</th><th scope="col">at</th><th scope="col">action</th><th scope="col">effect</th><th scope="col">why</th><th scope="col">seeds</th></tr></thead>
+<tbody>
+${body}
+</tbody>
+</table></div>
+</section>`;
+}
+
+/** The per-tier table of a graph (issue 14), with the call edges as a line of text: edge → api → db. */
+function tierSection(r: Results): string {
+  const featured = featuredPointIndex(r);
+  const rows = tierRows(r, featured);
+  if (rows.length === 0) return '';
+  const at = pointLabel(r.variants.map((v) => atPoint(v, featured)).find((p) => p)?.values ?? {});
+  const head = `<tr><th scope="col">variant</th><th scope="col">tier</th>${TIER_MEASURE_INFO.map((m) => `<th scope="col" title="${esc(m.doc)}">${esc(m.label)}</th>`).join('')}</tr>`;
+  const body = rows.map((row, i) =>
+    `<tr data-variant="${esc(row.variant)}" data-tier="${esc(row.tier)}"${i > 0 && rows[i - 1].variant === row.variant ? ' class="same-variant"' : ''}>` +
+    `<th scope="row"><span class="variant-name">${esc(row.variant)}</span></th>` +
+    `<td>${esc(row.tier)}${row.callers.length ? ` <span class="note">← ${esc(row.callers.join(', '))}</span>` : ''}</td>` +
+    row.cells.map((c) => `<td data-measure="${esc(c.key)}"><span class="value">${esc(c.text)}</span></td>`).join('') +
+    '</tr>').join('\n');
+  // The topology as its edges, each with the peak amplification of the tier it reaches.
+  const peak = TIER_MEASURE_INFO.findIndex((m) => m.key === 'tierPeakAmplification');
+  const variants = [...new Set(rows.map((row) => row.variant))];
+  const topology = variants.map((v) => {
+    const edges = rows.filter((row) => row.variant === v).flatMap((row) => row.callers.map((c) => `${esc(c)} → ${esc(row.tier)} <span class="value">${esc(row.cells[peak].text)}</span>`));
+    return `<li><span class="variant-name">${esc(v)}</span>: users → server; ${edges.join('; ')}</li>`;
+  }).join('\n');
+  return `<section id="tiers">
+<h2>Per tier${at ? ` at ${esc(at)}` : ''}</h2>
+<p class="note">Each service of the graph, the edge (server) first, with the services that call it. Amplification: attempts that reached the tier per user action started at the edge (over the run, and at its peak bucket). The calls, with the peak amplification where each one arrives:</p>
+<ul id="tier-topology">
+${topology}
+</ul>
+<div class="table-wrap"><table id="tier-table">
+<thead>${head}</thead>
 <tbody>
 ${body}
 </tbody>

@@ -1,0 +1,65 @@
+/**
+ * Fan-out and fan-in (issue 14 item 1): a route calls two services, one always failing and
+ * one always answering. Sequentially, the first failure fails the request and the second
+ * service is never called; in parallel, waiting for the first success (fanIn 1) succeeds
+ * and cancels the loser, waiting for both (the default) fails. Counts are exact: constant
+ * service times, no retries anywhere.
+ */
+import { describe, expect, it } from 'vitest';
+import { loadScenario } from '../../../src/scenario/load.js';
+import { simulate } from '../../../src/model/simulate.js';
+
+function run(route: string) {
+  const rec = simulate(loadScenario(`
+name: fan
+horizon: 10m
+clients:
+  users:
+    arrivals: { kind: steps, steps: [ { at: 0s, rate: 1/s }, { at: 5m, rate: 0/s } ] }
+server:
+  slots: 1000
+  serviceTime: { kind: constant, value: 1ms }
+  routes:
+    default: ${route}
+services:
+  broken: { slots: 1000, serviceTime: { kind: constant, value: 10ms }, failFastTime: 5ms }
+  fine: { slots: 1000, serviceTime: { kind: constant, value: 10ms } }
+faults:
+  - { kind: error-rate, service: broken, at: 0s, duration: 1h, probability: 1, status: 503 }
+`, 'fan.yaml').base, 3);
+  const tier = (n: string) => rec.tiers!.find((t) => t.name === n)!.totals;
+  return { actions: rec.totals.actionsStarted, ok: rec.totals.actionsOk, broken: tier('broken'), fine: tier('fine') };
+}
+
+describe('a route calling two services, one of them always failing', () => {
+  it('sequential, the broken one first: every request fails and the second service is never called', () => {
+    const r = run('{ services: [ { service: broken }, { service: fine } ] }');
+    expect(r.actions).toBeGreaterThan(200);
+    expect(r.ok).toBe(0);
+    expect(r.broken.attempts).toBe(r.actions);
+    expect(r.fine.attempts).toBe(0);
+  });
+
+  it('sequential, the fine one first: both are called, and the request still fails', () => {
+    const r = run('{ services: [ { service: fine }, { service: broken } ] }');
+    expect(r.ok).toBe(0);
+    expect(r.fine.callsOk).toBe(r.actions);
+    expect(r.broken.attempts).toBe(r.actions);
+  });
+
+  it('parallel, waiting for the first success: every request succeeds', () => {
+    const r = run('{ services: [ { service: broken }, { service: fine } ], fanOut: parallel, fanIn: 1 }');
+    expect(r.ok).toBe(r.actions);
+    expect(r.fine.callsOk).toBe(r.actions);
+    expect(r.broken.callsFailed).toBe(r.actions);
+  });
+
+  it('parallel, waiting for both: the broken one fails every request, and the fine call still out is cancelled', () => {
+    const r = run('{ services: [ { service: broken }, { service: fine } ], fanOut: parallel }');
+    expect(r.ok).toBe(0);
+    // The broken service answers in 5 ms, the fine one would take 10 ms: each fine call is cancelled (counted as failed).
+    expect(r.fine.callsOk).toBe(0);
+    expect(r.fine.callsFailed).toBe(r.actions);
+    expect(r.fine.attempts).toBe(r.actions);
+  });
+});
