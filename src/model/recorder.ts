@@ -296,11 +296,24 @@ export class Recorder {
 
   /** Levels summed over instances change by deltas: each instance reports its own changes. */
   queueChanged(now: number, delta: number): void {
-    if (delta !== 0) this.change(this.queue, now, delta);
+    if (delta === 0) return;
+    // change(), for the queue (the hot case: once per queued attempt).
+    if (now >= this.nextEdge) this.roll(now);
+    const l = this.queue;
+    l.area += l.value * (now - l.last);
+    l.last = now;
+    l.value += delta;
   }
 
   busyChanged(now: number, delta: number): void {
-    this.change(this.busy, now, delta);
+    // change(), for busy slots (once per service start and end).
+    if (now >= this.nextEdge) this.roll(now);
+    const l = this.busy;
+    const dt = now - l.last;
+    l.area += l.value * dt;
+    this.busyIntegral += l.value * dt;
+    l.last = now;
+    l.value += delta;
   }
 
   slotsChanged(now: number, delta: number): void {
