@@ -269,6 +269,13 @@ export class Recorder {
 
   workDone(now: number, workS: number, wasted: boolean): void {
     if (now >= this.nextEdge) this.roll(now);
+    if (this.nextEdge === Infinity) {
+      // The last bucket closed before the horizon (a horizon a hair past a whole number of
+      // buckets): what comes after is added to it at once, in order, as it always was.
+      this.series.workS[this.bucket] += workS;
+      if (wasted) this.series.wastedWorkS[this.bucket] += workS;
+      return;
+    }
     this.openWork += workS;
     if (wasted) this.openWasted += workS;
   }
@@ -406,6 +413,8 @@ export class Recorder {
   /** Closes the run at the horizon, and sums the populations' counters into the run's totals. */
   finish(): void {
     this.roll(this.horizonS);
+    // Counts made after the last bucket closed early (see workDone) go to it.
+    this.flushCounters();
     const s = this.series;
     for (const pop of this.pops) {
       for (const k of POPULATION_COUNTERS) addInto(s[k], pop[k]);
