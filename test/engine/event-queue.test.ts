@@ -526,6 +526,47 @@ describe('Engine: cancelling lane events', () => {
     for (let i = 0; i < Math.max(a.length, b.length); i++) if (a[i] !== b[i]) { firstDiff = i; break; }
     expect(firstDiff).toBe(-1);
   });
+  it('laneFor gives streams of the same delay one lane, and they run as they would with a lane each', () => {
+    const e0 = new Engine();
+    expect(e0.laneFor(10)).toBe(e0.laneFor(10));
+    expect(e0.laneFor(30)).not.toBe(e0.laneFor(10));
+    // Three streams (two of delay 1, one of 0.5) scheduled at random times, some of their
+    // events cancelled: shared lanes and a lane per stream give the same run.
+    const program = (shared: boolean) => {
+      const e = new Engine();
+      const rng = stream(5, 'test/shared-lanes');
+      const delays = [1, 1, 0.5];
+      const lanes = delays.map((d) => (shared ? e.laneFor(d) : e.lane()));
+      const log: number[] = [];
+      const handles: Array<[number, number]> = [];
+      let next = 0;
+      const k = e.on((id) => {
+        log.push(id, e.now);
+        if (next > 50_000) return;
+        for (let i = 0; i < 2; i++) {
+          const s = Math.floor(rng() * 3);
+          handles.push([s, e.afterInLane(lanes[s], delays[s], k, next++)]);
+        }
+        if (rng() < 0.3) {
+          const [s, h] = handles[Math.floor(rng() * handles.length)];
+          e.cancelInLane(lanes[s], h);
+        }
+        if (rng() < 0.5) e.after(rng() * 0.1, k, next++);
+      });
+      e.at(0, k, next++);
+      e.run(1e9);
+      return { log, events: e.eventsProcessed, lanes: new Set(lanes).size };
+    };
+    const sharing = program(true);
+    const apart = program(false);
+    expect(sharing.lanes).toBe(2);
+    expect(apart.lanes).toBe(3);
+    expect(sharing.events).toBeGreaterThan(20_000);
+    expect(sharing.events).toBe(apart.events);
+    let firstDiff = -1;
+    for (let i = 0; i < Math.max(sharing.log.length, apart.log.length); i++) if (sharing.log[i] !== apart.log[i]) { firstDiff = i; break; }
+    expect(firstDiff).toBe(-1);
+  });
 });
 
 describe('Engine: the run budget', () => {

@@ -80,19 +80,22 @@ export interface PreparedBackoff {
   spec: BackoffSpec;
   /** caps[n] = capOf(spec, n) for n < caps.length (caps[0] unused); empty when the fast path does not apply. */
   caps: Float64Array;
+  /** No jitter: the wait is the cap itself, with no draw (full jitter otherwise). */
+  exact: boolean;
 }
 
 /** Retry numbers the table covers; later ones (rare: more than 32 tries) take the general path. */
 const CAP_TABLE = 33;
 
 export function prepareBackoff(b: BackoffSpec): PreparedBackoff {
-  if (b.kind === 'none' || b.jitter !== 'full') return { spec: b, caps: new Float64Array(0) };
-  return { spec: b, caps: Float64Array.from({ length: CAP_TABLE }, (_, n) => (n === 0 ? 0 : capOf(b, n))) };
+  // Full jitter and no jitter (the flagship's clients mostly wait exactly their cap) take the table.
+  if (b.kind === 'none' || (b.jitter !== 'full' && b.jitter !== 'none')) return { spec: b, caps: new Float64Array(0), exact: false };
+  return { spec: b, caps: Float64Array.from({ length: CAP_TABLE }, (_, n) => (n === 0 ? 0 : capOf(b, n))), exact: b.jitter === 'none' };
 }
 
 /** backoffDelay, through the prepared table when it covers retry `n`. */
 export function preparedDelay(p: PreparedBackoff, n: number, rng: Rng, state: Float64Array, slot: number): number {
   const caps = p.caps;
-  if (n < caps.length) return rng() * caps[n];
+  if (n < caps.length) return p.exact ? caps[n] : rng() * caps[n];
   return backoffDelay(p.spec, n, rng, state, slot);
 }

@@ -112,7 +112,9 @@ function layerState(engine: Engine, spec: LayerSpec, clients: number, rng: Rng, 
     backoff: prepareBackoff(spec.backoff),
     retryGate,
     retryGateScopeIsClient: spec.breaker?.scope !== 'population',
-    timeoutLane: engine.lane(),
+    // Layers without a deadline always wait their own timeout: such layers with equal timeouts
+    // share a lane (Engine.laneFor). A deadline shortens some waits, so that layer keeps its own.
+    timeoutLane: spec.deadline === Infinity ? engine.laneFor(spec.timeout) : engine.lane(),
     hedge: spec.hedge ? new HedgeState(spec.hedge) : undefined, // only the innermost layer's is used (semantics.ts says so)
   };
 }

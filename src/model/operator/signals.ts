@@ -6,7 +6,8 @@
  * Counters are read from the recorder's per-population bucket series, which the model fills
  * as events happen (the run's totals are only summed when it ends): the cumulative value at
  * time t is the sum over the populations of every bucket up to the one holding t (later
- * buckets are still empty). Nothing is added to the hot path for this.
+ * buckets are still empty). Nothing is added to the hot path for this: the recorder counts
+ * the open bucket apart and folds it in when asked (flushCounters), which a read does first.
  */
 import type { Scenario } from '../../scenario/schema.js';
 import type { Trigger } from '../../scenario/schema-actions.js';
@@ -19,9 +20,10 @@ import { rateAt } from '../../scenario/arrival-profile.js';
 class Cumulative {
   private closed = 0;
   private upTo = 0;
-  constructor(private readonly parts: readonly Float64Array[], private readonly bucketS: number) {}
+  constructor(private readonly parts: readonly Float64Array[], private readonly bucketS: number, private readonly flush: () => void) {}
   /** Everything counted before `now` (and at `now`, up to the event being handled). */
   at(now: number): number {
+    this.flush();
     let open = 0;
     for (const a of this.parts) {
       // The bucket holding `now`, give or take one at an edge: the bucket after it is empty or
@@ -55,7 +57,7 @@ export function signalReader(t: Trigger, src: SignalSources): SignalReader {
   const pops = src.rec.pops;
   /** A counter summed over the populations `on` keeps (every one by default). */
   const cum = (counter: (p: (typeof pops)[number]) => Float64Array, on = (_i: number) => true) =>
-    new Cumulative(pops.filter((_, i) => on(i)).map(counter), w);
+    new Cumulative(pops.filter((_, i) => on(i)).map(counter), w, () => src.rec.flushCounters());
   switch (t.signal!) {
     case 'error-ratio': {
       // Attempts that ended, as clients saw them: successes and failures (timeouts included),
