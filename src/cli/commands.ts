@@ -60,12 +60,12 @@ export interface RunArgs {
 }
 
 /** A scenario file, or standard input for "-". */
-async function loadInput(file: string): Promise<LoadedScenario> {
+export async function loadInput(file: string): Promise<LoadedScenario> {
   return file === STDIN ? loadScenario(await readScenarioStdin(), STDIN_NAME) : loadScenarioFile(file);
 }
 
 /** --seed follows the rule of the file's `seed` (a whole number from 0 to 2^31), said in the flag's terms. */
-function checkSeedFlag(seed: number | undefined): void {
+export function checkSeedFlag(seed: number | undefined): void {
   if (seed === undefined) return;
   const r = scenarioSchema.shape.seed.safeParse(seed);
   if (!r.success || !Number.isSafeInteger(seed)) {
@@ -83,7 +83,7 @@ function checkSizeFlags(loaded: LoadedScenario, seeds: number | undefined): void
 }
 
 /** Workers: the cores there are, at most, unless forced (200 workers on 2 cores only thrash). */
-function chooseWorkers(asked: number | undefined, force: boolean, io: Io, quiet: boolean): number {
+export function chooseWorkers(asked: number | undefined, force: boolean, io: Io, quiet: boolean): number {
   const cores = availableParallelism();
   if (asked === undefined) return cores;
   if (asked <= cores || force) return asked;
