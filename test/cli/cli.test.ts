@@ -135,7 +135,7 @@ describe('schema', () => {
 
 describe('usage errors', () => {
   it.each([
-    [['frobnicate'], /^retrystorm: unknown command "frobnicate" \(commands: run, merge, report, diff, validate, schema\)$/],
+    [['frobnicate'], /^retrystorm: unknown command "frobnicate" \(commands: run, merge, report, diff, edge, validate, schema\)$/],
     [['validate', 'scenarios/reference-storm.yaml', '--bogus'], /^retrystorm: unknown option --bogus$/],
     [['run', 'scenarios/reference-storm.yaml', '--seedz', '3', '--seed-count=2'], /^retrystorm: unknown option --seedz \(did you mean --seed\?\); unknown option --seed-count \(options: --seed, --seeds, --out, /],
     [[], /^retrystorm: name a command: run, merge, report, diff, edge, validate or schema$/],
