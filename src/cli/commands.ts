@@ -29,6 +29,9 @@ import { readResultsFolder } from '../results/bundle.js';
 import { checkGuards, type GuardResult } from '../results/diff/guards.js';
 import { EXIT, UsageError } from './errors.js';
 import { parseByteSize } from './byte-size.js';
+import { runSearch, SearchInterrupted } from '../experiment/search/run-search.js';
+import { checkTippingExpectations } from '../experiment/expectations.js';
+import { searchText } from '../report/search-view.js';
 
 export interface Io {
   out: (s: string) => void;
@@ -177,6 +180,21 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
         bar.finished(r.index, result.summary.measures.attempts ?? 0);
       },
     });
+    // The scenario's search, after the runs: its batches depend on each other, so a shard
+    // cannot do its part of it; the unsharded run (or a separate `edge`) does.
+    const search = loaded.search;
+    if (search && shard === undefined && !x.partial) {
+      if (!args.quiet) io.err(`searching ${search.parameter} for each variant's tipping point, at most ${search.budget} runs each`);
+      try {
+        x.search = await runSearch(loaded, search, { workers, seed: args.seed, signal: abort.signal, ...(memoryBytes !== undefined ? { runBudget: { memoryBytes } } : {}) });
+        x.expectations.push(...checkTippingExpectations(resolveMeasureReferences(loaded, MEASURES).expectations, x.search));
+      } catch (e) {
+        if (!(e instanceof SearchInterrupted)) throw e;
+        x.partial = true;
+      }
+    } else if (search && shard !== undefined && !args.quiet) {
+      io.err('note: the search: block is not run in a shard (each batch depends on the last); run it with "retrystorm edge"');
+    }
   } catch (e) {
     // Finished runs stay in the staging folder's journal; an empty one is removed.
     folder.release(journaled > 0);
@@ -222,6 +240,10 @@ function report(x: ExperimentResult, results: Results, files: string[], io: Io, 
   io.out('');
   io.out(summaryTable(results, width));
   io.out('');
+  if (results.search) {
+    io.out(searchText(results.search, true));
+    io.out('');
+  }
   const ranking = rankingText(results, width);
   if (ranking) {
     io.out(ranking);

@@ -5,6 +5,9 @@
  */
 import { describe, expect, it, beforeAll } from 'vitest';
 import { join } from 'node:path';
+import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { parseSummary } from '../../src/results/summary-json.js';
 import { ensureBuilt, runCliProcess, ROOT } from '../helpers/cli.js';
 import { searchResultsSchema } from '../../src/results/search.js';
 
@@ -62,5 +65,36 @@ describe('retrystorm edge', () => {
     const r = await runCliProcess(ROOT, ['edge', join(ROOT, 'scenarios/reference-storm.yaml')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/reference-storm has no search: block: give --parameter PATH and --range FROM\.\.TO/);
+  });
+
+  it('is done by run when the scenario has a search block: in summary.json, summary.md and the checks, which fail when the cliff is not where they say', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'edge-run-'));
+    try {
+      const scenario = join(dir, 's.yaml');
+      writeFileSync(scenario, readFileSync(TINY, 'utf8') + 'expectations:\n  - { variant: base, tippingPoint: { atLeast: 50/s } }\n  - { variant: base, tippingPoint: { atMost: 55/s } }\n');
+      const r = await runCliProcess(dir, ['run', scenario, '--out', 'out', '--workers', '2']);
+      expect(r.code).toBe(1);
+      const summary = parseSummary(readFileSync(join(dir, 'out/summary.json'), 'utf8'), 'summary.json');
+      const edge = await runCliProcess(ROOT, ['edge', TINY, '--workers', '2', '--json']);
+      // The same search as edge's: same scenario, same seeds.
+      expect(summary.search).toEqual(JSON.parse(edge.stdout));
+      const v = summary.search!.variants[0];
+      const at = `${v.estimate}/s`;
+      expect(r.stdout).toMatch(new RegExp(`\nPASS {2}base: tipping point of clients\\.app\\.arrivals\\.rate at least 50/s \\(${at.replace('.', '\\.')} \\(95%: `));
+      expect(r.stdout).toMatch(/\nFAIL {2}base: tipping point of clients\.app\.arrivals\.rate at most 55\/s /);
+      expect(summary.expectations.map((e) => [e.measure, e.kind, e.limit, e.value, e.passed])).toEqual([
+        ['tippingPoint', 'atLeast', 50, v.estimate, true],
+        ['tippingPoint', 'atMost', 55, v.estimate, false],
+      ]);
+      const md = readFileSync(join(dir, 'out/summary.md'), 'utf8');
+      expect(md).toContain(`- **base** recovers up to clients.app.arrivals.rate = ${at} (95%: ${v.lo}/s–${v.hi}/s), ${v.runs} runs`);
+      expect(md).toContain('| value | recovered | probability (95%) |');
+      // report DIR reads the search back (strictly) and renders the same summary.md.
+      const again = await runCliProcess(dir, ['report', 'out']);
+      expect(again.code).toBe(0);
+      expect(readFileSync(join(dir, 'out/summary.md'), 'utf8')).toBe(md);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
