@@ -29,7 +29,7 @@ import { readResultsFolder } from '../results/bundle.js';
 import { checkGuards, type GuardResult } from '../results/diff/guards.js';
 import { EXIT, UsageError } from './errors.js';
 import { parseByteSize } from './byte-size.js';
-import { runSearch, SearchInterrupted } from '../experiment/search/run-search.js';
+import { runSearch, SearchInterrupted, SearchRunFailed } from '../experiment/search/run-search.js';
 import { checkTippingExpectations } from '../experiment/expectations.js';
 import { searchText } from '../report/search-view.js';
 
@@ -156,6 +156,7 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
   const started = performance.now();
   let x: ExperimentResult;
   let journaled = 0;
+  let searchFailed = false;
   try {
     x = await runExperiment(loaded, {
       seed: args.seed,
@@ -189,8 +190,12 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
         x.search = await runSearch(loaded, search, { workers, seed: args.seed, signal: abort.signal, ...(memoryBytes !== undefined ? { runBudget: { memoryBytes } } : {}) });
         x.expectations.push(...checkTippingExpectations(resolveMeasureReferences(loaded, MEASURES).expectations, x.search));
       } catch (e) {
-        if (!(e instanceof SearchInterrupted)) throw e;
-        x.partial = true;
+        if (e instanceof SearchRunFailed) {
+          // The runs' results are still written; the search has no outcome to add.
+          io.err(`FAILED RUN (search): ${e.message}; the search stopped there`);
+          searchFailed = true;
+        } else if (e instanceof SearchInterrupted) x.partial = true;
+        else throw e;
       }
     } else if (search && shard !== undefined && !args.quiet) {
       io.err('note: the search: block is not run in a shard (each batch depends on the last); run it with "retrystorm edge"');
@@ -209,6 +214,7 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
   const wall = (performance.now() - started) / 1000;
   const code = report(x, bundle.results, files, io, args.quiet ?? false, `${formatDuration(loaded.base.horizon)} simulated each, ${workers} worker(s), ${wall.toFixed(1)}s`);
   const guarded = guardsCode(loaded, baseResults, bundle.results, io);
+  if (searchFailed && code === EXIT.ok) return EXIT.internal;
   if (code === EXIT.ok && guarded !== EXIT.ok) return guarded;
   return code === EXIT.interrupted && stoppedBy === 'SIGTERM' ? EXIT.terminated : code;
 }
