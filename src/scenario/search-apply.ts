@@ -91,6 +91,7 @@ export function resolveSearch(spec: SearchSpec, setsValue: (path: PathSegment[])
 
 /** How a value of this kind is said to people: "6m10s", "12.5/s", 0.75. */
 export function valueText(kind: ValueKind, n: number): string {
-  if (kind === 'duration') return formatDuration(n);
+  // An estimate between tried values is not known to the millisecond: whole seconds from 10 s up.
+  if (kind === 'duration') return formatDuration(n >= 10 ? Math.round(n) : n);
   return String(writeValue(kind, n));
 }
