@@ -10,7 +10,7 @@
  * same for any number of workers.
  */
 import type { LoadedScenario } from '../../scenario/load.js';
-import type { ResolvedSearch } from '../../scenario/search-apply.js';
+import { writeValue, type ResolvedSearch } from '../../scenario/search-apply.js';
 import type { Scenario } from '../../scenario/schema.js';
 import type { RunBudget } from '../../model/simulate.js';
 import { openTaskPool } from '../pool.js';
@@ -64,11 +64,18 @@ export function resolutionFor(precision: number): number {
 
 export async function runSearch(loaded: LoadedScenario, search: ResolvedSearch, opts: SearchRunOptions = {}): Promise<SearchOutcome> {
   const seed = opts.seed ?? loaded.base.seed;
-  const signal = opts.signal ?? new AbortController().signal;
+  // One variant's failed run stops the others too (their searches could take long, for nothing).
+  const stop = new AbortController();
+  const outer = opts.signal;
+  if (outer?.aborted) stop.abort();
+  outer?.addEventListener('abort', () => stop.abort(), { once: true });
+  const signal = stop.signal;
   const pool = openTaskPool(opts.workers ?? 1, signal);
   let nextIndex = 0;
   try {
-    const variants = await Promise.all(loaded.variants.map(async (v): Promise<VariantSearch> => {
+    // Settled, not Promise.all: a variant that fails must not leave the others' runs rejecting
+    // against a pool already closed, unheard.
+    const settled = await Promise.allSettled(loaded.variants.map(async (v): Promise<VariantSearch> => {
       const built = new Map<number, Scenario>();
       const scenarioAt = (value: number) => {
         let s = built.get(value);
@@ -90,11 +97,14 @@ export async function runSearch(loaded: LoadedScenario, search: ResolvedSearch, 
         await pool.run(tasks, {
           onResult: (task, result) => results.set(task, result),
           onError: (task, error) => {
-            failure ??= new SearchRunFailed(v.name, trials[tasks.indexOf(task)].value, task.seed, error?.message ?? String(error));
+            failure ??= new SearchRunFailed(v.name, writeValue(search.kind, trials[tasks.indexOf(task)].value), task.seed, error?.message ?? String(error));
           },
         });
+        if (failure) {
+          stop.abort();
+          throw failure;
+        }
         if (signal.aborted) throw new SearchInterrupted();
-        if (failure) throw failure;
         spent += tasks.length;
         opts.onBatch?.(v.name, spent, search.budget);
         return tasks.map((t) => results.get(t)!.summary.measures.recovered === 1);
@@ -105,7 +115,9 @@ export async function runSearch(loaded: LoadedScenario, search: ResolvedSearch, 
       );
       return { variant: v.name, result };
     }));
-    return { search, seed, variants };
+    const failed = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected').map((s) => s.reason as unknown);
+    if (failed.length) throw failed.find((e) => !(e instanceof SearchInterrupted)) ?? failed[0];
+    return { search, seed, variants: settled.map((s) => (s as PromiseFulfilledResult<VariantSearch>).value) };
   } finally {
     await pool.close();
   }
