@@ -29,6 +29,9 @@ import { readResultsFolder } from '../results/bundle.js';
 import { checkGuards, type GuardResult } from '../results/diff/guards.js';
 import { EXIT, UsageError } from './errors.js';
 import { parseByteSize } from './byte-size.js';
+import { runSearch, SearchInterrupted, SearchRunFailed } from '../experiment/search/run-search.js';
+import { checkTippingExpectations } from '../experiment/expectations.js';
+import { searchText } from '../report/search-view.js';
 
 export interface Io {
   out: (s: string) => void;
@@ -60,12 +63,12 @@ export interface RunArgs {
 }
 
 /** A scenario file, or standard input for "-". */
-async function loadInput(file: string): Promise<LoadedScenario> {
+export async function loadInput(file: string): Promise<LoadedScenario> {
   return file === STDIN ? loadScenario(await readScenarioStdin(), STDIN_NAME) : loadScenarioFile(file);
 }
 
 /** --seed follows the rule of the file's `seed` (a whole number from 0 to 2^31), said in the flag's terms. */
-function checkSeedFlag(seed: number | undefined): void {
+export function checkSeedFlag(seed: number | undefined): void {
   if (seed === undefined) return;
   const r = scenarioSchema.shape.seed.safeParse(seed);
   if (!r.success || !Number.isSafeInteger(seed)) {
@@ -83,7 +86,7 @@ function checkSizeFlags(loaded: LoadedScenario, seeds: number | undefined): void
 }
 
 /** Workers: the cores there are, at most, unless forced (200 workers on 2 cores only thrash). */
-function chooseWorkers(asked: number | undefined, force: boolean, io: Io, quiet: boolean): number {
+export function chooseWorkers(asked: number | undefined, force: boolean, io: Io, quiet: boolean): number {
   const cores = availableParallelism();
   if (asked === undefined) return cores;
   if (asked <= cores || force) return asked;
@@ -153,6 +156,7 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
   const started = performance.now();
   let x: ExperimentResult;
   let journaled = 0;
+  let searchFailed = false;
   try {
     x = await runExperiment(loaded, {
       seed: args.seed,
@@ -177,6 +181,25 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
         bar.finished(r.index, result.summary.measures.attempts ?? 0);
       },
     });
+    // The scenario's search, after the runs: its batches depend on each other, so a shard
+    // cannot do its part of it; the unsharded run (or a separate `edge`) does.
+    const search = loaded.search;
+    if (search && shard === undefined && !x.partial) {
+      if (!args.quiet) io.err(`searching ${search.parameter} for each variant's tipping point, at most ${search.budget} runs each`);
+      try {
+        x.search = await runSearch(loaded, search, { workers, seed: args.seed, signal: abort.signal, ...(memoryBytes !== undefined ? { runBudget: { memoryBytes } } : {}) });
+        x.expectations.push(...checkTippingExpectations(resolveMeasureReferences(loaded, MEASURES).expectations, x.search));
+      } catch (e) {
+        if (e instanceof SearchRunFailed) {
+          // The runs' results are still written; the search has no outcome to add.
+          io.err(`FAILED RUN (search): ${e.message}; the search stopped there`);
+          searchFailed = true;
+        } else if (e instanceof SearchInterrupted) x.partial = true;
+        else throw e;
+      }
+    } else if (search && shard !== undefined && !args.quiet) {
+      io.err('note: the search: block is not run in a shard (each batch depends on the last); run it with "retrystorm edge"');
+    }
   } catch (e) {
     // Finished runs stay in the staging folder's journal; an empty one is removed.
     folder.release(journaled > 0);
@@ -191,6 +214,7 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
   const wall = (performance.now() - started) / 1000;
   const code = report(x, bundle.results, files, io, args.quiet ?? false, `${formatDuration(loaded.base.horizon)} simulated each, ${workers} worker(s), ${wall.toFixed(1)}s`);
   const guarded = guardsCode(loaded, baseResults, bundle.results, io);
+  if (searchFailed && code === EXIT.ok) return EXIT.internal;
   if (code === EXIT.ok && guarded !== EXIT.ok) return guarded;
   return code === EXIT.interrupted && stoppedBy === 'SIGTERM' ? EXIT.terminated : code;
 }
@@ -222,6 +246,10 @@ function report(x: ExperimentResult, results: Results, files: string[], io: Io, 
   io.out('');
   io.out(summaryTable(results, width));
   io.out('');
+  if (results.search) {
+    io.out(searchText(results.search, true));
+    io.out('');
+  }
   const ranking = rankingText(results, width);
   if (ranking) {
     io.out(ranking);

@@ -7,12 +7,14 @@
 import { scenarioFormatMarkdown } from '../scenario/format-docs.js';
 import { scenarioJsonSchema } from '../scenario/json-schema.js';
 import { MEASURES } from '../measures/registry.js';
+import { TIPPING_POINT } from '../experiment/expectations.js';
 import { POPULATION_COLUMN_INFO, RUN_COLUMN_INFO } from '../measures/columns.js';
 import { TIER_MEASURES } from '../measures/tiers.js';
 
 /** The JSON Schema `retrystorm schema` prints and docs/scenario.schema.json holds. */
 export function editorSchema(): object {
-  return scenarioJsonSchema({ measureKeys: MEASURES.keys });
+  // tippingPoint bounds a search's result (docs/search.md), not a measure, but is an expectation's key too.
+  return scenarioJsonSchema({ measureKeys: [...MEASURES.keys, TIPPING_POINT] });
 }
 
 export { scenarioFormatMarkdown };

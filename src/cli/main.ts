@@ -18,6 +18,7 @@ import { runCommand, validateCommand, schemaCommand, mergeCommand, type Io } fro
 import { reportCommand } from './report-command.js';
 import type { ReportOptions } from '../report/write.js';
 import { diffCommand } from './diff-command.js';
+import { edgeCommand } from './edge-command.js';
 import { EXIT, UsageError } from './errors.js';
 import { OutputError } from './output-folder.js';
 import { forTerminal } from './terminal-text.js';
@@ -52,6 +53,7 @@ const OPTIONS: Record<string, string[]> = {
   merge: ['out', 'report-url'],
   report: ['report-url'],
   diff: ['json', 'markdown', 'out', 'seeds', 'workers', 'fail-on-worse'],
+  edge: ['parameter', 'range', 'level', 'precision', 'budget', 'seed', 'workers', 'force-workers', 'json', 'quiet'],
   validate: [],
   schema: [],
 };
@@ -146,6 +148,29 @@ export async function main(rawArgv: string[]): Promise<number> {
       },
     )
     .command(
+      'edge <scenario>',
+      'find each variant\'s tipping point: the value of a parameter at which the probability of recovering crosses a level (docs/search.md)',
+      (y) =>
+        y
+          .positional('scenario', { type: 'string', demandOption: true, describe: 'scenario file (YAML); - reads it from standard input' })
+          .option('parameter', { type: 'string', describe: 'the value to search, as a sweep takes it: faults[0].duration, clients.app.arrivals.rate, load (default: the scenario\'s search block)' })
+          .option('range', { type: 'string', describe: 'FROM..TO in the parameter\'s unit, e.g. 1m..30m' })
+          .option('level', { type: 'number', describe: 'the probability of recovering whose crossing is sought (default 0.5)' })
+          .option('precision', { type: 'string', describe: 'stop once the tipping point is bracketed this tightly, e.g. 30s (default: a 20th of the range)' })
+          .option('budget', { type: 'number', describe: 'most runs per variant (default 200)' })
+          .option('seed', { type: 'number', describe: 'base seed (overrides the scenario\'s): the i-th run at a value uses seed + i' })
+          .option('workers', { type: 'number', describe: 'worker threads (default and most: the number of cores)' })
+          .option('force-workers', { type: 'boolean', default: false, describe: 'allow more workers than cores' })
+          .option('json', { type: 'boolean', default: false, describe: 'print the search\'s results as JSON (the `search` part of summary.json)' })
+          .option('quiet', { type: 'boolean', default: false, describe: 'print only the tipping points' }),
+      async (a) => {
+        code = await edgeCommand(
+          { scenario: undash(a.scenario as string), parameter: a.parameter, range: a.range, level: a.level, precision: a.precision, budget: a.budget, seed: a.seed, workers: a.workers, forceWorkers: a['force-workers'], json: a.json, quiet: a.quiet },
+          io,
+        );
+      },
+    )
+    .command(
       'validate <files..>',
       'check scenario files and report every problem with its position (- reads standard input)',
       (y) => y.positional('files', { type: 'string', array: true, demandOption: true }),
@@ -156,7 +181,7 @@ export async function main(rawArgv: string[]): Promise<number> {
     .command('schema', 'print the JSON Schema of scenario files (for editor autocompletion)', (y) => y, async () => {
       code = await schemaCommand(io);
     })
-    .demandCommand(1, 'name a command: run, merge, report, diff, validate or schema')
+    .demandCommand(1, 'name a command: run, merge, report, diff, edge, validate or schema')
     .strict()
     .recommendCommands()
     .help()

@@ -17,6 +17,8 @@ import type { MeasureDescriptor } from '../measures/measure.js';
 import type { MeasureRegistry } from '../measures/registry.js';
 import { formatValue } from '../measures/format.js';
 import type { PointAggregate, VariantAggregate } from './aggregate.js';
+import { readValue, valueText } from '../scenario/search-apply.js';
+import type { SearchOutcome } from './search/run-search.js';
 
 /** The users an expectation reads: the verdict's (no scope), one population's, or one route's. */
 export interface ExpectationScope {
@@ -46,7 +48,18 @@ export interface ResolvedExpectation {
   bounds: ResolvedBound[];
   /** Checked only against a base (src/results/diff/guards.ts). */
   guards: ResolvedGuard[];
+  /** Bounds on the variant's tipping point (the scenario's search), in the searched parameter's unit. */
+  tipping: TippingBound[];
 }
+
+/** `tippingPoint: { atLeast: 30m }`: where the variant's cliff must stay. */
+export interface TippingBound {
+  kind: 'atMost' | 'atLeast';
+  limit: number;
+}
+
+/** The key an expectation bounds a variant's tipping point with. */
+export const TIPPING_POINT = 'tippingPoint';
 
 export interface ExpectationResult {
   /** "spread at faults[0].duration=12m: recovery time at most 10m". */
@@ -120,8 +133,24 @@ export function resolveMeasureReferences(loaded: LoadedScenario, registry: Measu
     const scope: ExpectationScope = e.population !== undefined ? { population: e.population } : e.route !== undefined ? { route: e.route } : {};
     const bounds: ResolvedBound[] = [];
     const guards: ResolvedGuard[] = [];
+    const tipping: TippingBound[] = [];
     for (const [key, raw] of Object.entries(e)) {
       if (KNOWN_KEYS.has(key)) continue;
+      if (key === TIPPING_POINT) {
+        const search = loaded.search;
+        if (!search) { report(here, 'tippingPoint bounds the result of a search: add a search: block that says which parameter to search (docs/search.md)', key); continue; }
+        if (e.population !== undefined || e.route !== undefined || e.at !== undefined) { report(here, 'tippingPoint is the whole variant\'s: it takes no population, route or at', key); continue; }
+        const b = raw as { atMost?: unknown; atLeast?: unknown; worsenBy?: unknown };
+        if (b.worsenBy !== undefined) report([...here, key], 'a tipping point has no guard on change: bound it with atLeast or atMost', 'worsenBy');
+        for (const kind of ['atMost', 'atLeast'] as const) {
+          if (b[kind] === undefined) continue;
+          const v = readValue(b[kind] as string | number);
+          if (typeof v === 'string') report([...here, key], v, kind);
+          else if (v.kind !== search.kind) report([...here, key], `the tipping point of ${search.parameter} is a ${search.kind}: write the bound as one (got a ${v.kind})`, kind);
+          else tipping.push({ kind, limit: v.n });
+        }
+        continue;
+      }
       const m = registry.get(key);
       if (!m) {
         const guess = suggest(key, registry.keys);
@@ -145,10 +174,10 @@ export function resolveMeasureReferences(loaded: LoadedScenario, registry: Measu
         else guards.push(g);
       }
     }
-    if (bounds.length === 0 && guards.length === 0 && !problems.some((p) => p.path.startsWith(formatPath(here)))) {
+    if (bounds.length === 0 && guards.length === 0 && tipping.length === 0 && !problems.some((p) => p.path.startsWith(formatPath(here)))) {
       report(here, 'an expectation names a measure with atMost, atLeast or worsenBy, e.g. recoveryTimeS: { atMost: 10m }');
     }
-    out.push({ variant: e.variant, ...(e.at ? { at: e.at } : {}), scope, bounds, guards });
+    out.push({ variant: e.variant, ...(e.at ? { at: e.at } : {}), scope, bounds, guards, tipping });
   });
 
   (loaded.base.compare?.objectives ?? []).forEach((key, i) => {
@@ -167,7 +196,7 @@ export function resolveMeasureReferences(loaded: LoadedScenario, registry: Measu
 // A mean across seeds of identical values can land a rounding error off them (three 0.95s
 // average to 0.9499999999999998): bounds are compared with that much slack.
 const SLACK = 1e-9;
-const within = (x: number, b: ResolvedBound) =>
+const within = (x: number, b: Pick<ResolvedBound, 'kind' | 'limit'>) =>
   b.kind === 'atMost' ? x <= b.limit + SLACK * Math.max(1, Math.abs(b.limit)) : x >= b.limit - SLACK * Math.max(1, Math.abs(b.limit));
 
 function matches(at: ResolvedExpectation['at'], p: PointAggregate): boolean {
@@ -230,6 +259,46 @@ export function checkExpectations(expectations: readonly ResolvedExpectation[], 
           actual: value === null ? missingText(p, m.key) : actualText(m, value, p.runs),
         });
       }
+    }
+  }
+  return results;
+}
+
+/**
+ * Checks the bounds on tipping points against the search. Beyond an end of the range the
+ * tipping point is only known to be past that end: "at least 30m" passes when the search
+ * found it beyond 30m, and a bound the range cannot tell fails, saying so.
+ */
+export function checkTippingExpectations(expectations: readonly ResolvedExpectation[], outcome: SearchOutcome): ExpectationResult[] {
+  const s = outcome.search;
+  const text = (n: number) => valueText(s.kind, n);
+  const results: ExpectationResult[] = [];
+  for (const e of expectations) {
+    const found = outcome.variants.find((v) => v.variant === e.variant)?.result;
+    if (!found) continue;
+    for (const b of e.tipping) {
+      const { crossing, estimate, interval } = found;
+      // Past the top of the range the tipping point is at least `to`; below the bottom, at most `from`.
+      const passed = crossing === 'within'
+        ? within(estimate!, b)
+        : crossing === 'above-range' ? b.kind === 'atLeast' && s.to >= b.limit : b.kind === 'atMost' && s.from <= b.limit;
+      const check = `tipping point of ${s.parameter} ${b.kind === 'atMost' ? 'at most' : 'at least'} ${text(b.limit)}`;
+      const actual = crossing === 'within'
+        ? `${text(estimate!)} (95%: ${interval.lo === null ? `below ${text(s.from)}` : text(interval.lo)}–${interval.hi === null ? `above ${text(s.to)}` : text(interval.hi)}), ${found.runs} runs`
+        : crossing === 'above-range' ? `beyond ${text(s.to)}, the largest searched` : `below ${text(s.from)}, the smallest searched`;
+      results.push({
+        name: `${e.variant}: ${check}`,
+        variant: e.variant,
+        at: {},
+        scope: {},
+        measure: TIPPING_POINT,
+        kind: b.kind,
+        limit: b.limit,
+        value: crossing === 'within' ? estimate : crossing === 'above-range' ? s.to : s.from,
+        passed,
+        check,
+        actual,
+      });
     }
   }
   return results;

@@ -14,6 +14,7 @@ import { aggregatePoint, type VariantAggregate } from './aggregate.js';
 import { checkExpectations, resolveMeasureReferences, type ExpectationResult } from './expectations.js';
 import { rankVariants, type Ranking } from './ranking.js';
 import { runTasks } from './pool.js';
+import type { SearchOutcome } from './search/run-search.js';
 
 export interface ExperimentOptions extends ExpandOptions {
   workers?: number;
@@ -62,6 +63,8 @@ export interface ExperimentResult {
   /** None for one shard of a split experiment (the merge ranks them all), nor for a lone variant without a `compare` block. */
   ranking: Ranking | null;
   partial: boolean;
+  /** The scenario's search (its `search:` block), when `run` did one after the runs. */
+  search?: SearchOutcome;
 }
 
 export async function runExperiment(loaded: LoadedScenario, opts: ExperimentOptions = {}): Promise<ExperimentResult> {

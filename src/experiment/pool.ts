@@ -67,6 +67,37 @@ export async function runTasks(tasks: RunTask[], workers: number, signal: AbortS
   }
 }
 
+/** A pool kept open across batches whose contents are decided one after another (the cliff search). */
+export interface TaskPool {
+  /** Runs the tasks (in the order given, a few more than threads at a time) and resolves when all have finished. */
+  run(tasks: RunTask[], cb: PoolCallbacks): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens a pool of `workers` threads (0: the calling thread) that several batches can share: a
+ * search decides each batch from the last, and starting threads for every batch of four runs
+ * would cost more than the runs. Results come back by task, as with runTasks.
+ */
+export function openTaskPool(workers: number, signal: AbortSignal): TaskPool {
+  if (workers <= 0) {
+    return { run: (tasks, cb) => runSequentially(tasks, signal, cb, MEASURES), close: async () => {} };
+  }
+  const { filename, execArgv } = workerFile();
+  const pool = new Piscina<RunTask, RunResult>({ filename, execArgv, minThreads: workers, maxThreads: workers, idleTimeout: 1000 });
+  setMaxListeners(0, signal); // every task in flight listens on the one signal, by design
+  return {
+    async run(tasks, cb) {
+      let next = 0;
+      const feed = async (): Promise<void> => {
+        while (next < tasks.length && !signal.aborted) await runOnPool(pool, tasks[next++], signal, cb);
+      };
+      await Promise.all(Array.from({ length: Math.min(tasks.length, workers * 2) }, feed));
+    },
+    close: () => pool.destroy(),
+  };
+}
+
 async function runOnPool(pool: Piscina<RunTask, RunResult>, task: RunTask, signal: AbortSignal, cb: PoolCallbacks): Promise<void> {
   // A channel per task (piscina's documented way to talk to a running task): the worker
   // posts the simulated time it has reached, 0 first when it starts; the port is transferred.

@@ -211,6 +211,15 @@ function wilson(p: number, n: number, z: number): Interval {
   return { lo: Math.max(0, centre - half), hi: Math.min(1, centre + half) };
 }
 
+/**
+ * The Wilson score interval for k successes out of n trials at a two-sided confidence level
+ * (0.99: each side misses with probability 0.005): the cliff search decides a value's side of
+ * its level at a stricter level than 95%, because it looks again after every batch of seeds.
+ */
+export function wilsonInterval(k: number, n: number, confidence: number): Interval {
+  return n > 0 ? wilson(k / n, n, normalQuantile(1 - (1 - confidence) / 2)) : { lo: 0, hi: 1 };
+}
+
 /** The Wilson score 95% interval for k successes out of n trials (k of n seeds recovered). */
 export function proportionInterval(k: number, n: number): Interval {
   return n > 0 ? wilson(k / n, n, Z975) : { lo: 0, hi: 1 };

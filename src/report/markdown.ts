@@ -13,6 +13,7 @@ import { compactRankingColumns, rankingCells, rankingColumns, rankingNote } from
 import { verdictPoint, verdictSentence } from './verdict.js';
 import { populationRows, populationMeasures } from './populations-view.js';
 import { TIER_MEASURE_INFO, tierRows } from './tiers-view.js';
+import { searchHeading, tippingSentence, triedRows, TRIED_HEADER } from './search-view.js';
 
 /** Text safe in Markdown: no HTML, no table breaks, on one line when `oneLine`. */
 export function mdText(text: string, oneLine = false): string {
@@ -62,6 +63,10 @@ export function summaryMarkdown(b: ResultsBundle, opts: SummaryOptions = {}): st
 
   const shown = verdictPoint(r);
   out.push(...rankingMarkdown(r, shown ? [shown] : [], true));
+  if (r.search) {
+    const s = r.search;
+    out.push(`**${mdText(searchHeading(s), true)}**`, '', ...s.variants.map((v) => `- **${mdText(v.variant, true)}** ${mdText(tippingSentence(s, v), true)}`), '');
+  }
   const ex = expectationsMarkdown(r);
   out.push(...ex.before);
   out.push(`**[Full report with charts](${link})** · ${formatDuration(r.horizonS)} simulated per run, ${r.seeds.length} seed${r.seeds.length === 1 ? '' : 's'} per variant; "not recovered": at least one seed had not recovered when the run ended.`, '');
@@ -73,6 +78,12 @@ export function summaryMarkdown(b: ResultsBundle, opts: SummaryOptions = {}): st
     out.push(mdText(rankingNote(r), true), '');
     const others = r.ranking.points.filter((p) => p !== shown);
     out.push(...rankingMarkdown(r, others, false));
+  }
+  if (r.search) {
+    out.push('### Tipping points: the runs at each tried value', '', 'Recovered runs of all at each value the search tried; in brackets, the Wilson 95% interval of the probability of recovering.', '');
+    for (const v of r.search.variants) {
+      out.push(`**${mdText(v.variant, true)}**`, '', ...table(TRIED_HEADER, triedRows(r.search, v).map((row) => row.map((c) => mdText(c, true)))), '');
+    }
   }
   out.push('### Comparison', '', 'Means across seeds; in brackets, the 95% confidence interval across seeds.', '');
   const measures = headlineMeasures(r);

@@ -13,6 +13,7 @@ import { routeOf, subjectOf } from '../scenario/subject.js';
 import { roundMeasured } from './numbers.js';
 import { SUMMARY_FORMAT, type PointResult, type Results } from './results.js';
 import { TOOL_VERSION } from '../experiment/tool-version.js';
+import { buildSearchResults } from './search.js';
 
 function pointOf(p: PointAggregate): PointResult {
   return roundMeasured({
@@ -87,5 +88,6 @@ export function buildResults(x: ExperimentResult): Results {
     }, ['at'])),
     ranking: x.ranking ? rankingOf(x.ranking) : null,
     variants: x.variants.map((v) => ({ name: v.name, description: v.description ?? null, points: v.points.map(pointOf) })),
+    ...(x.search ? { search: buildSearchResults(x.search) } : {}),
   };
 }

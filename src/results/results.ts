@@ -9,6 +9,7 @@
  * a message saying which version it is and which this retrystorm reads.
  */
 import { z } from 'zod';
+import { searchResultsSchema } from './search.js';
 
 export const SUMMARY_FORMAT = 'retrystorm-summary/2';
 
@@ -166,6 +167,8 @@ export const resultsSchema = z.strictObject({
   expectations: z.array(expectationSchema),
   ranking: rankingSchema.nullable(),
   variants: z.array(variantSchema),
+  /** Each variant's tipping point, when the scenario has a search: block (docs/search.md). */
+  search: searchResultsSchema.optional(),
 });
 
 export type Results = z.infer<typeof resultsSchema>;

@@ -25,6 +25,8 @@ import { shapeProblems, bucketsHeld, heldProblems } from './experiment-size.js';
 import { sweepParameters, applyPoint, scaleLoad, startsWith } from './sweep-apply.js';
 import { sweepPoints, LOAD_PARAMETER, type SweepPoint } from './sweep.js';
 import { expandConfigLayers } from './from-config/expand.js';
+import { resolveSearch, writeValue, type ResolvedSearch } from './search-apply.js';
+import type { PathSegment } from './raw-path.js';
 
 export interface ScenarioVariant {
   name: string;
@@ -50,6 +52,15 @@ export interface LoadedScenario {
    * problems like the loader's own.
    */
   locate(path: ReadonlyArray<PropertyKey>, key?: string): { line: number; col: number };
+  /** Whether the base scenario sets a value at this path (what a sweep or a search may vary). */
+  setsValue(path: PathSegment[]): boolean;
+  /** The file's `search` block, read (absent without one). */
+  search?: ResolvedSearch;
+  /**
+   * A variant with the searched parameter set to a value (the world of the base, its sweep not
+   * applied), validated like any scenario; a ScenarioError says what the value breaks.
+   */
+  scenarioAt(variant: string, search: ResolvedSearch, value: number): Scenario;
 }
 
 type Path = ReadonlyArray<PropertyKey>;
@@ -170,10 +181,12 @@ export function loadScenario(source: string, file = '<scenario>'): LoadedScenari
   // Each variant (the base alone when none is declared) at each sweep point is validated as
   // a whole scenario; a problem is reported where the text that caused it was written.
   const variants: ScenarioVariant[] = [];
+  const worlds = new Map<string, { merged: Record<string, unknown>; overlay: Record<string, unknown> }>();
   for (const [name, v] of entries) {
     const rawOverlay = v && typeof v === 'object' ? (v as Record<string, unknown>).overlay : undefined;
     const overlay = rawOverlay && typeof rawOverlay === 'object' && !Array.isArray(rawOverlay) ? (rawOverlay as Record<string, unknown>) : {};
     const merged = deepMerge(world, withoutKeys(overlay, EXPERIMENT_KEYS));
+    worlds.set(name, { merged, overlay });
     const variantSink: Sink = (path, message, key) => {
       const full = key ? [...path, key] : path;
       if (inBase.has(`${formatPath(full)}:${message}`)) return;
@@ -234,8 +247,53 @@ export function loadScenario(source: string, file = '<scenario>'): LoadedScenari
     }
   }
 
+  const setsValue = (path: PathSegment[]) => hasPath(rawBase, path);
+  const scenarioAt = (variant: string, search: ResolvedSearch, value: number): Scenario => {
+    const w = worlds.get(variant);
+    if (!w || !base) throw new Error(`no variant named "${variant}"`);
+    const written = writeValue(search.kind, value);
+    const param = { index: 0, parameter: search.parameter, path: search.path, values: [written], valuesKey: 'range' as const };
+    const applied = applyPoint(w.merged, { index: 0, values: { [search.parameter]: written } }, [param]);
+    const found: Problem[] = [];
+    const scenario = validate(applied.raw, (path, message, key) => {
+      const full = key ? [...path, key] : path;
+      const { line, col } = locate(full.length ? full : ['search']);
+      found.push({ file, line, col, path: formatPath(full), message: `${message} (at ${search.parameter} = ${written}${entries.length > 1 ? `, variant "${variant}"` : ''})` });
+    }, entries.length > 1 || declared ? w.overlay : undefined);
+    if (!scenario) throw new ScenarioError(sortProblems(found));
+    return withExperimentOf(base, scaleLoad(scenario, applied.load));
+  };
+
+  // The file's search: its parameter and range read, and both ends built for every variant, so a
+  // range the scenario cannot take is refused now, not after the first runs.
+  let search: ResolvedSearch | undefined;
+  if (base?.search && variants.length === entries.length) {
+    const resolved = resolveSearch(base.search, setsValue);
+    if (Array.isArray(resolved)) {
+      for (const p of resolved) {
+        const at = ['search', ...p.key.split('.')];
+        const { line, col } = locate(at);
+        report({ file, line, col, path: formatPath(at), message: p.message });
+      }
+    } else {
+      search = resolved;
+      for (const v of variants) {
+        for (const [end, value] of [['from', resolved.from], ['to', resolved.to]] as const) {
+          try {
+            scenarioAt(v.name, resolved, value);
+          } catch (e) {
+            if (!(e instanceof ScenarioError)) throw e;
+            const at = ['search', 'range', end];
+            const { line, col } = locate(at);
+            for (const p of e.problems) report({ file, line, col, path: formatPath(at), message: `${p.path}: ${p.message}` });
+          }
+        }
+      }
+    }
+  }
+
   if (problems.length > 0 || !base) throw new ScenarioError(sortProblems(problems));
-  return { file, source, base, variants, points, locate };
+  return { file, source, base, variants, points, locate, setsValue, scenarioAt, ...(search ? { search } : {}) };
 }
 
 
@@ -309,7 +367,7 @@ function keyOffset(doc: Document, path: Path): number | undefined {
 }
 
 /** The blocks of a scenario that describe the experiment rather than the world: checked once, with the base. */
-const PER_EXPERIMENT = ['sweep', 'expectations', 'compare', 'variants'] as const;
+const PER_EXPERIMENT = ['sweep', 'search', 'expectations', 'compare', 'variants'] as const;
 
 function withoutKeys(obj: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
   if (!keys.some((k) => Object.hasOwn(obj, k))) return obj;
@@ -320,10 +378,11 @@ function withoutKeys(obj: Record<string, unknown>, keys: readonly string[]): Rec
 
 /** A variant's scenario with the base's experiment blocks (which an overlay cannot change). */
 function withExperimentOf(base: Scenario, s: Scenario): Scenario {
-  const { variants: _, sweep: _s, expectations: _e, compare: _c, ...alone } = s;
+  const { variants: _, sweep: _s, search: _f, expectations: _e, compare: _c, ...alone } = s;
   return {
     ...alone,
     ...(base.sweep !== undefined ? { sweep: base.sweep } : {}),
+    ...(base.search !== undefined ? { search: base.search } : {}),
     ...(base.expectations !== undefined ? { expectations: base.expectations } : {}),
     ...(base.compare !== undefined ? { compare: base.compare } : {}),
   };

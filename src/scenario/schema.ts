@@ -17,6 +17,7 @@ import { arrivalsSchema } from './schema-arrivals.js';
 import { faultSchema } from './schema-faults.js';
 import { actionSchema } from './schema-actions.js';
 import { LIMITS, formatCount } from './limits.js';
+import { searchSchema } from './schema-search.js';
 
 // ── Measures ─────────────────────────────────────────────────────────────────
 
@@ -40,7 +41,7 @@ export const measuresSchema = z.strictObject({
  * because the experiment is one (its seeds, sweep, checks and ranking apply to every
  * variant) and a value set in an overlay would be silently ignored.
  */
-export const EXPERIMENT_KEYS = ['$schema', 'name', 'question', 'description', 'seed', 'seeds', 'sweep', 'expectations', 'compare', 'variants'] as const;
+export const EXPERIMENT_KEYS = ['$schema', 'name', 'question', 'description', 'seed', 'seeds', 'sweep', 'search', 'expectations', 'compare', 'variants'] as const;
 
 const overlayKey = z.string().refine((k) => !(EXPERIMENT_KEYS as readonly string[]).includes(k), {
   error: 'it belongs to the whole experiment, not to one variant: set it at the top level (an overlay changes the world: clients, server, faults, horizon, measures)',
@@ -164,6 +165,7 @@ export const scenarioSchema = z
     faults: z.array(faultSchema).default([]).meta({ description: 'What goes wrong, and when (offsets from the start of the run).' }),
     actions: z.array(actionSchema).default([]).meta({ description: 'What operators (or their automation) do during the run, and when: at a time or on an alert (see docs/incidents.md).' }),
     sweep: z.array(sweepSchema).max(2, 'sweep one or two parameters').optional().meta({ description: 'Parameters to vary; every variant runs at every point (two parameters: every combination).' }),
+    search: searchSchema.optional().meta({ description: 'Find each variant\'s tipping point: the value of one parameter at which the probability of recovering crosses a level, by an adaptive search (`retrystorm edge`, or with `run`; docs/search.md).' }),
     expectations: z.array(expectationSchema).optional().meta({ description: 'Checks on the results, for CI: a failing one makes `run` exit with code 1.' }),
     compare: compareSchema.optional().meta({ description: 'The ranking of the variants against a baseline, shown at the top of the report (default: against the first variant, at every sweep point).' }),
     variants: z.record(name, variantSchema).optional().meta({ description: 'Policy variants by name (overlays on this base scenario). Without any, the base runs as variant "base".' }),
@@ -182,3 +184,4 @@ export type MeasuresSpec = z.output<typeof measuresSchema>;
 export type Expectation = z.output<typeof expectationSchema>;
 export type CompareSpec = z.output<typeof compareSchema>;
 export type SweepSpec = z.output<typeof sweepSchema>;
+export type { SearchSpec } from './schema-search.js';

@@ -137,10 +137,10 @@ describe('schema', () => {
 
 describe('usage errors', () => {
   it.each([
-    [['frobnicate'], /^retrystorm: unknown command "frobnicate" \(commands: run, merge, report, diff, validate, schema\)$/],
+    [['frobnicate'], /^retrystorm: unknown command "frobnicate" \(commands: run, merge, report, diff, edge, validate, schema\)$/],
     [['validate', 'scenarios/reference-storm.yaml', '--bogus'], /^retrystorm: unknown option --bogus$/],
     [['run', 'scenarios/reference-storm.yaml', '--seedz', '3', '--seed-count=2'], /^retrystorm: unknown option --seedz \(did you mean --seed\?\); unknown option --seed-count \(options: --seed, --seeds, --out, /],
-    [[], /^retrystorm: name a command: run, merge, report, diff, validate or schema$/],
+    [[], /^retrystorm: name a command: run, merge, report, diff, edge, validate or schema$/],
     [['run'], /^retrystorm: Not enough non-option arguments/],
     [['run', 'scenarios/reference-storm.yaml', '--seed', '-1'], /^retrystorm: --seed must be a whole number/],
   ])('%j exits 2 with a one-line message and a pointer to --help', (args, first) => {

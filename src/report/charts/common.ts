@@ -25,6 +25,9 @@ export const DATASETS = {
   heatmap: 'heatmap',
   /** Per variant and population at the compared point: see populations.ts. */
   populations: 'populations',
+  /** The cliff search's tried values and tipping points: see tipping-points.ts. */
+  search: 'search',
+  searchTipping: 'searchTipping',
 } as const;
 
 export interface ChartContext {

@@ -20,6 +20,7 @@ import { recoveryCurveChart, type SweepAxis } from '../charts/recovery-curve.js'
 import { extraSeriesChart } from '../charts/extra-series.js';
 import { HEATMAP_MEASURES, HEATMAP_STATUS, heatmapChart, type HeatmapAxis } from '../charts/heatmap.js';
 import { populationsChart } from '../charts/populations.js';
+import { searchRows, tippingPointsChart } from '../charts/tipping-points.js';
 import { populationRows } from '../populations-view.js';
 import { actionRows, whenText } from '../actions-view.js';
 import { pointLabel } from '../cells.js';
@@ -88,6 +89,9 @@ export function planReport(b: ResultsBundle, seriesBudget?: number): ReportPlan 
   const sweep = sweepRows(r, time.divisor);
   if (sweep) charts.push(recoveryCurveChart({ ...ctx }, sweep.axis));
 
+  const search = r.search ? searchRows(r.search) : null;
+  if (r.search && search) charts.push(tippingPointsChart(ctx, r.search));
+
   const heat = heatmapRows(r);
   if (heat) charts.push(heatmapChart(ctx, heat.axis));
 
@@ -130,6 +134,8 @@ export function planReport(b: ResultsBundle, seriesBudget?: number): ReportPlan 
       [DATASETS.sweep]: sweep?.rows ?? [],
       [DATASETS.heatmap]: heat?.rows ?? [],
       [DATASETS.populations]: pops.rows,
+      [DATASETS.search]: search?.tried ?? [],
+      [DATASETS.searchTipping]: search?.tipping ?? [],
     },
     notes,
   };

@@ -1,0 +1,65 @@
+/**
+ * The report's tipping-point chart: drawn only when the results hold a search, from the
+ * search's own numbers (each tried value's share and Wilson interval, each variant's tipping
+ * point and interval, in the axis unit), and it compiles and renders with vega in Node.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compile } from 'vega-lite';
+import * as vega from 'vega';
+import { planReport, specWithData } from '../../src/report/html/plan.js';
+import { searchTippingPoint } from '../../src/experiment/search/design.js';
+import { buildSearchResults } from '../../src/results/search.js';
+import { renderReportHtml } from '../../src/report/html/page.js';
+import { cleanupFixtures, small, type Fixture } from './fixtures.js';
+import { syntheticCliff } from '../experiment/search/synthetic.js';
+
+let s: Fixture;
+beforeAll(async () => {
+  s = await small();
+});
+afterAll(cleanupFixtures);
+
+async function withSearch() {
+  const search = { parameter: 'faults[0].duration', path: ['faults', 0, 'duration'], kind: 'duration' as const, from: 60, to: 1800, precision: 60, level: 0.5, budget: 200 };
+  // Two variants: one with a cliff at 6m10s, one that survives the whole range.
+  const found = [
+    { variant: 'retries', result: await searchTippingPoint({ ...search }, syntheticCliff(1, 370, 10)) },
+    { variant: 'no-retries', result: await searchTippingPoint({ ...search }, syntheticCliff(2, 5000, 10)) },
+  ];
+  const results = { ...s.bundle.results, search: buildSearchResults({ search, seed: 1, variants: found }) };
+  return { bundle: { ...s.bundle, results }, found };
+}
+
+describe('the tipping-point chart', () => {
+  it('is left out when there was no search', () => {
+    expect(planReport(s.bundle).charts.map((c) => c.id)).not.toContain('tipping-points');
+  });
+
+  it('draws every tried value and each tipping point found, in minutes, and renders', async () => {
+    const { bundle, found } = await withSearch();
+    const plan = planReport(bundle);
+    const chart = plan.charts.find((c) => c.id === 'tipping-points')!;
+    expect(chart.title).toBe('Probability of recovering by faults[0].duration: where each variant tips');
+    const retries = found[0].result;
+    const tried = plan.datasets.search.filter((r) => r.variant === 'retries');
+    expect(tried.map((r) => [r.x, r.p, r.lo, r.hi])).toEqual(retries.tried.map((t) => [expect.closeTo(t.value / 60, 4), t.recovered / t.runs, expect.closeTo(t.interval.lo, 5), expect.closeTo(t.interval.hi, 5)]));
+    expect(plan.datasets.search.filter((r) => r.variant === 'no-retries')).toHaveLength(found[1].result.tried.length);
+    // Only the variant with a crossing in the range has a marked tipping point.
+    expect(plan.datasets.searchTipping).toEqual([expect.objectContaining({
+      variant: 'retries', x: expect.closeTo(retries.estimate! / 60, 4), lo: expect.closeTo(retries.interval.lo! / 60, 4), hi: expect.closeTo(retries.interval.hi! / 60, 4), level: 0.5,
+    })]);
+    expect(retries.interval.lo! / 60).toBeLessThanOrEqual(370 / 60);
+    const view = new vega.View(vega.parse(compile(specWithData(plan, chart)).spec), { renderer: 'none' });
+    const svg = await view.toSVG();
+    view.finalize();
+    expect(svg).toMatch(/^<svg/);
+    expect(svg).toContain('probability of recovering');
+    expect(svg).toContain('faults[0].duration (min)');
+  });
+
+  it('is on the page, with the tipping points in words', async () => {
+    const { bundle } = await withSearch();
+    const html = renderReportHtml(bundle);
+    expect(html).toContain('where each variant tips');
+  });
+});
