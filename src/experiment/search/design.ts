@@ -104,6 +104,18 @@ export interface SearchResult {
   stoppedBy: StopReason;
 }
 
+/**
+ * Which side of the crossing a value lies on, from its tally: decided when the Wilson interval
+ * at `confidence` lies wholly above or below the level, open otherwise. The one rule the
+ * search applies (and a grid compared with it must apply, bench/search-vs-grid.ts).
+ */
+export function decideSide(recovered: number, runs: number, level: number, direction: Direction, confidence: number): Side {
+  const w = wilsonInterval(recovered, runs, confidence);
+  const high = w.lo > level, low = w.hi < level;
+  if (!high && !low) return 'open';
+  return (direction === 'falling') === high ? 'before' : 'after';
+}
+
 /** A problem with the settings, in words a user can act on. */
 export function settingsProblem(s: SearchSettings): string | undefined {
   const d = { ...DEFAULT_DESIGN, ...s };
@@ -148,12 +160,7 @@ export async function searchTippingPoint(settings: SearchSettings, runBatch: Run
   await look(coarse);
   const direction = settings.direction ?? inferDirection(tallies, from, to);
 
-  const sideOf = (t: Tally): Side => {
-    const w = wilsonInterval(t.recovered, t.runs, d.decisionConfidence);
-    const high = w.lo > level, low = w.hi < level;
-    if (!high && !low) return 'open';
-    return (direction === 'falling') === high ? 'before' : 'after';
-  };
+  const sideOf = (t: Tally): Side => decideSide(t.recovered, t.runs, level, direction, d.decisionConfidence);
 
   // 2. Refinement, one look at a time.
   let stoppedBy: StopReason;
