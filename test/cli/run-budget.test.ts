@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, ensureBuilt } from '../helpers/cli.js';
 import { peakRssKiB } from '../../bench/whole-process.js';
+import { UNBOUNDED_TRIES } from '../helpers/budget-scenarios.js';
 
 const GUARD_BYTES = 2 * 1024 ** 3;
 
@@ -81,22 +82,7 @@ describe('a run past its budget, as a process', () => {
     const file = join(dir, 'unbounded-tries.yaml');
     writeFileSync(
       file,
-      `name: unbounded-tries
-horizon: 1m
-clients:
-  app:
-    clients: 100
-    arrivals: { kind: constant, rate: 1/s }
-    layers:
-      outer: { maxAttempts: 1000, timeout: 10s, backoff: { kind: none } }
-      middle: { maxAttempts: 1000, timeout: 5s, backoff: { kind: none } }
-      inner: { maxAttempts: 1000, timeout: 1s, backoff: { kind: none } }
-server:
-  slots: 10
-  serviceTime: { kind: exponential, mean: 100ms }
-faults:
-  - { kind: dependency-down, at: 0s, duration: 1h }
-variants:
+      `${UNBOUNDED_TRIES.trimStart()}variants:
   unbounded: {}
   few-tries:
     overlay:

@@ -7,28 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../src/scenario/load.js';
 import { simulate, eventsAtOneInstant, type RunBudget } from '../../src/model/simulate.js';
 import { RunBudgetExceeded } from '../../src/engine/budget.js';
+import { UNBOUNDED_TRIES } from '../helpers/budget-scenarios.js';
 
 const MiB = 1024 * 1024;
-
-// Three layers of 1,000 tries with no backoff against a dependency that is down: every
-// attempt fails at once and is retried at the same instant, a billion tries per action.
-const UNBOUNDED_TRIES = `
-name: unbounded-tries
-horizon: 1m
-clients:
-  app:
-    clients: 100
-    arrivals: { kind: constant, rate: 1/s }
-    layers:
-      outer: { maxAttempts: 1000, timeout: 10s, backoff: { kind: none } }
-      middle: { maxAttempts: 1000, timeout: 5s, backoff: { kind: none } }
-      inner: { maxAttempts: 1000, timeout: 1s, backoff: { kind: none } }
-server:
-  slots: 10
-  serviceTime: { kind: exponential, mean: 100ms }
-faults:
-  - { kind: dependency-down, at: 0s, duration: 1h }
-`;
 
 // 2,000 actions/s on a server that serves 10/s: the queue grows by about 2,000 attempts a second.
 const QUEUE_WITHOUT_END = `
