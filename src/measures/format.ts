@@ -12,8 +12,13 @@ function decimals(x: number, digits: number): string {
   return String(Number(x.toFixed(digits)));
 }
 
+// Made once: toLocaleString with options builds a new formatter per call, and the report
+// formats tens of thousands of counts (what x.toLocaleString('en-US', options) does, faster).
+const GROUPED_WHOLE = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const GROUPED_TENTHS = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
+
 function grouped(x: number): string {
-  return x.toLocaleString('en-US', { maximumFractionDigits: Math.abs(x) >= 100 ? 0 : 1 });
+  return (Math.abs(x) >= 100 ? GROUPED_WHOLE : GROUPED_TENTHS).format(x);
 }
 
 function bytes(x: number): string {

@@ -40,16 +40,22 @@ function build(parts: Array<{ run: RunResult; population?: string; columns: Colu
     ...(withPopulation ? { population: new Array(rows) } : {}),
     num: Object.fromEntries(names.map((n) => [n, new Float64Array(rows)])),
   };
-  let r = 0;
+  // Column by column, each source and target array looked up once per part, not per cell.
+  const targets = names.map((c) => t.num[c]);
+  let r0 = 0;
   for (const p of parts) {
     const n = p.columns.t_s.length;
-    for (let i = 0; i < n; i++, r++) {
+    for (let i = 0, r = r0; i < n; i++, r++) {
       t.variant[r] = p.run.variant;
       t.point[r] = p.run.point;
       t.seed[r] = p.run.seed;
       if (t.population) t.population[r] = p.population!;
-      for (const c of names) t.num[c][r] = cell(p.columns[c][i]);
     }
+    names.forEach((c, k) => {
+      const from = p.columns[c], to = targets[k];
+      for (let i = 0; i < n; i++) to[r0 + i] = cell(from[i]);
+    });
+    r0 += n;
   }
   return t;
 }
@@ -70,11 +76,12 @@ const keyColumns = (t: { population?: unknown }) => (t.population ? ['variant', 
 
 export function seriesCsv(t: SeriesTable): string {
   const lines = [[...keyColumns(t), ...t.columns].join(',')];
+  const cols = t.columns.map((c) => t.num[c]);
   for (let r = 0; r < t.rows; r++) {
     let line = `${t.variant[r]},${t.point[r]},${t.seed[r]}`;
     if (t.population) line += `,${t.population[r]}`;
-    for (const c of t.columns) {
-      const x = t.num[c][r];
+    for (let c = 0; c < cols.length; c++) {
+      const x = cols[c][r];
       line += Number.isNaN(x) ? ',' : `,${x}`;
     }
     lines.push(line);
@@ -104,6 +111,7 @@ export function parseSeriesCsv(csv: string, columns: readonly ColumnInfoResult[]
     num: Object.fromEntries(columns.map((c) => [c.name, new Float64Array(rows)])),
   };
   const keys = withPopulation ? 4 : 3;
+  const cols = t.columns.map((c) => t.num[c]);
   for (let r = 0; r < rows; r++) {
     const cells = lines[r + 1].split(',');
     if (cells.length !== expected.length) throw new ResultsError(`${file}:${r + 2}: ${cells.length} cells, but the header has ${expected.length}`);
@@ -115,7 +123,7 @@ export function parseSeriesCsv(csv: string, columns: readonly ColumnInfoResult[]
       const text = cells[keys + c];
       const x = text === '' ? NaN : Number(text);
       if (text !== '' && !Number.isFinite(x)) throw new ResultsError(`${file}:${r + 2}: "${text}" in column ${t.columns[c]} is not a number`);
-      t.num[t.columns[c]][r] = x;
+      cols[c][r] = x;
     }
   }
   return t;
