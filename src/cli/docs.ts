@@ -13,8 +13,9 @@ import { TIER_MEASURES } from '../measures/tiers.js';
 
 /** The JSON Schema `retrystorm schema` prints and docs/scenario.schema.json holds. */
 export function editorSchema(): object {
-  // tippingPoint bounds a search's result (docs/search.md), not a measure, but is an expectation's key too.
-  return scenarioJsonSchema({ measureKeys: [...MEASURES.keys, TIPPING_POINT] });
+  // tippingPoint bounds a search's result (docs/search.md), not a measure, but is an expectation's
+  // key too; so are the per-tier measures (under `tier:`).
+  return scenarioJsonSchema({ measureKeys: [...MEASURES.keys, ...TIER_MEASURES.map((m) => m.key), TIPPING_POINT] });
 }
 
 export { scenarioFormatMarkdown };

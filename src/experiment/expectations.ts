@@ -15,19 +15,24 @@ import { parseDuration } from '../scenario/units.js';
 import { sameValue } from '../scenario/sweep.js';
 import type { MeasureDescriptor } from '../measures/measure.js';
 import type { MeasureRegistry } from '../measures/registry.js';
+import { TIER_MEASURES } from '../measures/tiers.js';
 import { formatValue } from '../measures/format.js';
 import type { PointAggregate, VariantAggregate } from './aggregate.js';
 import { readValue, valueText } from '../scenario/search-apply.js';
 import type { SearchOutcome } from './search/run-search.js';
 
-/** The users an expectation reads: the verdict's (no scope), one population's, or one route's. */
+/** What an expectation reads: the verdict's users (no scope), one population's, one route's, or one tier of a service graph. */
 export interface ExpectationScope {
   population?: string;
   route?: string;
+  tier?: string;
 }
 
+/** What a bound needs of a measure: its declaration (a tier measure computes over a tier, not over users). */
+export type BoundMeasure = Omit<MeasureDescriptor, 'compute'>;
+
 export interface ResolvedBound {
-  measure: MeasureDescriptor;
+  measure: BoundMeasure;
   kind: 'atMost' | 'atLeast';
   /** In the measure's unit (seconds for durations). */
   limit: number;
@@ -35,7 +40,7 @@ export interface ResolvedBound {
 
 /** A guard on change: the measure may get worse against a base by at most this much. */
 export interface ResolvedGuard {
-  measure: MeasureDescriptor;
+  measure: BoundMeasure;
   /** A share of the base's value (0.1 for "10%"), or an amount in the measure's unit; exactly one is set. */
   relative?: number;
   absolute?: number;
@@ -80,7 +85,8 @@ export interface ExpectationResult {
   actual: string;
 }
 
-const KNOWN_KEYS = new Set(['variant', 'population', 'route', 'at']);
+const KNOWN_KEYS = new Set(['variant', 'population', 'route', 'tier', 'at']);
+const TIER_KEYS = TIER_MEASURES.map((m) => m.key);
 
 /** A likely meant measure: a near spelling, or one the name begins ("peakLoad" for peakLoadMultiple). */
 function suggest(key: string, known: readonly string[]): string | undefined {
@@ -88,7 +94,7 @@ function suggest(key: string, known: readonly string[]): string | undefined {
 }
 
 /** Reads a bound in the measure's unit: a duration for seconds (a bare number is refused, as everywhere), a number otherwise. */
-function readBound(m: MeasureDescriptor, raw: unknown): number | string {
+function readBound(m: BoundMeasure, raw: unknown): number | string {
   if (m.unit === 'duration') {
     if (typeof raw === 'number') return `${m.key} is in seconds: write the bound with a unit, e.g. "${raw}s" or "${raw}m"`;
     const d = parseDuration(raw);
@@ -100,7 +106,7 @@ function readBound(m: MeasureDescriptor, raw: unknown): number | string {
 }
 
 /** Reads a guard's amount: "10%" of the base's value, or an amount in the measure's unit; a measure with no better direction cannot get worse. */
-function readGuard(m: MeasureDescriptor, raw: unknown): ResolvedGuard | string {
+function readGuard(m: BoundMeasure, raw: unknown): ResolvedGuard | string {
   if (m.better === 'none') return `${m.key} has no better direction (it is context, not an objective), so it cannot get worse: guard a measure such as recoveryTimeS`;
   if (typeof raw === 'string' && /%\s*$/.test(raw)) {
     const pct = Number(raw.replace(/%\s*$/, ''));
@@ -130,7 +136,7 @@ export function resolveMeasureReferences(loaded: LoadedScenario, registry: Measu
   (loaded.base.expectations ?? []).forEach((e, i) => {
     const here: PropertyKey[] = ['expectations', i];
     // The loader has checked the population or route exists (src/scenario/expectation-check.ts).
-    const scope: ExpectationScope = e.population !== undefined ? { population: e.population } : e.route !== undefined ? { route: e.route } : {};
+    const scope: ExpectationScope = e.population !== undefined ? { population: e.population } : e.route !== undefined ? { route: e.route } : e.tier !== undefined ? { tier: e.tier } : {};
     const bounds: ResolvedBound[] = [];
     const guards: ResolvedGuard[] = [];
     const tipping: TippingBound[] = [];
@@ -139,7 +145,7 @@ export function resolveMeasureReferences(loaded: LoadedScenario, registry: Measu
       if (key === TIPPING_POINT) {
         const search = loaded.search;
         if (!search) { report(here, 'tippingPoint bounds the result of a search: add a search: block that says which parameter to search (docs/search.md)', key); continue; }
-        if (e.population !== undefined || e.route !== undefined || e.at !== undefined) { report(here, 'tippingPoint is the whole variant\'s: it takes no population, route or at', key); continue; }
+        if (e.population !== undefined || e.route !== undefined || e.tier !== undefined || e.at !== undefined) { report(here, 'tippingPoint is the whole variant\'s: it takes no population, route, tier or at', key); continue; }
         const b = raw as { atMost?: unknown; atLeast?: unknown; worsenBy?: unknown };
         if (b.worsenBy !== undefined) report([...here, key], 'a tipping point has no guard on change: bound it with atLeast or atMost', 'worsenBy');
         for (const kind of ['atMost', 'atLeast'] as const) {
@@ -151,12 +157,8 @@ export function resolveMeasureReferences(loaded: LoadedScenario, registry: Measu
         }
         continue;
       }
-      const m = registry.get(key);
-      if (!m) {
-        const guess = suggest(key, registry.keys);
-        report(here, `"${key}" is not a measure${guess ? ` (did you mean "${guess}"?)` : ''}; the measures are listed in docs/measures.md`, key);
-        continue;
-      }
+      const m = measureFor(key, e.tier !== undefined, registry, (message) => report(here, message, key));
+      if (!m) continue;
       if ((e.population !== undefined || e.route !== undefined) && !m.perPopulation) {
         report(here, `${key} is not measured per ${e.population !== undefined ? 'population' : 'route'} (those are: ${perPopulation.join(', ')})`, key);
         continue;
@@ -193,6 +195,28 @@ export function resolveMeasureReferences(loaded: LoadedScenario, registry: Measu
   return { expectations: out };
 }
 
+/**
+ * The measure a key names in an expectation: a tier's (src/measures/tiers.ts) under `tier:`,
+ * the registry's otherwise. A key of the other kind gets a message saying which scope it
+ * needs; `complain` receives it and the result is undefined.
+ */
+function measureFor(key: string, perTier: boolean, registry: MeasureRegistry, complain: (message: string) => void): BoundMeasure | undefined {
+  const tierMeasure = TIER_MEASURES.find((m) => m.key === key);
+  const measure = registry.get(key);
+  if (perTier) {
+    if (tierMeasure) return tierMeasure;
+    if (measure) complain(`${key} is not measured per tier (those are: ${TIER_KEYS.join(', ')}); without tier it is the users' or the edge server's`);
+    else complain(`"${key}" is not a measure${suggestText(suggest(key, TIER_KEYS))}; the per-tier measures are listed in docs/measures.md`);
+    return undefined;
+  }
+  if (measure) return measure;
+  if (tierMeasure) complain(`${key} is measured per tier of a service graph: add tier: server (the edge) or a service's name`);
+  else complain(`"${key}" is not a measure${suggestText(suggest(key, registry.keys))}; the measures are listed in docs/measures.md`);
+  return undefined;
+}
+
+const suggestText = (guess: string | undefined) => (guess ? ` (did you mean "${guess}"?)` : '');
+
 // A mean across seeds of identical values can land a rounding error off them (three 0.95s
 // average to 0.9499999999999998): bounds are compared with that much slack.
 const SLACK = 1e-9;
@@ -204,17 +228,22 @@ function matches(at: ResolvedExpectation['at'], p: PointAggregate): boolean {
   return Object.entries(at).every(([k, v]) => Object.hasOwn(p.values, k) && sameValue(p.values[k], v));
 }
 
-function scopeText(s: ExpectationScope): string {
-  return s.population !== undefined ? ` (population ${s.population})` : s.route !== undefined ? ` (route ${s.route})` : '';
+/** The scope in words, for a check's name: " (population app)", " (tier db)", or nothing. */
+export function scopeText(s: ExpectationScope): string {
+  return s.population !== undefined ? ` (population ${s.population})` : s.route !== undefined ? ` (route ${s.route})` : s.tier !== undefined ? ` (tier ${s.tier})` : '';
+}
+
+/** The measures a scope reads at a point (the verdict's users' without one), or undefined when the point has no such scope. */
+export function scopedMeasures<M>(p: { measures: M; populations: Array<{ name: string; measures: M }>; routes: Array<{ name: string; measures: M }>; tiers?: Array<{ name: string; measures: M }> }, scope: ExpectationScope): M | undefined {
+  if (scope.population !== undefined) return p.populations.find((x) => x.name === scope.population)?.measures;
+  if (scope.route !== undefined) return p.routes.find((x) => x.name === scope.route)?.measures;
+  if (scope.tier !== undefined) return p.tiers?.find((x) => x.name === scope.tier)?.measures;
+  return p.measures;
 }
 
 /** The value an expectation reads at a point: the verdict's users', or its scope's. */
 function valueAt(p: PointAggregate, scope: ExpectationScope, key: string): number | null {
-  const scoped = scope.population !== undefined ? p.populations.find((x) => x.name === scope.population)
-    : scope.route !== undefined ? p.routes.find((x) => x.name === scope.route)
-    : undefined;
-  const agg = scope.population !== undefined || scope.route !== undefined ? scoped?.measures[key] : p.measures[key];
-  return agg?.value ?? null;
+  return scopedMeasures(p, scope)?.[key]?.value ?? null;
 }
 
 /** What a missing value means, in words: for recovery time, how many seeds did recover. */
@@ -227,7 +256,7 @@ function missingText(p: PointAggregate, key: string): string {
 }
 
 /** The measured value in words: a fraction of seeds as "2 of 3 seeds", a mean across seeds marked so. */
-function actualText(m: MeasureDescriptor, value: number, runs: number): string {
+function actualText(m: BoundMeasure, value: number, runs: number): string {
   if (m.aggregate === 'fraction') return runs > 1 ? `${Math.round(value * runs)} of ${runs} seeds` : value >= 1 ? 'yes' : 'no';
   return `${formatValue(m.unit, value)}${runs > 1 && m.aggregate !== 'max' ? ' (mean)' : ''}`;
 }

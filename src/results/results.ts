@@ -112,7 +112,7 @@ const expectationSchema = z.strictObject({
   name: z.string(),
   variant: z.string(),
   at: values,
-  scope: z.strictObject({ population: z.string().optional(), route: z.string().optional() }),
+  scope: z.strictObject({ population: z.string().optional(), route: z.string().optional(), tier: z.string().optional() }),
   measure: z.string(),
   kind: z.enum(['atMost', 'atLeast']),
   limit: num,

@@ -1,6 +1,7 @@
 /**
  * The checks on a scenario's expectations that need the whole file: each names a variant
- * that exists, a route that variant's populations call or a population it has, and sweep
+ * that exists, a route that variant's populations call, a population it has or a tier of its
+ * service graph, and sweep
  * points that exist (values
  * compared by meaning, so 60s picks the point written 1m). An expectation that could check
  * nothing would pass silently, or fail only after every run; `validate` refuses it instead.
@@ -10,6 +11,7 @@ import type { Expectation, Scenario } from './schema.js';
 import { closest } from './problems.js';
 import { calledRoutes } from './cross-refs.js';
 import { sameValue, type PathSegment, type SweepPoint } from './sweep.js';
+import { EDGE_NAME as EDGE_TIER } from './service-graph.js';
 
 export interface ExpectationProblem {
   path: PathSegment[];
@@ -41,8 +43,19 @@ export function expectationProblems(
         });
       }
     }
-    if (variant && e.population !== undefined && e.route !== undefined) {
-      out.push({ path: ['expectations', i], message: 'give population or route, not both' });
+    const scopes = [e.population, e.route, e.tier].filter((x) => x !== undefined).length;
+    if (variant && scopes > 1) {
+      out.push({ path: ['expectations', i], message: e.tier === undefined ? 'give population or route, not both' : 'give one of population, route or tier: a tier is measured whoever calls it' });
+    } else if (variant && e.tier !== undefined) {
+      // The edge is a tier only where there are services: a single server has no tiers.
+      const services = [...new Set(variant.points.flatMap((p) => Object.keys(p.services ?? {})))];
+      const tiers = services.length > 0 ? [EDGE_TIER, ...services] : [];
+      if (tiers.length === 0) {
+        out.push({ path: ['expectations', i, 'tier'], message: `variant "${e.variant}" has no services, so no tiers to check: tier measures are for a service graph (services:, docs/topologies.md); without one, check the server with its own measures` });
+      } else if (!tiers.includes(e.tier)) {
+        const guess = closest(e.tier, tiers);
+        out.push({ path: ['expectations', i, 'tier'], message: `variant "${e.variant}" has no tier named "${e.tier}"${guess ? ` (did you mean "${guess}"?)` : ''} (its tiers: ${tiers.join(', ')}; the edge is "${EDGE_TIER}")` });
+      }
     } else if (variant && e.route !== undefined) {
       const routes = [...new Set(variant.points.flatMap(calledRoutes))];
       if (!routes.includes(e.route)) {

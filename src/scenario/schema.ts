@@ -108,6 +108,7 @@ export const expectationSchema = z
     variant: name.meta({ description: 'The variant this expectation is about.' }),
     population: name.optional().meta({ description: 'Check this population\'s users only (per-population measures; see docs/measures.md).' }),
     route: z.string().optional().meta({ description: 'Check the legitimate users of this route only (e.g. login; per-population measures).' }),
+    tier: name.optional().meta({ description: 'Check one tier of the service graph: `server` (the edge) or a service of `services:`, with the per-tier measures (tierAmplification, tierPeakLoadMultiple, tierSuccess, …; see docs/measures.md).' }),
     at: z.record(z.string(), sweepValue).optional().meta({ description: 'Only at the sweep points with these values (default: every point).' }),
   })
   .catchall(boundSchema)

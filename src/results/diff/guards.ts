@@ -5,7 +5,7 @@
  * seeds (the fraction of seeds for `recovered`) at each variant and sweep point it names;
  * how much worse is read in the measure's better direction.
  */
-import type { ResolvedExpectation, ResolvedGuard } from '../../experiment/expectations.js';
+import { scopeText, scopedMeasures, type ResolvedExpectation, type ResolvedGuard } from '../../experiment/expectations.js';
 import { formatValue } from '../../measures/format.js';
 import { sameValue } from '../../scenario/sweep.js';
 import type { PointResult, Results } from '../results.js';
@@ -30,10 +30,7 @@ export interface GuardResult {
 const SLACK = 1e-9;
 
 function valueAt(p: PointResult, e: ResolvedExpectation, key: string): number | null {
-  const scoped = e.scope.population !== undefined ? p.populations.find((x) => x.name === e.scope.population)
-    : e.scope.route !== undefined ? p.routes.find((x) => x.name === e.scope.route) : undefined;
-  const agg = e.scope.population !== undefined || e.scope.route !== undefined ? scoped?.measures[key] : p.measures[key];
-  return agg?.value ?? null;
+  return scopedMeasures(p, e.scope)?.[key]?.value ?? null;
 }
 
 function matches(at: ResolvedExpectation['at'], values: Record<string, string | number>): boolean {
@@ -85,7 +82,7 @@ export function checkGuards(expectations: readonly ResolvedExpectation[], base: 
       const bp = bv?.points.find((p) => samePoint(p.values, hp.values) && p.runs > 0);
       const where = Object.keys(hp.values).length ? ` at ${Object.entries(hp.values).map(([k, x]) => `${k}=${x}`).join(', ')}` : '';
       for (const g of e.guards) {
-        const name = `${e.variant}${where}: ${g.measure.label} worsens by at most ${limitText(g)}`;
+        const name = `${e.variant}${where}: ${g.measure.label}${scopeText(e.scope)} worsens by at most ${limitText(g)}`;
         const h = valueAt(hp, e, g.measure.key);
         if (!bp) {
           out.push({ name, variant: e.variant, at: hp.values, measure: g.measure.key, base: null, head: h, worsening: null, limit: 0, passed: true, actual: `not compared: the base has no ${bv ? 'such sweep point' : `variant ${e.variant}`}` });

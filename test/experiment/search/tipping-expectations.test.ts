@@ -29,7 +29,7 @@ const line = TINY.split('\n').length + 1; // the appended expectation's line (af
 describe('tippingPoint expectations', () => {
   it.each([
     ['{ variant: base, tippingPoint: { atLeast: 5m } }', `${line}:38 expectations[0].tippingPoint.atLeast: the tipping point of clients.app.arrivals.rate is a rate: write the bound as one (got a duration)`],
-    ['{ variant: base, population: app, tippingPoint: { atLeast: 50/s } }', `${line}:39 expectations[0].tippingPoint: tippingPoint is the whole variant's: it takes no population, route or at`],
+    ['{ variant: base, population: app, tippingPoint: { atLeast: 50/s } }', `${line}:39 expectations[0].tippingPoint: tippingPoint is the whole variant's: it takes no population, route, tier or at`],
     ['{ variant: base, tippingPoint: { atLeast: fifty } }', `${line}:38 expectations[0].tippingPoint.atLeast: "fifty" is neither a duration ("5m"), a rate ("800/s") nor a number`],
   ])('refuses %s where it was written', (expectation, problem) => {
     expect(problems(`${TINY}expectations:\n  - ${expectation}\n`)).toEqual([problem]);
