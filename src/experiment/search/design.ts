@@ -12,7 +12,8 @@
  *    wholly on the surviving side of the level), after it (wholly on the other side), or is
  *    still open. The crossing lies between the last value decided before it and the first
  *    decided after it: the bracket. An open value inside the bracket gets more seeds, fewest
- *    first, until it is decided or has `maxSeedsPerValue`; when none can, the widest gap in the
+ *    first (an end of the range that leans beyond the level before the others, since deciding
+ *    it ends the search), until it is decided or has `maxSeedsPerValue`; when none can, the widest gap in the
  *    bracket is split at its middle. This is noisy bisection: values far from the cliff are
  *    decided in a look or two, values on it collect seeds until they are.
  * 3. It stops when the bracket is at most `precision` wide, when the budget is spent, or when
@@ -161,6 +162,8 @@ export async function searchTippingPoint(settings: SearchSettings, runBatch: Run
   const direction = settings.direction ?? inferDirection(tallies, from, to);
 
   const sideOf = (t: Tally): Side => decideSide(t.recovered, t.runs, level, direction, d.decisionConfidence);
+  /** The side a value's observed fraction is on, decided or not. */
+  const leans = (t: Tally): Side => ((direction === 'falling') === (t.recovered / t.runs > level) ? 'before' : 'after');
 
   // 2. Refinement, one look at a time.
   let stoppedBy: StopReason;
@@ -172,7 +175,12 @@ export async function searchTippingPoint(settings: SearchSettings, runBatch: Run
     if (runs >= budget) { stoppedBy = 'budget'; break; }
     const L = b.lo ?? from, H = b.hi ?? to;
     const inside = sorted.filter((t) => t.value >= L && t.value <= H && sideOf(t) === 'open');
-    const resample = inside.filter((t) => t.runs < d.maxSeedsPerValue).sort((p, q) => p.runs - q.runs || p.value - q.value)[0];
+    // Fewest seeds first; among equals, an end of the range that leans beyond the level (the
+    // top still recovering, the bottom already failing) first: deciding it ends the search at
+    // once, so a policy that never tips costs the coarse pass and one look, not a second look
+    // at every value.
+    const ends = (t: Tally) => ((t.value === to && leans(t) === 'before') || (t.value === from && leans(t) === 'after') ? 0 : 1);
+    const resample = inside.filter((t) => t.runs < d.maxSeedsPerValue).sort((p, q) => p.runs - q.runs || ends(p) - ends(q) || p.value - q.value)[0];
     if (resample) { await look([resample.value]); continue; }
     const split = widestSplit([L, ...inside.map((t) => t.value).filter((v) => v > L && v < H), H], snap, tallies);
     if (split === undefined) { stoppedBy = 'resolution'; break; }

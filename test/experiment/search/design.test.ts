@@ -95,6 +95,9 @@ describe('the cliff search on a synthetic cliff', () => {
     expect(survives).toMatchObject({ crossing: 'above-range', estimate: null, interval: { lo: 1800, hi: null }, stoppedBy: 'range' });
     const fails = await searchTippingPoint({ ...RANGE, level: 0.5, precision: 60, budget: 200 }, syntheticCliff(1, 10, 10));
     expect(fails).toMatchObject({ crossing: 'below-range', estimate: null, interval: { lo: null, hi: 60 }, stoppedBy: 'range' });
+    // Both cost the coarse pass (5 values x 4 seeds) and one more look at the end that decides it.
+    expect([survives.runs, fails.runs]).toEqual([24, 24]);
+    expect(survives.tried.find((t) => t.value === 1800)).toMatchObject({ runs: 8, recovered: 8, side: 'before' });
   });
 
   it('finds a rising curve (more capacity, more recoveries) and reads its direction from the coarse pass', async () => {
