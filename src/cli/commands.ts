@@ -1,14 +1,12 @@
 /**
- * The commands, each a plain async function over the library that returns an exit code.
- * They print for people; the library underneath never prints.
+ * The commands that simulate or merge, and print an experiment's outcome: `run` and
+ * `merge`, each a plain async function over the library that returns an exit code. They print
+ * for people; the library underneath never prints. (main.ts imports this module only for
+ * these two commands: the others, `validate` above all, start without the simulation, the
+ * worker pool and the report renderer.)
  */
-import { resolve, join } from 'node:path';
-import { availableParallelism } from 'node:os';
-import { loadScenario, loadScenarioFile, type LoadedScenario } from '../scenario/load.js';
-import { ScenarioError } from '../scenario/problems.js';
-import { editorSchema } from './docs.js';
-import { scenarioSchema } from '../scenario/schema.js';
-import { STDIN, STDIN_NAME, readScenarioStdin } from '../scenario/read-source.js';
+import { join } from 'node:path';
+import type { LoadedScenario } from '../scenario/load.js';
 import { shapeProblems, bucketsHeld, heldProblems } from '../scenario/experiment-size.js';
 import { formatCount } from '../scenario/limits.js';
 import { runExperiment, type ExperimentResult } from '../experiment/experiment.js';
@@ -32,15 +30,9 @@ import { parseByteSize } from './byte-size.js';
 import { runSearch, SearchInterrupted, SearchRunFailed } from '../experiment/search/run-search.js';
 import { checkTippingExpectations } from '../experiment/expectations.js';
 import { searchText } from '../report/search-view.js';
+import { checkSeedFlag, chooseWorkers, loadInput, type Io } from './scenario-input.js';
 
-export interface Io {
-  out: (s: string) => void;
-  err: (s: string) => void;
-  /** Where progress is drawn (a terminal gets a redrawn bar). */
-  progressStream: NodeJS.WriteStream;
-  /** The terminal's width in columns, when known: the tables fit in it. */
-  columns?: number;
-}
+export type { Io };
 
 export interface RunArgs {
   scenario: string;
@@ -62,20 +54,6 @@ export interface RunArgs {
   base?: string;
 }
 
-/** A scenario file, or standard input for "-". */
-export async function loadInput(file: string): Promise<LoadedScenario> {
-  return file === STDIN ? loadScenario(await readScenarioStdin(), STDIN_NAME) : loadScenarioFile(file);
-}
-
-/** --seed follows the rule of the file's `seed` (a whole number from 0 to 2^31), said in the flag's terms. */
-export function checkSeedFlag(seed: number | undefined): void {
-  if (seed === undefined) return;
-  const r = scenarioSchema.shape.seed.safeParse(seed);
-  if (!r.success || !Number.isSafeInteger(seed)) {
-    throw new UsageError(`--seed must be a whole number from 0 to ${2 ** 31}, like a scenario's seed (got ${Number.isNaN(seed) ? 'something that is not a number' : seed})`);
-  }
-}
-
 /** The limits a file's experiment must keep, applied to what the flags ask for instead. */
 function checkSizeFlags(loaded: LoadedScenario, seeds: number | undefined): void {
   if (seeds === undefined) return;
@@ -83,15 +61,6 @@ function checkSizeFlags(loaded: LoadedScenario, seeds: number | undefined): void
   const held = shape.length ? [] : heldProblems(bucketsHeld(loaded.variants.map((v) => v.points), seeds), loaded.variants.length * loaded.points.length * seeds, false, '--seeds');
   const problems = [...shape, ...held];
   if (problems.length) throw new UsageError(problems.map((p) => p.message).join('\n'));
-}
-
-/** Workers: the cores there are, at most, unless forced (200 workers on 2 cores only thrash). */
-export function chooseWorkers(asked: number | undefined, force: boolean, io: Io, quiet: boolean): number {
-  const cores = availableParallelism();
-  if (asked === undefined) return cores;
-  if (asked <= cores || force) return asked;
-  if (!quiet) io.err(`note: --workers ${asked} is more than the ${cores} core(s) here: using ${cores} (--force-workers to use ${asked} anyway)`);
-  return cores;
 }
 
 /** The cost of an experiment, printed before it starts when it is large enough to matter. */
@@ -298,31 +267,6 @@ export async function mergeCommand(dirs: string[], out: string | undefined, io: 
   const folder = OutputFolder.claim(out ?? join('reports', x.loaded.base.name));
   const { files, bundle } = commitOutputs(x, folder, opts);
   return report(x, bundle.results, files, io, true, '');
-}
-
-export async function validateCommand(files: string[], io: Io): Promise<number> {
-  if (files.length === 0) throw new UsageError('name the scenario file(s) to check (- reads standard input)');
-  if (files.filter((f) => f === STDIN).length > 1) throw new UsageError('"-" (standard input) can be read once: name it once');
-  let bad = 0;
-  for (const f of files) {
-    try {
-      const loaded = await loadInput(f);
-      resolveMeasureReferences(loaded, MEASURES); // what its expectations and objectives name
-      const points = loaded.points.length > 1 ? `, ${loaded.points.length} sweep points` : '';
-      io.out(`${f === STDIN ? STDIN_NAME : f}: ok (${loaded.variants.length} variant(s): ${loaded.variants.map((v) => v.name).join(', ')}${points})`);
-    } catch (e) {
-      if (!(e instanceof ScenarioError)) throw e;
-      bad++;
-      io.err(e.message);
-    }
-  }
-  if (bad > 0) io.err(`${bad} of ${files.length} file(s) invalid`);
-  return bad > 0 ? EXIT.badInput : EXIT.ok;
-}
-
-export async function schemaCommand(io: Io): Promise<number> {
-  io.out(JSON.stringify(editorSchema(), null, 2));
-  return EXIT.ok;
 }
 
 function relativeToCwd(p: string): string {

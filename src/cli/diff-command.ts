@@ -30,7 +30,7 @@ import { writeOutputs } from '../report/write.js';
 import { diffText } from '../report/diff/diff-text.js';
 import { diffMarkdown } from '../report/diff/diff-markdown.js';
 import { verdictChanges } from '../report/diff/diff-cells.js';
-import type { Io } from './commands.js';
+import type { Io } from './scenario-input.js';
 import { EXIT, UsageError } from './errors.js';
 
 export interface DiffArgs {

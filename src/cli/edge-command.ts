@@ -12,7 +12,7 @@ import type { SearchSpec } from '../scenario/schema-search.js';
 import { searchSchema } from '../scenario/schema-search.js';
 import { buildSearchResults } from '../results/search.js';
 import { searchText } from '../report/search-view.js';
-import { checkSeedFlag, chooseWorkers, loadInput, type Io } from './commands.js';
+import { checkSeedFlag, chooseWorkers, loadInput, type Io } from './scenario-input.js';
 import { EXIT, UsageError } from './errors.js';
 
 export interface EdgeArgs {

@@ -18,6 +18,14 @@ export const EXIT = {
   cannotWrite: 73,
 } as const;
 
+/** The outputs could not be written; what finished is kept, and the message says where (exit 73). */
+export class OutputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OutputError';
+  }
+}
+
 /** A wrong flag or argument, said in one line. */
 export class UsageError extends Error {
   constructor(message: string) {

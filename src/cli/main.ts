@@ -9,19 +9,19 @@
  */
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { ScenarioError } from '../scenario/problems.js';
-import { MergeError } from '../experiment/merge.js';
-import { ResultsError } from '../results/summary-json.js';
-import { closest } from '../scenario/problems.js';
+import { ScenarioError, closest } from '../scenario/problems.js';
+import { MergeError } from '../experiment/merge-error.js';
+import { ResultsError } from '../results/results-error.js';
 import { TOOL_VERSION } from '../experiment/tool-version.js';
-import { runCommand, validateCommand, schemaCommand, mergeCommand, type Io } from './commands.js';
-import { reportCommand } from './report-command.js';
+import type { Io } from './scenario-input.js';
 import type { ReportOptions } from '../report/write.js';
-import { diffCommand } from './diff-command.js';
-import { edgeCommand } from './edge-command.js';
-import { EXIT, UsageError } from './errors.js';
-import { OutputError } from './output-folder.js';
+import { EXIT, OutputError, UsageError } from './errors.js';
 import { forTerminal } from './terminal-text.js';
+
+// Each command's module is imported when that command runs, not at start-up: `--version`,
+// `--help`, a usage error or `validate` then load neither the simulation and its worker pool
+// nor the report renderer. What stays above is what every start needs: yargs, the error
+// classes told apart below (each in a module that imports nothing), and the printing.
 
 /** Streams whose reader went away (EPIPE): nothing more is written to them. */
 const closed = new Set<NodeJS.WriteStream>();
@@ -100,6 +100,7 @@ export async function main(rawArgv: string[]): Promise<number> {
             describe: 'the most simulation state one run may hold (pending events, queues, records in flight), e.g. 512MiB; a run past it fails, the others go on (default 4GiB)',
           }),
       async (a) => {
+        const { runCommand } = await import('./commands.js');
         code = await runCommand(
           { scenario: undash(a.scenario as string), seed: a.seed, seeds: a.seeds, out: a.out === undefined ? undefined : undash(a.out), workers: a.workers, forceWorkers: a['force-workers'], shard: a.shard, quiet: a.quiet, progressEvery: a.progressEvery, report: reportOptions(a['report-url']), base: a.base === undefined ? undefined : undash(a.base), maxRunMemory: a.maxRunMemory },
           io,
@@ -115,6 +116,7 @@ export async function main(rawArgv: string[]): Promise<number> {
           .option('out', { type: 'string', describe: 'output folder (default: reports/<scenario name>)' })
           .option('report-url', { type: 'string', describe: 'where summary.md links to report.html, e.g. a CI artifact URL (default: the relative path report.html, or $RETRYSTORM_REPORT_URL)' }),
       async (a) => {
+        const { mergeCommand } = await import('./commands.js');
         code = await mergeCommand((a.dirs as string[]).map(undash), a.out === undefined ? undefined : undash(a.out), io, reportOptions(a['report-url']));
       },
     )
@@ -124,6 +126,7 @@ export async function main(rawArgv: string[]): Promise<number> {
       (y) => y.positional('dir', { type: 'string', demandOption: true, describe: 'results folder written by run --out or merge' })
           .option('report-url', { type: 'string', describe: 'where summary.md links to report.html, e.g. a CI artifact URL (default: the relative path report.html, or $RETRYSTORM_REPORT_URL)' }),
       async (a) => {
+        const { reportCommand } = await import('./report-command.js');
         code = await reportCommand(undash(a.dir as string), io, reportOptions(a['report-url']));
       },
     )
@@ -141,6 +144,7 @@ export async function main(rawArgv: string[]): Promise<number> {
           .option('workers', { type: 'number', describe: 'worker threads (default and most: the number of cores)' })
           .option('fail-on-worse', { type: 'boolean', default: false, describe: 'exit 1 when a verdict measure gets worse beyond seed noise' }),
       async (a) => {
+        const { diffCommand } = await import('./diff-command.js');
         code = await diffCommand(
           { base: undash(a.base as string), head: undash(a.head as string), json: a.json, markdown: a.markdown, out: a.out, seeds: a.seeds, workers: a.workers, failOnWorse: a['fail-on-worse'] },
           io,
@@ -164,6 +168,7 @@ export async function main(rawArgv: string[]): Promise<number> {
           .option('json', { type: 'boolean', default: false, describe: 'print the search\'s results as JSON (the `search` part of summary.json)' })
           .option('quiet', { type: 'boolean', default: false, describe: 'print only the tipping points' }),
       async (a) => {
+        const { edgeCommand } = await import('./edge-command.js');
         code = await edgeCommand(
           { scenario: undash(a.scenario as string), parameter: a.parameter, range: a.range, level: a.level, precision: a.precision, budget: a.budget, seed: a.seed, workers: a.workers, forceWorkers: a['force-workers'], json: a.json, quiet: a.quiet },
           io,
@@ -175,10 +180,12 @@ export async function main(rawArgv: string[]): Promise<number> {
       'check scenario files and report every problem with its position (- reads standard input)',
       (y) => y.positional('files', { type: 'string', array: true, demandOption: true }),
       async (a) => {
+        const { validateCommand } = await import('./validate-command.js');
         code = await validateCommand((a.files as string[]).map(undash), io);
       },
     )
     .command('schema', 'print the JSON Schema of scenario files (for editor autocompletion)', (y) => y, async () => {
+      const { schemaCommand } = await import('./validate-command.js');
       code = await schemaCommand(io);
     })
     .demandCommand(1, 'name a command: run, merge, report, diff, edge, validate or schema')
@@ -194,8 +201,23 @@ export async function main(rawArgv: string[]): Promise<number> {
       if (/^Unknown arguments?: /.test(msg)) throw new UsageError(unknownArguments(argv));
       throw new UsageError(msg);
     });
+  skipHelpCache(cli);
   await cli.parseAsync();
   return code;
+}
+
+/**
+ * yargs formats the whole help text of a command each time it runs one, to cache it for a
+ * `showHelp()` inside the handler, which no command here calls: measuring every character's
+ * width (string-width's emoji pattern) cost about 0.15 s of each start. The help is still
+ * formatted, the same, when it is shown (`--help`), from scratch. This reaches into yargs'
+ * internals (pinned to an exact version in package.json); if they change shape the call is
+ * skipped and only the time comes back.
+ */
+function skipHelpCache(cli: unknown): void {
+  type Internals = { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } };
+  const usage = (cli as Internals).getInternalMethods?.().getUsageInstance?.();
+  if (usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {};
 }
 
 /**

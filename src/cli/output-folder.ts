@@ -17,7 +17,7 @@
  */
 import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { UsageError } from './errors.js';
+import { OutputError, UsageError } from './errors.js';
 import { journalHeader, journalLine, JOURNAL_FILE, type JournalHeader } from '../experiment/runs-journal.js';
 import type { RunResult } from '../experiment/run-one.js';
 
@@ -177,10 +177,5 @@ export class OutputFolder {
   }
 }
 
-/** The outputs could not be written; what finished is kept, and the message says where. */
-export class OutputError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'OutputError';
-  }
-}
+/** Its error lives with the command line's other errors (errors.ts, imported by main at start-up); re-exported beside what throws it. */
+export { OutputError };

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { readResultsFolder } from '../results/bundle.js';
 import { writeReport, type ReportOptions } from '../report/write.js';
 import { EXIT } from './errors.js';
-import type { Io } from './commands.js';
+import type { Io } from './scenario-input.js';
 
 /** Only printing is needed: no simulation runs, so there is no progress to draw. */
 export type ReportIo = Pick<Io, 'out' | 'err'>;

@@ -17,14 +17,10 @@ import { inShard, type RunSpec } from './expand.js';
 import { TOOL_VERSION } from './tool-version.js';
 import { assemble, type ExperimentResult, type RunFailure } from './experiment.js';
 import type { RunResult } from './run-one.js';
+import { MergeError } from './merge-error.js';
 
-/** Folders that are not the shards of one experiment: bad input, said in one line (exit 2). */
-export class MergeError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'MergeError';
-  }
-}
+/** Its error is defined in a module that imports nothing (for the command line) and re-exported here, beside what throws it. */
+export { MergeError };
 
 function read(dir: string, name: string): string {
   try {

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import type { ExperimentResult } from '../experiment/experiment.js';
 import { buildResults } from './build.js';
 import { parseSeriesCsv, populationSeries, runSeries, type SeriesTable } from './series.js';
-import { ResultsError, parseSummary } from './summary-json.js';
+import { parseSummary } from './summary-json.js';
+import { ResultsError } from './results-error.js';
 import type { Results } from './results.js';
 
 export interface ResultsBundle {

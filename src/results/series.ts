@@ -10,7 +10,7 @@
 import type { RunResult } from '../experiment/run-one.js';
 import type { Columns } from '../measures/columns.js';
 import { round6 } from './numbers.js';
-import { ResultsError } from './summary-json.js';
+import { ResultsError } from './results-error.js';
 import type { ColumnInfoResult } from './results.js';
 
 export interface SeriesTable {

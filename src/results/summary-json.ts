@@ -5,14 +5,10 @@
  */
 import type { z } from 'zod';
 import { SUMMARY_FORMAT, resultsSchema, type Results } from './results.js';
+import { ResultsError } from './results-error.js';
 
-/** A results folder, or a file in it, that cannot be read as one; the message is one line, for people. */
-export class ResultsError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ResultsError';
-  }
-}
+/** Its error is defined in a module that imports nothing (for the command line) and re-exported here, beside what throws it. */
+export { ResultsError };
 
 export function summaryJson(r: Results): string {
   return JSON.stringify(r, null, 2) + '\n';

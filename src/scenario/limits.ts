@@ -57,3 +57,10 @@ export function formatCount(n: number): string {
   // Not toLocaleString: Intl costs tens of milliseconds at start-up, where the schema is built.
   return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
+
+/**
+ * Most hedges per try: gRPC's hedgingPolicy allows maxAttempts up to 5, the first try and 4
+ * hedges. Here, in a module without zod, because the model sizes its hedge tables with it and
+ * every worker thread loads the model (the schema that checks it would cost each worker zod).
+ */
+export const MAX_HEDGES = 4;

@@ -10,14 +10,11 @@
  */
 import { z } from 'zod';
 import { durationSchema, durationOrNone, positiveInt, versionSchema, name, routeName } from './schema-primitives.js';
-import { LIMITS } from './limits.js';
+import { LIMITS, MAX_HEDGES } from './limits.js';
 import { closest } from './problems.js';
 import { arrivalsSchema } from './schema-arrivals.js';
 import { PRESET_NAMES, PRESET_REF_PATTERN, parsePresetRef } from './preset-names.js';
 import { parseDuration } from './units.js';
-
-/** Most hedges per try: gRPC's hedgingPolicy allows maxAttempts up to 5, the first try and 4 hedges. */
-export const MAX_HEDGES = 4;
 
 /** A hedge delay: a duration ("50ms"), or a percentile of the layer's observed latency ("p95"), as { percentile: 0.95 }. */
 const hedgeDelaySchema = z

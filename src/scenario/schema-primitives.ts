@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { parseDuration, parseRate } from './units.js';
 import { formatCount } from './limits.js';
+import { VERSION_PATTERN } from './version-order.js';
 
 export const durationSchema = (what: string) =>
   z
@@ -64,13 +65,6 @@ export const durationOrNone = (what: string) =>
     .transform((v) => (v === 'none' ? Infinity : v));
 
 /** A client version, dotted whole numbers ("4.2.0"), compared number by number (src/model/version.ts). */
-/**
- * What a client version looks like: whole numbers separated by dots ("4.2.0", "10.1").
- * Pre-release tags ("4.3.0-beta") are not accepted: their order has rules of its own
- * (semver §11) that nothing here needs. The model compares them number by number.
- */
-export const VERSION_PATTERN = /^\d+(\.\d+)*$/;
-
 export const versionSchema = (what: string) =>
   z
     .string({ error: 'expected a version in quotes, such as "4.2.0"' })

@@ -14,10 +14,14 @@ import { OutputError, OutputFolder } from '../../src/cli/output-folder.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { ROOT, ensureBuilt, runCliProcess } from '../helpers/cli.js';
 
-// Runs of a few seconds each, many of them: a writer that is still busy when the test acts.
+// Runs of a fraction of a second to a second each (30 simulated minutes), 40 of them on one
+// worker: a writer that is still busy when the test acts (the tests act on what it prints,
+// after its first line or its first finished run, and the 40 runs take many times longer
+// than the second process the test starts meanwhile). The SIGKILL test waits for one run to
+// finish: at 2 hours a run, that wait was most of this file's time.
 const LONG = `
 name: long
-horizon: 2h
+horizon: 30m
 seeds: 40
 measures: { bucket: 1m }
 clients:
@@ -26,7 +30,7 @@ clients:
     retry: { maxAttempts: 3, timeout: 1s }
 server: { slots: 20, serviceTime: { kind: exponential, mean: 100ms } }
 faults:
-  - { kind: dependency-down, at: 30m, duration: 1m }
+  - { kind: dependency-down, at: 10m, duration: 1m }
 `;
 
 const SMALL = `

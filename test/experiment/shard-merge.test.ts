@@ -98,10 +98,13 @@ describe('inShard', () => {
 describe('runExperiment with shards, folded by assemble', () => {
   it('5 uneven shards put together give the unsharded bytes; a shard alone is not partial and checks no expectation', async () => {
     const loaded = loadScenario(SCENARIO, 'shards.yaml');
-    const whole = await runExperiment(loaded, { workers: 1 });
+    // On the calling thread (workers 0): what is checked is the folding, not the thread pool
+    // (determinism.test.ts shows threads give the same bytes); a pool under vitest starts threads
+    // that load the sources through tsx, six times here.
+    const whole = await runExperiment(loaded, { workers: 0 });
     const results: Array<RunResult | undefined> = new Array(whole.runs.length);
     for (let i = 1; i <= 5; i++) {
-      const part = await runExperiment(loaded, { workers: 1, shard: { index: i, count: 5 } });
+      const part = await runExperiment(loaded, { workers: 0, shard: { index: i, count: 5 } });
       expect(part.partial).toBe(false);
       expect(part.expectations).toEqual([]);
       expect(part.runs).toEqual(whole.runs); // every shard knows the whole plan
@@ -168,10 +171,11 @@ describe('retrystorm run --shard i/n, then merge', () => {
       cli('run', 'shards.yaml', '--out', 'U', '--workers', '1', '--quiet'),
     ]);
     for (const r of runs) expect(r.code, r.stderr).toBe(0);
-    // Folders that are not shards of the same experiment, written in-process (cheaper than more processes).
-    writeOutputs(await runExperiment(loadScenario(OTHER, 'other.yaml'), { shard: { index: 2, count: 2 } }), join(dir, 'other'));
-    writeOutputs(await runExperiment(loadScenario(SCENARIO, 'shards.yaml'), { seeds: 1, shard: { index: 2, count: 2 } }), join(dir, 'seeds1'));
-    writeOutputs(await runExperiment(loadScenario(SCENARIO, 'shards.yaml'), { seed: 7, shard: { index: 2, count: 2 } }), join(dir, 'seed7'));
+    // Folders that are not shards of the same experiment, written in-process on the calling thread
+    // (cheaper than more processes, or than thread pools loading the sources through tsx).
+    writeOutputs(await runExperiment(loadScenario(OTHER, 'other.yaml'), { workers: 0, shard: { index: 2, count: 2 } }), join(dir, 'other'));
+    writeOutputs(await runExperiment(loadScenario(SCENARIO, 'shards.yaml'), { workers: 0, seeds: 1, shard: { index: 2, count: 2 } }), join(dir, 'seeds1'));
+    writeOutputs(await runExperiment(loadScenario(SCENARIO, 'shards.yaml'), { workers: 0, seed: 7, shard: { index: 2, count: 2 } }), join(dir, 'seed7'));
   });
 
   it('each shard folder says which shard it is and holds only its runs', () => {

@@ -62,9 +62,11 @@ function refusal(dirs: string[]): string {
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'rs-verified-'));
   const loaded = () => loadScenario(SCENARIO, 'verified.yaml');
-  writeOutputs(await runExperiment(loaded(), { shard: { index: 1, count: 2 } }), at('A'));
-  writeOutputs(await runExperiment(loaded(), { shard: { index: 2, count: 2 } }), at('B'));
-  writeOutputs(await runExperiment(loaded()), at('U'));
+  // On the calling thread (workers 0): the merge's checks are tested here, not the thread pool
+  // (determinism.test.ts), and each pool under vitest starts threads that load the sources through tsx.
+  writeOutputs(await runExperiment(loaded(), { workers: 0, shard: { index: 1, count: 2 } }), at('A'));
+  writeOutputs(await runExperiment(loaded(), { workers: 0, shard: { index: 2, count: 2 } }), at('B'));
+  writeOutputs(await runExperiment(loaded(), { workers: 0 }), at('U'));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

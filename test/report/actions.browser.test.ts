@@ -13,7 +13,7 @@ import { runExperiment } from '../../src/experiment/experiment.js';
 import { writeOutputs } from '../../src/report/write.js';
 import { actionRows } from '../../src/report/actions-view.js';
 import type { Results } from '../../src/results/results.js';
-import { hasChromium, launch, openReport, skipNote } from './browser.js';
+import { hasChromium, launch, openReport, release, skipNote } from './browser.js';
 
 // A cut to 2 slots at 1m; the operators scale back at 2m by hand, and an alert on success
 // adds slots 5 s after it has held for 10 s (checks every 10 s). Two seeds.
@@ -43,11 +43,12 @@ let results: Results;
 let browser: Browser | undefined;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'rs-actions-'));
-  results = writeOutputs(await runExperiment(loadScenario(SCENARIO, 'acting.yaml')), dir).bundle.results;
+  // On the calling thread (workers 0): a thread pool under vitest loads the sources through tsx first.
+  results = writeOutputs(await runExperiment(loadScenario(SCENARIO, 'acting.yaml'), { workers: 0 }), dir).bundle.results;
   if (hasChromium) browser = await launch();
 });
 afterAll(async () => {
-  await browser?.close();
+  await release(browser);
   rmSync(dir, { recursive: true, force: true });
 });
 

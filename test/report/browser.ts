@@ -14,8 +14,27 @@ export const skipNote = hasChromium ? '' : ` [skipped: ${CHROMIUM} not found; in
 
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 
+/**
+ * One Chromium per test worker, shared by the browser test files it runs (they share the
+ * worker's modules: `isolate: false` in vitest.config.ts). Starting and closing a Chromium took
+ * a few seconds per file. Each file hands its pages back with `release`; the browser ends with
+ * the worker process (playwright closes the browsers it launched when its process exits).
+ */
+let shared: Promise<Browser> | undefined;
 export function launch(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+  shared ??= chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS }).then((browser) => {
+    browser.on('disconnected', () => (shared = undefined)); // a crashed browser is launched afresh
+    return browser;
+  }, (e: unknown) => {
+    shared = undefined;
+    throw e;
+  });
+  return shared;
+}
+
+/** Closes what a test file opened in the shared browser (its pages, each in a context of its own), keeping the browser. */
+export async function release(browser: Browser | undefined): Promise<void> {
+  if (browser) await Promise.all(browser.contexts().map((c) => c.close()));
 }
 
 export interface Watch { requests: string[]; problems: string[]; dialogs: string[] }

@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { planReport } from '../../src/report/html/plan.js';
 import { formatValue } from '../../src/measures/format.js';
 import { cleanupFixtures, full, type Fixture } from './fixtures.js';
-import { hasChromium, launch, nextFrames, openReport, skipNote } from './browser.js';
+import { hasChromium, launch, nextFrames, openReport, release, skipNote } from './browser.js';
 
 let f: Fixture;
 let browser: Browser | undefined;
@@ -16,7 +16,7 @@ beforeAll(async () => {
   if (hasChromium) browser = await launch();
 });
 afterAll(async () => {
-  await browser?.close();
+  await release(browser);
   cleanupFixtures();
 });
 

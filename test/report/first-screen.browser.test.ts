@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { verdictSentence } from '../../src/report/verdict.js';
 import { cleanupFixtures, full, type Fixture } from './fixtures.js';
-import { hasChromium, launch, openReport, skipNote } from './browser.js';
+import { hasChromium, launch, openReport, release, skipNote } from './browser.js';
 
 let f: Fixture;
 let browser: Browser | undefined;
@@ -16,7 +16,7 @@ beforeAll(async () => {
   if (hasChromium) browser = await launch();
 });
 afterAll(async () => {
-  await browser?.close();
+  await release(browser);
   cleanupFixtures();
 });
 

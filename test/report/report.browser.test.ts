@@ -14,7 +14,7 @@ import { writeOutputs } from '../../src/report/write.js';
 import { formatValue } from '../../src/measures/format.js';
 import type { Results } from '../../src/results/results.js';
 import { cleanupFixtures, tempDir } from './fixtures.js';
-import { hasChromium, launch, openReport as open, skipNote } from './browser.js';
+import { hasChromium, launch, openReport as open, release, skipNote } from './browser.js';
 
 const SCENARIO = (extra: { question: string; description: string; variantDescription: string; comment: string }) => `# ${extra.comment}
 name: browser-check
@@ -53,7 +53,8 @@ async function results(source: string): Promise<string> {
   const dir = tempDir('rs-report-');
   const file = join(dir, 'scenario-src.yaml');
   writeFileSync(file, source);
-  const x = await runExperiment(loadScenarioFile(file), { workers: 1 });
+  // On the calling thread (workers 0): a thread pool under vitest loads the sources through tsx first.
+  const x = await runExperiment(loadScenarioFile(file), { workers: 0 });
   const out = join(dir, 'out');
   writeOutputs(x, out);
   return out;
@@ -66,7 +67,7 @@ describe('report.html in Chromium', () => {
     if (hasChromium) browser = await launch();
   });
   afterAll(async () => {
-    await browser?.close();
+    await release(browser);
   });
 
   it.skipIf(!hasChromium)(`draws every chart offline and agrees with summary.json${skipNote}`, async () => {

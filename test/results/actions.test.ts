@@ -26,7 +26,8 @@ actions:
 
 describe('actions in summary.json', () => {
   it('lists, per seed, every action that took effect with its time and trigger, and parses back the same', async () => {
-    const x = await runExperiment(loadScenario(SCENARIO, 'acted.yaml'));
+    // On the calling thread (workers 0): a thread pool under vitest loads the sources through tsx first.
+    const x = await runExperiment(loadScenario(SCENARIO, 'acted.yaml'), { workers: 0 });
     const results = bundleOf(x).results;
     const perSeed = results.variants[0].points[0].perSeed;
     expect(perSeed.map((s) => s.seed)).toEqual([1, 2]);

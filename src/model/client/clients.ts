@@ -29,7 +29,7 @@ import type { Fault, Population } from '../../scenario/schema.js';
 import type { Recorder } from '../recorder.js';
 import { populationState, type PopulationState, type LayerState, type RemoteSwitch } from './population.js';
 import { preparedDelay, initialBackoffState } from './backoff.js';
-import { MAX_HEDGES } from '../../scenario/schema-clients.js';
+import { MAX_HEDGES } from '../../scenario/limits.js';
 import {
   ACTION_INVALID, ACTION_QUEUED_OFFLINE, ATTEMPT_HEADER, ATTEMPT_INVALID, LAYER_SHIFT, MAX_LAYERS,
   type Actions, type Attempts,

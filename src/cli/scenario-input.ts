@@ -1,0 +1,43 @@
+/**
+ * What the commands that read a scenario share: the scenario file (or standard input), the
+ * --seed flag checked by the file's rule, the number of workers, and the Io they print
+ * through. A module of its own so that `validate` and `edge` use them without loading `run`'s
+ * simulation, worker pool and report renderer (commands.ts).
+ */
+import { availableParallelism } from 'node:os';
+import { loadScenario, loadScenarioFile, type LoadedScenario } from '../scenario/load.js';
+import { scenarioSchema } from '../scenario/schema.js';
+import { STDIN, STDIN_NAME, readScenarioStdin } from '../scenario/read-source.js';
+import { UsageError } from './errors.js';
+
+export interface Io {
+  out: (s: string) => void;
+  err: (s: string) => void;
+  /** Where progress is drawn (a terminal gets a redrawn bar). */
+  progressStream: NodeJS.WriteStream;
+  /** The terminal's width in columns, when known: the tables fit in it. */
+  columns?: number;
+}
+
+/** A scenario file, or standard input for "-". */
+export async function loadInput(file: string): Promise<LoadedScenario> {
+  return file === STDIN ? loadScenario(await readScenarioStdin(), STDIN_NAME) : loadScenarioFile(file);
+}
+
+/** --seed follows the rule of the file's `seed` (a whole number from 0 to 2^31), said in the flag's terms. */
+export function checkSeedFlag(seed: number | undefined): void {
+  if (seed === undefined) return;
+  const r = scenarioSchema.shape.seed.safeParse(seed);
+  if (!r.success || !Number.isSafeInteger(seed)) {
+    throw new UsageError(`--seed must be a whole number from 0 to ${2 ** 31}, like a scenario's seed (got ${Number.isNaN(seed) ? 'something that is not a number' : seed})`);
+  }
+}
+
+/** Workers: the cores there are, at most, unless forced (200 workers on 2 cores only thrash). */
+export function chooseWorkers(asked: number | undefined, force: boolean, io: Io, quiet: boolean): number {
+  const cores = availableParallelism();
+  if (asked === undefined) return cores;
+  if (asked <= cores || force) return asked;
+  if (!quiet) io.err(`note: --workers ${asked} is more than the ${cores} core(s) here: using ${cores} (--force-workers to use ${asked} anyway)`);
+  return cores;
+}
