@@ -406,6 +406,76 @@ describe('Engine', () => {
   });
 });
 
+describe('Engine: recurring delays and arrival streams in lanes', () => {
+  // Runs a random program whose handlers schedule fixed waits (afterIn on recurringLane),
+  // streams of increasing times (atInLane), zero delays and random delays on a grid (ties
+  // with lane events); `useLanes` false puts everything in the heap. A lane is added during
+  // the run too: the run loop must see it.
+  const program = (useLanes: boolean) => {
+    const e = new Engine();
+    const rng = stream(5, 'test/engine-recurring');
+    const waits = [0.5, 1, 0.25, 2];
+    const lanes = waits.map((w) => (useLanes ? e.recurringLane(w) : -1));
+    const stream1 = useLanes ? e.lane() : -1;
+    let late = -1;
+    let nextArrival = 0;
+    const log: number[] = [];
+    let next = 0;
+    const k = e.on((id) => {
+      log.push(id, e.now);
+      if (log.length > 2 * 100_000) return;
+      if (useLanes && late < 0 && e.now > 50) late = e.recurringLane(0.75); // a lane made mid-run
+      const n = e.pending < 50 ? 3 : e.pending > 500 ? 0 : 1 + Math.floor(rng() * 2);
+      for (let i = 0; i < n; i++) {
+        const u = rng();
+        if (u < 0.4) {
+          const w = Math.floor(u * 10);
+          e.afterIn(lanes[w], waits[w], k, next++);
+        } else if (u < 0.5) {
+          nextArrival = Math.max(nextArrival, e.now) + Math.floor(rng() * 4) / 8; // increasing, sometimes equal
+          e.atInLane(stream1, nextArrival, k, next++);
+        } else if (u < 0.55) e.afterIn(late, 0.75, k, next++);
+        else if (u < 0.6) e.after(0, k, next++);
+        else if (u < 0.85) e.after(Math.floor(rng() * 8) / 8, k, next++);
+        else e.after(rng() * 2, k, next++);
+      }
+    });
+    for (let i = 0; i < 10; i++) e.at(0, k, next++);
+    e.run(1e9);
+    return { log, events: e.eventsProcessed };
+  };
+
+  it('runs a random program in exactly the same order whether lanes or the heap hold its events', () => {
+    const withLanes = program(true);
+    const heapOnly = program(false);
+    expect(withLanes.events).toBeGreaterThan(100_000);
+    expect(withLanes.events).toBe(heapOnly.events);
+    const a = withLanes.log;
+    const b = heapOnly.log;
+    let firstDiff = -1;
+    for (let i = 0; i < Math.max(a.length, b.length); i++) if (a[i] !== b[i]) { firstDiff = i; break; }
+    expect(firstDiff).toBe(-1);
+  });
+
+  it('shares one lane per delay, and stops giving out lanes past its limit', () => {
+    const e = new Engine();
+    const first = e.recurringLane(1);
+    expect(e.recurringLane(1)).toBe(first);
+    expect(e.laneFor(1)).toBe(first); // a timeout of the same delay shares it
+    const lanes = new Set([first]);
+    for (let d = 2; d < 100; d++) {
+      const l = e.recurringLane(d);
+      if (l < 0) break;
+      lanes.add(l);
+    }
+    expect(lanes.size).toBe(32);
+    expect(e.recurringLane(1000)).toBe(-1);
+    expect(e.recurringLane(5)).toBeGreaterThanOrEqual(0); // a delay that has a lane keeps it
+    expect(e.recurringLane(Infinity)).toBe(-1);
+    expect(e.recurringLane(NaN)).toBe(-1);
+  });
+});
+
 describe('Engine: cancelling lane events', () => {
   it('never runs a cancelled event, whether it is at the head, in the middle or at the tail of its lane', () => {
     const e = new Engine();
