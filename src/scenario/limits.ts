@@ -4,6 +4,13 @@
  * anything runs, instead of an out-of-memory crash or a validation that never ends an hour
  * later. Each is generous for real use, and each message says how to get under it.
  */
+/**
+ * Most hedges per try: gRPC's hedgingPolicy allows maxAttempts up to 5, the first try and 4
+ * hedges. Here, in a module that imports nothing, because the simulation sizes its hedge
+ * table with it (src/model/client/clients.ts) and must not load the schema (zod) to run.
+ */
+export const MAX_HEDGES = 4;
+
 export const LIMITS = {
   /** Clients per population: client ids are kept in typed arrays. */
   clients: 10_000_000,

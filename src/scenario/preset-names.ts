@@ -10,8 +10,7 @@
  * release, which `preset: name` (no version) means. presets.ts gives one set of values per
  * line, in the same order.
  */
-import { VERSION_PATTERN } from './schema-primitives.js';
-import { compareVersions } from './version-order.js';
+import { VERSION_PATTERN, compareVersions } from './version-order.js';
 
 export const PRESET_NAMES = [
   'got',

@@ -16,8 +16,9 @@ import { arrivalsSchema } from './schema-arrivals.js';
 import { PRESET_NAMES, PRESET_REF_PATTERN, parsePresetRef } from './preset-names.js';
 import { parseDuration } from './units.js';
 
-/** Most hedges per try: gRPC's hedgingPolicy allows maxAttempts up to 5, the first try and 4 hedges. */
-export const MAX_HEDGES = 4;
+// Most hedges per try: in limits.ts, which the simulation reads without loading zod.
+import { MAX_HEDGES } from './limits.js';
+export { MAX_HEDGES };
 
 /** A hedge delay: a duration ("50ms"), or a percentile of the layer's observed latency ("p95"), as { percentile: 0.95 }. */
 const hedgeDelaySchema = z

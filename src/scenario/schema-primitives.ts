@@ -64,12 +64,10 @@ export const durationOrNone = (what: string) =>
     .transform((v) => (v === 'none' ? Infinity : v));
 
 /** A client version, dotted whole numbers ("4.2.0"), compared number by number (src/model/version.ts). */
-/**
- * What a client version looks like: whole numbers separated by dots ("4.2.0", "10.1").
- * Pre-release tags ("4.3.0-beta") are not accepted: their order has rules of its own
- * (semver §11) that nothing here needs. The model compares them number by number.
- */
-export const VERSION_PATTERN = /^\d+(\.\d+)*$/;
+// What a client version looks like (VERSION_PATTERN): in version-order.ts, with the order of
+// versions, so that the simulation (which resolves preset refs) does not load zod to read it.
+import { VERSION_PATTERN } from './version-order.js';
+export { VERSION_PATTERN };
 
 export const versionSchema = (what: string) =>
   z

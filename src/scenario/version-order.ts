@@ -6,6 +6,13 @@
  */
 
 /**
+ * What a client version looks like: whole numbers separated by dots ("4.2.0", "10.1").
+ * Pre-release tags ("4.3.0-beta") are not accepted: their order has rules of its own
+ * (semver §11) that nothing here needs. The model compares them number by number.
+ */
+export const VERSION_PATTERN = /^\d+(\.\d+)*$/;
+
+/**
  * Negative when a < b, 0 when equal, positive when a > b. A missing part counts as 0, so
  * "4.3" equals "4.3.0": a release line written short is the same version.
  */
