@@ -11,15 +11,10 @@ import { UNMETERED, type MemoryMeter } from '../engine/budget.js';
 function grow64(a: Float64Array, n: number): Float64Array { const b = new Float64Array(n); b.set(a); return b; }
 function grow32(a: Int32Array, n: number): Int32Array { const b = new Int32Array(n); b.set(a); return b; }
 
-/** Bytes held by an object's typed-array fields (whatever fields a pool has now; a buffer seen through two views counts once). */
+/** Bytes held by an object's typed-array fields (whatever fields a pool has now). */
 function typedArrayBytes(o: object): number {
   let n = 0;
-  const seen = new Set<ArrayBufferLike>(); // two views of one buffer hold it once
-  for (const v of Object.values(o)) {
-    if (!ArrayBuffer.isView(v) || seen.has(v.buffer)) continue;
-    seen.add(v.buffer);
-    n += v.byteLength;
-  }
+  for (const v of Object.values(o)) if (ArrayBuffer.isView(v)) n += v.byteLength;
   return n;
 }
 
@@ -85,47 +80,43 @@ export const ACTION_INVALID = 1;
 export const ACTION_QUEUED_OFFLINE = 2;
 
 /**
- * Where an action's fields sit in its record (see Actions). The record is `stride` doubles:
- * a head of HEAD doubles, then LAYER doubles per layer. Doubles are read through `f` at
- * (double index); whole numbers through `i`, the same memory seen as 32-bit integers, at
- * (2 x double index).
- */
-/** Head, as doubles: when the action started. */
-export const A_START = 0;
-/** Head, as integers (at 2 x base + k): population, client, attempts sent, flags, token counter, attempt in flight, failures seen, refreshes. */
-export const A_POP = 2, A_CLIENT = 3, A_ATTEMPTS = 4, A_FLAGS = 5, A_TOKENS = 6, A_INFLIGHT = 7, A_FAILURES = 8, A_REFRESHES = 9;
-/** Doubles in the head (the integers A_POP..A_REFRESHES fill doubles 1 to 4). */
-const HEAD = 5;
-/** Layer record, as doubles (at the layer's slot + k): call start, try start, stateful jitter, budget taken, retry cap, timeout handle. */
-export const L_START = 0, L_TRY_START = 1, L_JITTER = 2, L_TAKEN = 3, L_RETRY_CAP = 4, L_TIMER = 5;
-/** Layer record, as integers (at 2 x slot + k): tries made, current token, state. */
-export const L_TRIES = 12, L_TOKEN = 13, L_STATE = 14;
-/** Doubles per layer (L_TRIES..L_STATE fill doubles 6 and 7). */
-const LAYER = 8;
-
-/**
  * A user action: what a person or job wants done once, however many attempts it takes.
  * Per layer it holds the state of that layer's current call: tries made, when the call
  * began, the stateful jitter's memory, the token of the current try (what a timer carries
  * to know it is still current), the handle of its timeout, what a retry budget lent it and
  * how many retries the budget allows the call.
- *
- * All of an action's fields, its layers' included, sit together in one record of `stride`
- * doubles (A_* and L_* above give the offsets), read through two views of one buffer: `f`
- * for the doubles and `i` for the whole numbers. An event on an action (a try starting or
- * ending, a timeout, a retry due) reads and writes a dozen of its fields, often after the
- * action has waited seconds of simulated time and gone cold in the cache: in one record
- * that is two or three cache lines instead of one per field (with eighteen arrays it was up
- * to eighteen). The stride is the most layers any population of the run has, not MAX_LAYERS.
+ * Layer fields are at `layerSlot(action, layer)`: the stride is the most layers any
+ * population of the run has, not MAX_LAYERS, so that one action's layer fields sit together
+ * (with one layer, eight times fewer cache lines touched per event than at a stride of 8).
  */
 export class Actions extends Pool {
   /** Layer slots per action. */
   readonly layers: number;
-  /** Doubles per action record. */
-  readonly stride: number;
-  /** The records as doubles, and the same memory as 32-bit integers (i[2k], i[2k + 1] overlay f[k]). */
-  f!: Float64Array;
-  i!: Int32Array;
+  population!: Int32Array;
+  client!: Int32Array;
+  /** Attempts sent to the server (all layers' tries at the innermost layer). */
+  attempts!: Int32Array;
+  startT!: Float64Array;
+  flags!: Int32Array;
+  /** Monotonic per slot and never reset, so a stale timer's token never matches a later occupant's. */
+  tokenCounter!: Int32Array;
+  /** The attempt in flight at the server, or -1. */
+  inflight!: Int32Array;
+  /** Failed tries the user has seen (outermost layer), and manual refreshes made. */
+  failuresSeen!: Int32Array;
+  refreshes!: Int32Array;
+  layerTries!: Int32Array;
+  layerStart!: Float64Array;
+  layerTryStart!: Float64Array;
+  layerJitter!: Float64Array;
+  layerToken!: Int32Array;
+  layerTaken!: Float64Array;
+  /** Per layer: the most retries the layer's budget allows this call, fixed when the call starts (Infinity: no cap). */
+  layerRetryCap!: Float64Array;
+  /** Per layer: 0 idle, 1 a try in flight, 2 waiting to retry (see clients.ts). */
+  layerState!: Int32Array;
+  /** Per layer: the handle of the current try's timeout in its lane, to cancel it when the try ends. */
+  layerTimer!: Float64Array;
 
   /** `layers`: the most retry layers of any population that will create actions here. */
   constructor(opts: PoolOptions & { layers?: number } = {}) {
@@ -133,61 +124,55 @@ export class Actions extends Pool {
     const layers = opts.layers ?? MAX_LAYERS;
     if (!(layers >= 1 && layers <= MAX_LAYERS)) throw new RangeError(`actions hold 1 to ${MAX_LAYERS} layers (got ${layers})`);
     this.layers = layers;
-    this.stride = HEAD + LAYER * layers;
     this.growFields(this.capacity);
     this.charge();
   }
 
-  /** Index in `f` of action `id`'s record (its head's doubles); its integers are at 2x this in `i`. */
-  base(id: number): number {
-    return id * this.stride;
-  }
-
-  /** Index in `i` of action `id`'s head (A_POP..A_REFRESHES offsets). */
-  ai(id: number): number {
-    return 2 * id * this.stride;
-  }
-
-  /** Index in `f` of (action, layer)'s layer record (L_* offsets; integers at 2x this in `i`). */
+  /** Index of (action, layer) in the layer fields. */
   layerSlot(id: number, layer: number): number {
-    return id * this.stride + HEAD + layer * LAYER;
-  }
-
-  /** The population whose action `id` is. */
-  populationOf(id: number): number {
-    return this.i[2 * id * this.stride + A_POP];
-  }
-
-  /** The client (within its population) whose action `id` is. */
-  clientOf(id: number): number {
-    return this.i[2 * id * this.stride + A_CLIENT];
+    return id * this.layers + layer;
   }
 
   create(population: number, client: number, now: number, flags: number): number {
     const id = this.take();
-    const b = id * this.stride, i = this.i;
-    this.f[b + A_START] = now;
-    i[2 * b + A_POP] = population;
-    i[2 * b + A_CLIENT] = client;
-    i[2 * b + A_ATTEMPTS] = 0;
-    i[2 * b + A_FLAGS] = flags;
-    i[2 * b + A_INFLIGHT] = -1;
-    i[2 * b + A_FAILURES] = 0;
-    i[2 * b + A_REFRESHES] = 0;
+    this.population[id] = population;
+    this.client[id] = client;
+    this.attempts[id] = 0;
+    this.startT[id] = now;
+    this.flags[id] = flags;
+    this.inflight[id] = -1;
+    this.failuresSeen[id] = 0;
+    this.refreshes[id] = 0;
     return id;
   }
 
   /** A fresh token for a try or a wait at some layer of this action. */
   nextToken(id: number): number {
-    const k = 2 * id * this.stride + A_TOKENS;
-    return (this.i[k] = (this.i[k] + 1) & 0x0fffffff);
+    return (this.tokenCounter[id] = (this.tokenCounter[id] + 1) & 0x0fffffff);
   }
 
   protected growFields(n: number): void {
-    const f = new Float64Array(n * this.stride);
-    if (this.f) f.set(this.f);
-    this.f = f;
-    this.i = new Int32Array(f.buffer);
+    const g32 = (a: Int32Array | undefined, len: number) => (a ? grow32(a, len) : new Int32Array(len));
+    const g64 = (a: Float64Array | undefined, len: number) => (a ? grow64(a, len) : new Float64Array(len));
+    this.population = g32(this.population, n);
+    this.client = g32(this.client, n);
+    this.attempts = g32(this.attempts, n);
+    this.startT = g64(this.startT, n);
+    this.flags = g32(this.flags, n);
+    this.tokenCounter = g32(this.tokenCounter, n);
+    this.inflight = g32(this.inflight, n);
+    this.failuresSeen = g32(this.failuresSeen, n);
+    this.refreshes = g32(this.refreshes, n);
+    const m = n * this.layers;
+    this.layerTries = g32(this.layerTries, m);
+    this.layerStart = g64(this.layerStart, m);
+    this.layerTryStart = g64(this.layerTryStart, m);
+    this.layerJitter = g64(this.layerJitter, m);
+    this.layerToken = g32(this.layerToken, m);
+    this.layerTaken = g64(this.layerTaken, m);
+    this.layerRetryCap = g64(this.layerRetryCap, m);
+    this.layerState = g32(this.layerState, m);
+    this.layerTimer = g64(this.layerTimer, m);
   }
 }
 

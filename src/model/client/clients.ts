@@ -15,7 +15,7 @@
  * time), so that pending timers follow the tries in flight rather than the tries made.
  *
  * A hedging innermost layer (option `hedge`, hedging.ts) may have several attempts of one
- * try out at once: the first in the action's A_INFLIGHT field, the hedges in hedgeOut. Its per-try
+ * try out at once: the first in actions.inflight, the hedges in hedgeOut. Its per-try
  * timeout is then a layer timeout (keyed by the try's token, not by one attempt), the first
  * success ends the try and cancels the others, and a failure ends it only when no attempt
  * of the try is still out.
@@ -32,8 +32,6 @@ import { preparedDelay, initialBackoffState } from './backoff.js';
 import { MAX_HEDGES } from '../../scenario/limits.js';
 import {
   ACTION_INVALID, ACTION_QUEUED_OFFLINE, ATTEMPT_HEADER, ATTEMPT_INVALID, LAYER_SHIFT, MAX_LAYERS,
-  A_START, A_ATTEMPTS, A_FLAGS, A_INFLIGHT, A_FAILURES, A_REFRESHES,
-  L_START, L_TRY_START, L_JITTER, L_TAKEN, L_RETRY_CAP, L_TIMER, L_TRIES, L_TOKEN, L_STATE,
   type Actions, type Attempts,
 } from '../records.js';
 import { OUTCOME_OK, OUTCOME_TIMEOUT, OUTCOME_REFUSED_LOCALLY, OUTCOME_INVALID, OUTCOME_UNSUPPORTED_VERSION, OUTCOME_BLOCKED, OUTCOME_COUNT, DEFAULT_WIRE, type Wire } from '../outcomes.js';
@@ -160,7 +158,7 @@ export class Clients {
   cancel(act: number, gen: number): void {
     if (this.actions.gen[act] !== gen) return;
     this.abandonBelow(act, -1);
-    this.rec.actionAbandoned(this.engine.now, this.actions.populationOf(act), this.actions.i[this.actions.ai(act) + A_ATTEMPTS]);
+    this.rec.actionAbandoned(this.engine.now, this.actions.population[act], this.actions.attempts[act]);
     this.ended(act);
     this.actions.release(act);
   }
@@ -169,7 +167,7 @@ export class Clients {
   private endCall(act: number, ok: boolean): void {
     const hook = this.callEnded;
     if (hook === undefined) return;
-    const pop = this.actions.populationOf(act);
+    const pop = this.actions.population[act];
     const tag = this.callTag![act];
     this.actions.release(act);
     hook(pop, tag, ok);
@@ -245,15 +243,15 @@ export class Clients {
     for (let k = 0; k < queue.length; k += 2) {
       const act = queue[k], gen = queue[k + 1];
       if (this.actions.gen[act] !== gen) continue; // abandoned while queued
-      this.actions.i[this.actions.ai(act) + A_FLAGS] &= ~ACTION_QUEUED_OFFLINE;
-      const window = off.flush === 'at-once' ? 0 : off.flush.spreadPerAction * p.offlineQueued![this.actions.clientOf(act)];
+      this.actions.flags[act] &= ~ACTION_QUEUED_OFFLINE;
+      const window = off.flush === 'at-once' ? 0 : off.flush.spreadPerAction * p.offlineQueued![this.actions.client[act]];
       this.engine.at(now + p.behaviourRng() * window, this.kRefresh, act, gen);
     }
     p.offlineActions = [];
   }
 
   private succeed(act: number): void {
-    this.rec.actionEnded(this.engine.now, this.actions.populationOf(act), true, this.actions.i[this.actions.ai(act) + A_ATTEMPTS]);
+    this.rec.actionEnded(this.engine.now, this.actions.population[act], true, this.actions.attempts[act]);
     this.ended(act);
     if (this.callEnded !== undefined) return this.endCall(act, true);
     this.actions.release(act);
@@ -262,8 +260,8 @@ export class Clients {
   /** An action ends, whatever its outcome (its record is still live): its time counts, and a closed population's user starts thinking. */
   private ended(act: number): void {
     const now = this.engine.now;
-    const i = this.actions.populationOf(act);
-    this.actionTimeS[i] += now - this.actions.f[this.actions.base(act) + A_START];
+    const i = this.actions.population[act];
+    this.actionTimeS[i] += now - this.actions.startT[act];
     this.actionsEnded[i]++;
     const closed = this.pops[i].closed;
     if (closed !== undefined) this.engine.at(now + closed.think(), this.kThought, i, this.userOf[act]);
@@ -272,13 +270,13 @@ export class Clients {
   private fail(act: number, p: PopulationState): void {
     const r = p.behaviour.refresh;
     const actions = this.actions;
-    if (r && actions.i[actions.ai(act) + A_REFRESHES] < (r.max ?? 3) && p.behaviourRng() < r.probability) {
+    if (r && actions.refreshes[act] < (r.max ?? 3) && p.behaviourRng() < r.probability) {
       // The user starts the same action again by hand, after a while.
-      actions.i[actions.ai(act) + A_REFRESHES]++;
+      actions.refreshes[act]++;
       this.engine.after(p.behaviourRng() * r.after, this.kRefresh, act, actions.gen[act]);
       return;
     }
-    this.rec.actionEnded(this.engine.now, actions.populationOf(act), false, actions.i[actions.ai(act) + A_ATTEMPTS]);
+    this.rec.actionEnded(this.engine.now, actions.population[act], false, actions.attempts[act]);
     this.ended(act);
     if (this.callEnded !== undefined) return this.endCall(act, false);
     actions.release(act);
@@ -286,7 +284,7 @@ export class Clients {
 
   private refreshDue(act: number, gen: number): void {
     if (this.actions.gen[act] !== gen) return;
-    this.startCall(act, this.pops[this.actions.populationOf(act)], 0);
+    this.startCall(act, this.pops[this.actions.population[act]], 0);
   }
 
   /** The user stops waiting: everything in flight for the action is abandoned. */
@@ -294,7 +292,7 @@ export class Clients {
     const actions = this.actions;
     if (actions.gen[act] !== gen) return;
     this.abandonBelow(act, -1);
-    this.rec.actionAbandoned(this.engine.now, actions.populationOf(act), actions.i[actions.ai(act) + A_ATTEMPTS]);
+    this.rec.actionAbandoned(this.engine.now, actions.population[act], actions.attempts[act]);
     this.ended(act);
     actions.release(act);
   }
@@ -304,12 +302,12 @@ export class Clients {
   private startCall(act: number, p: PopulationState, l: number): void {
     const actions = this.actions;
     const slot = actions.layerSlot(act, l);
-    actions.i[2 * slot + L_TRIES] = 0;
-    actions.f[slot + L_START] = this.engine.now;
-    actions.f[slot + L_JITTER] = initialBackoffState(p.layers[l].spec.backoff);
-    actions.f[slot + L_TAKEN] = -1;
-    actions.f[slot + L_RETRY_CAP] = Infinity; // until the budget sees the first try (a gate may refuse it first)
-    actions.i[2 * slot + L_STATE] = IDLE;
+    actions.layerTries[slot] = 0;
+    actions.layerStart[slot] = this.engine.now;
+    actions.layerJitter[slot] = initialBackoffState(p.layers[l].spec.backoff);
+    actions.layerTaken[slot] = -1;
+    actions.layerRetryCap[slot] = Infinity; // until the budget sees the first try (a gate may refuse it first)
+    actions.layerState[slot] = IDLE;
     this.tryLayer(act, p, l);
   }
 
@@ -318,57 +316,57 @@ export class Clients {
     const now = this.engine.now;
     const layer = p.layers[l];
     const slot = actions.layerSlot(act, l);
-    let end = actions.f[slot + L_START] + layer.spec.deadline;
+    let end = actions.layerStart[slot] + layer.spec.deadline;
     // A deadline passed down by a calling service bounds every layer (graph/route-calls.ts).
     if (this.callDeadline !== undefined && this.callDeadline[act] < end) end = this.callDeadline[act];
     const remaining = end - now;
     if (remaining <= 0) return this.callFailed(act, p, l, OUTCOME_TIMEOUT, NaN);
-    const client = actions.clientOf(act);
+    const client = actions.client[act];
     for (let g = 0; g < layer.gates.length; g++) {
       const key = layer.gateScopeIsClient[g] ? client : 0;
       if (layer.gates[g].admit(key, now)) continue;
       const reopens = layer.gates[g].reopensAt(key, now);
-      if (layer.spec.breaker?.whenOpen === 'wait' && reopens < actions.f[slot + L_START] + layer.spec.deadline) {
+      if (layer.spec.breaker?.whenOpen === 'wait' && reopens < actions.layerStart[slot] + layer.spec.deadline) {
         // The caller waits for the breaker to half-open; the wait is not a try.
         const token = actions.nextToken(act);
-        actions.i[2 * slot + L_TOKEN] = token;
-        actions.i[2 * slot + L_STATE] = WAITING;
+        actions.layerToken[slot] = token;
+        actions.layerState[slot] = WAITING;
         this.engine.at(reopens, this.kRetry, act, (token << LAYER_SHIFT) | l);
         return;
       }
-      actions.i[2 * slot + L_TRIES]++;
-      this.rec.refusedLocally(now, actions.populationOf(act));
-      if (layer.budget && actions.f[slot + L_TAKEN] > 0) {
-        layer.budget.cancel(layer.budgetScopeIsClient ? client : 0, now, actions.f[slot + L_TAKEN]);
-        actions.f[slot + L_TAKEN] = -1;
+      actions.layerTries[slot]++;
+      this.rec.refusedLocally(now, actions.population[act]);
+      if (layer.budget && actions.layerTaken[slot] > 0) {
+        layer.budget.cancel(layer.budgetScopeIsClient ? client : 0, now, actions.layerTaken[slot]);
+        actions.layerTaken[slot] = -1;
       }
       return this.tryEnded(act, p, l, OUTCOME_REFUSED_LOCALLY, NaN);
     }
-    actions.i[2 * slot + L_TRIES]++;
-    actions.f[slot + L_TRY_START] = now;
+    actions.layerTries[slot]++;
+    actions.layerTryStart[slot] = now;
     const token = actions.nextToken(act);
-    actions.i[2 * slot + L_TOKEN] = token;
-    actions.i[2 * slot + L_STATE] = TRYING;
+    actions.layerToken[slot] = token;
+    actions.layerState[slot] = TRYING;
     if (layer.budget) {
-      const retry = actions.i[2 * slot + L_TRIES] > 1;
+      const retry = actions.layerTries[slot] > 1;
       const cap = layer.budget.started(layer.budgetScopeIsClient ? client : 0, now, retry);
-      if (!retry) actions.f[slot + L_RETRY_CAP] = cap;
+      if (!retry) actions.layerRetryCap[slot] = cap;
     }
     const timeout = layer.spec.timeout < remaining ? layer.spec.timeout : remaining;
     // The try's timeout is cancelled when the try ends first (tryEnded, abandonBelow).
-    actions.f[slot + L_TIMER] = NOT_CANCELLABLE;
+    actions.layerTimer[slot] = NOT_CANCELLABLE;
     if (layer.hedge !== undefined && l === p.layers.length - 1) return this.tryHedged(act, p, l, slot, token, timeout);
     if (l === p.layers.length - 1) {
-      const n = ++actions.i[actions.ai(act) + A_ATTEMPTS];
-      const flags = ((actions.i[actions.ai(act) + A_FLAGS] & ACTION_INVALID) !== 0 ? ATTEMPT_INVALID : 0) | (p.behaviour.attemptHeader ? ATTEMPT_HEADER : 0);
+      const n = ++actions.attempts[act];
+      const flags = ((actions.flags[act] & ACTION_INVALID) !== 0 ? ATTEMPT_INVALID : 0) | (p.behaviour.attemptHeader ? ATTEMPT_HEADER : 0);
       const a = this.attempts.create(act, now, flags, n);
-      actions.i[actions.ai(act) + A_INFLIGHT] = a;
-      this.rec.attempt(now, actions.populationOf(act), n > 1, n > 1 && (flags & ATTEMPT_INVALID) !== 0);
+      actions.inflight[act] = a;
+      this.rec.attempt(now, actions.population[act], n > 1, n > 1 && (flags & ATTEMPT_INVALID) !== 0);
       if (this.attemptDeadlines !== undefined) this.carryDeadline(act, p, a, now + timeout);
-      if (timeout < Infinity) actions.f[slot + L_TIMER] = this.engine.afterInLane(layer.timeoutLane, timeout, this.kAttemptTimeout, a, this.attempts.gen[a]);
+      if (timeout < Infinity) actions.layerTimer[slot] = this.engine.afterInLane(layer.timeoutLane, timeout, this.kAttemptTimeout, a, this.attempts.gen[a]);
       this.send(a);
     } else {
-      if (timeout < Infinity) actions.f[slot + L_TIMER] = this.engine.afterInLane(layer.timeoutLane, timeout, this.kLayerTimeout, act, (token << LAYER_SHIFT) | l);
+      if (timeout < Infinity) actions.layerTimer[slot] = this.engine.afterInLane(layer.timeoutLane, timeout, this.kLayerTimeout, act, (token << LAYER_SHIFT) | l);
       this.startCall(act, p, l + 1);
     }
   }
@@ -379,13 +377,13 @@ export class Clients {
    */
   private carryDeadline(act: number, p: PopulationState, a: number, innermostEnd: number): void {
     let d = Infinity;
-    if (this.carriesDeadline[this.actions.populationOf(act)]) {
+    if (this.carriesDeadline[this.actions.population[act]]) {
       d = innermostEnd;
       for (let k = 0; k < p.layers.length - 1; k++) {
         const slot = this.actions.layerSlot(act, k);
         const spec = p.layers[k].spec;
-        const tryEnd = this.actions.f[slot + L_TRY_START] + spec.timeout;
-        const callEnd = this.actions.f[slot + L_START] + spec.deadline;
+        const tryEnd = this.actions.layerTryStart[slot] + spec.timeout;
+        const callEnd = this.actions.layerStart[slot] + spec.deadline;
         if (tryEnd < d) d = tryEnd;
         if (callEnd < d) d = callEnd;
       }
@@ -400,11 +398,11 @@ export class Clients {
     const at = this.attempts;
     const now = this.engine.now;
     const act = at.action[a];
-    const pop = this.actions.populationOf(act);
+    const pop = this.actions.population[act];
     this.rec.answer(now, pop, at.sentT[a], outcome, at.number[a] === 1);
     if (this.hedged[pop] === 1) return this.hedgedAnswer(act, this.pops[pop], a, outcome, retryAfter);
     at.release(a);
-    this.actions.i[this.actions.ai(act) + A_INFLIGHT] = -1;
+    this.actions.inflight[act] = -1;
     const p = this.pops[pop];
     this.tryEnded(act, p, p.layers.length - 1, outcome, retryAfter);
   };
@@ -428,11 +426,11 @@ export class Clients {
     this.hedgeSent[act] = 0;
     const aux = (token << LAYER_SHIFT) | l;
     // Timers first: the send may be answered at once (a refusal at the edge), ending the try.
-    if (timeout < Infinity) actions.f[slot + L_TIMER] = this.engine.afterInLane(p.layers[l].timeoutLane, timeout, this.kLayerTimeout, act, aux);
+    if (timeout < Infinity) actions.layerTimer[slot] = this.engine.afterInLane(p.layers[l].timeoutLane, timeout, this.kLayerTimeout, act, aux);
     if (h.delay < Infinity) this.engine.after(h.delay, this.kHedge, act, aux);
     const a = this.newAttempt(act, p);
     if (this.attemptDeadlines !== undefined) this.carryDeadline(act, p, a, this.engine.now + timeout);
-    actions.i[actions.ai(act) + A_INFLIGHT] = a;
+    actions.inflight[act] = a;
     this.send(a);
   }
 
@@ -440,10 +438,10 @@ export class Clients {
   private newAttempt(act: number, p: PopulationState): number {
     const actions = this.actions;
     const now = this.engine.now;
-    const n = ++actions.i[actions.ai(act) + A_ATTEMPTS];
-    const flags = ((actions.i[actions.ai(act) + A_FLAGS] & ACTION_INVALID) !== 0 ? ATTEMPT_INVALID : 0) | (p.behaviour.attemptHeader ? ATTEMPT_HEADER : 0);
+    const n = ++actions.attempts[act];
+    const flags = ((actions.flags[act] & ACTION_INVALID) !== 0 ? ATTEMPT_INVALID : 0) | (p.behaviour.attemptHeader ? ATTEMPT_HEADER : 0);
     const a = this.attempts.create(act, now, flags, n);
-    this.rec.attempt(now, actions.populationOf(act), n > 1, n > 1 && (flags & ATTEMPT_INVALID) !== 0);
+    this.rec.attempt(now, actions.population[act], n > 1, n > 1 && (flags & ATTEMPT_INVALID) !== 0);
     return a;
   }
 
@@ -451,8 +449,8 @@ export class Clients {
   private hedgeDue(act: number, aux: number): void {
     const l = aux & LAYER_MASK;
     const actions = this.actions;
-    if (actions.i[2 * actions.layerSlot(act, l) + L_TOKEN] !== aux >>> LAYER_SHIFT) return; // the try is over
-    const p = this.pops[actions.populationOf(act)];
+    if (actions.layerToken[actions.layerSlot(act, l)] !== aux >>> LAYER_SHIFT) return; // the try is over
+    const p = this.pops[actions.population[act]];
     const h = p.layers[l].hedge!;
     const k = this.hedgeSent[act]++;
     if (k + 1 < h.maxHedges) this.engine.after(h.delay, this.kHedge, act, aux);
@@ -461,7 +459,7 @@ export class Clients {
     if (this.attemptDeadlines !== undefined) {
       // A hedge carries what is left of its try, like the try's first attempt.
       const slot = actions.layerSlot(act, l), spec = p.layers[l].spec;
-      const tryEnd = actions.f[slot + L_TRY_START] + spec.timeout, callEnd = actions.f[slot + L_START] + spec.deadline;
+      const tryEnd = actions.layerTryStart[slot] + spec.timeout, callEnd = actions.layerStart[slot] + spec.deadline;
       this.carryDeadline(act, p, a, tryEnd < callEnd ? tryEnd : callEnd);
     }
     this.hedgeOut[act * MAX_HEDGES + k] = a;
@@ -475,8 +473,8 @@ export class Clients {
     p.layers[l].hedge!.observe(this.engine.now - this.attempts.sentT[a]);
     this.attempts.release(a);
     let out = 0;
-    if (actions.i[actions.ai(act) + A_INFLIGHT] === a) actions.i[actions.ai(act) + A_INFLIGHT] = -1;
-    else if (actions.i[actions.ai(act) + A_INFLIGHT] >= 0) out++;
+    if (actions.inflight[act] === a) actions.inflight[act] = -1;
+    else if (actions.inflight[act] >= 0) out++;
     const base = act * MAX_HEDGES;
     for (let k = 0; k < MAX_HEDGES; k++) {
       const b = this.hedgeOut[base + k];
@@ -493,9 +491,9 @@ export class Clients {
   /** Releases every attempt of the action's hedged try that is still out. */
   private releaseHedged(act: number): void {
     const actions = this.actions;
-    if (actions.i[actions.ai(act) + A_INFLIGHT] >= 0) {
-      this.attempts.release(actions.i[actions.ai(act) + A_INFLIGHT]);
-      actions.i[actions.ai(act) + A_INFLIGHT] = -1;
+    if (actions.inflight[act] >= 0) {
+      this.attempts.release(actions.inflight[act]);
+      actions.inflight[act] = -1;
     }
     const base = act * MAX_HEDGES;
     for (let k = 0; k < MAX_HEDGES; k++) {
@@ -510,20 +508,20 @@ export class Clients {
     const at = this.attempts;
     if (!at.isAwaited(a, gen)) return; // answered already: a stale timeout
     const act = at.action[a];
-    const pop = this.actions.populationOf(act);
+    const pop = this.actions.population[act];
     this.rec.timedOut(this.engine.now, pop, OUTCOME_TIMEOUT);
     // The client is done with it; the server, still holding (a, gen), will find it gone.
     at.release(a);
-    this.actions.i[this.actions.ai(act) + A_INFLIGHT] = -1;
+    this.actions.inflight[act] = -1;
     const p = this.pops[pop];
     this.tryEnded(act, p, p.layers.length - 1, OUTCOME_TIMEOUT, NaN);
   }
 
   private layerTimeout(act: number, aux: number): void {
     const l = aux & LAYER_MASK;
-    if (this.actions.i[2 * this.actions.layerSlot(act, l) + L_TOKEN] !== aux >>> LAYER_SHIFT) return;
+    if (this.actions.layerToken[this.actions.layerSlot(act, l)] !== aux >>> LAYER_SHIFT) return;
     this.abandonBelow(act, l);
-    const pop = this.actions.populationOf(act);
+    const pop = this.actions.population[act];
     this.rec.timedOut(this.engine.now, pop, OUTCOME_TIMEOUT);
     this.tryEnded(act, this.pops[pop], l, OUTCOME_TIMEOUT, NaN);
   }
@@ -535,29 +533,29 @@ export class Clients {
    */
   private abandonBelow(act: number, l: number): void {
     const actions = this.actions;
-    const p = this.pops[actions.populationOf(act)];
+    const p = this.pops[actions.population[act]];
     const now = this.engine.now;
-    const client = actions.clientOf(act);
+    const client = actions.client[act];
     for (let k = l + 1; k < p.layers.length; k++) {
       const slot = actions.layerSlot(act, k);
       const layer = p.layers[k];
-      const state = actions.i[2 * slot + L_STATE];
+      const state = actions.layerState[slot];
       if (state === TRYING) {
-        this.engine.cancelInLane(layer.timeoutLane, actions.f[slot + L_TIMER]);
+        this.engine.cancelInLane(layer.timeoutLane, actions.layerTimer[slot]);
         for (let g = 0; g < layer.gates.length; g++) layer.gates[g].ended(layer.gateScopeIsClient[g] ? client : 0, now, true);
         // Cut short from above: for the budget, a try that ended without an answer.
-        layer.budget?.ended(layer.budgetScopeIsClient ? client : 0, now, OUTCOME_TIMEOUT, actions.f[slot + L_TAKEN]);
-      } else if (state === WAITING && actions.f[slot + L_TAKEN] > 0) {
-        layer.budget?.cancel(layer.budgetScopeIsClient ? client : 0, now, actions.f[slot + L_TAKEN]);
+        layer.budget?.ended(layer.budgetScopeIsClient ? client : 0, now, OUTCOME_TIMEOUT, actions.layerTaken[slot]);
+      } else if (state === WAITING && actions.layerTaken[slot] > 0) {
+        layer.budget?.cancel(layer.budgetScopeIsClient ? client : 0, now, actions.layerTaken[slot]);
       }
-      actions.i[2 * slot + L_STATE] = IDLE;
-      actions.i[2 * slot + L_TOKEN] = -1;
+      actions.layerState[slot] = IDLE;
+      actions.layerToken[slot] = -1;
     }
-    if (this.hedged[actions.populationOf(act)] === 1) this.releaseHedged(act);
-    const a = actions.i[actions.ai(act) + A_INFLIGHT];
+    if (this.hedged[actions.population[act]] === 1) this.releaseHedged(act);
+    const a = actions.inflight[act];
     if (a >= 0) {
       this.attempts.release(a);
-      actions.i[actions.ai(act) + A_INFLIGHT] = -1;
+      actions.inflight[act] = -1;
     }
   }
 
@@ -567,25 +565,25 @@ export class Clients {
     const now = this.engine.now;
     const layer = p.layers[l];
     const slot = actions.layerSlot(act, l);
-    actions.i[2 * slot + L_TOKEN] = -1;
-    const wasTrying = actions.i[2 * slot + L_STATE] === TRYING;
-    actions.i[2 * slot + L_STATE] = IDLE;
-    const client = actions.clientOf(act);
+    actions.layerToken[slot] = -1;
+    const wasTrying = actions.layerState[slot] === TRYING;
+    actions.layerState[slot] = IDLE;
+    const client = actions.client[act];
     if (wasTrying) {
-      this.engine.cancelInLane(layer.timeoutLane, actions.f[slot + L_TIMER]);
+      this.engine.cancelInLane(layer.timeoutLane, actions.layerTimer[slot]);
       const failed = COUNTS_AS_FAILURE[outcome];
       for (let g = 0; g < layer.gates.length; g++) layer.gates[g].ended(layer.gateScopeIsClient[g] ? client : 0, now, failed);
-      if (layer.budget) layer.budget.ended(layer.budgetScopeIsClient ? client : 0, now, outcome, actions.f[slot + L_TAKEN]);
+      if (layer.budget) layer.budget.ended(layer.budgetScopeIsClient ? client : 0, now, outcome, actions.layerTaken[slot]);
     }
     if (outcome === OUTCOME_OK) {
       if (l === 0) return this.succeed(act);
       return this.tryEnded(act, p, l - 1, OUTCOME_OK, NaN);
     }
     if (l === 0) {
-      const seen = ++actions.i[actions.ai(act) + A_FAILURES];
+      const seen = ++actions.failuresSeen[act];
       const limit = p.behaviour.giveUpAfterFailures;
       if (limit !== undefined && seen >= limit) {
-        this.rec.actionAbandoned(now, actions.populationOf(act), actions.i[actions.ai(act) + A_ATTEMPTS]);
+        this.rec.actionAbandoned(now, actions.population[act], actions.attempts[act]);
         actions.release(act);
         return;
       }
@@ -593,10 +591,10 @@ export class Clients {
     const delay = this.retryDelay(act, p, layer, slot, outcome, retryAfter);
     if (delay < 0) return this.callFailed(act, p, l, outcome, retryAfter);
     const token = actions.nextToken(act);
-    actions.i[2 * slot + L_TOKEN] = token;
-    actions.i[2 * slot + L_STATE] = WAITING;
+    actions.layerToken[slot] = token;
+    actions.layerState[slot] = WAITING;
     // A wait of exactly the backoff's cap (no jitter) goes to that cap's lane, others to the heap.
-    const tries = actions.i[2 * slot + L_TRIES];
+    const tries = actions.layerTries[slot];
     const lanes = layer.retryLanes;
     if (tries < lanes.length && delay === layer.backoff.caps[tries]) this.engine.afterIn(lanes[tries], delay, this.kRetry, act, (token << LAYER_SHIFT) | l);
     else this.engine.after(delay, this.kRetry, act, (token << LAYER_SHIFT) | l);
@@ -608,17 +606,17 @@ export class Clients {
     const spec = layer.spec;
     const now = this.engine.now;
     if (!layer.retry[outcome]) return -1;
-    const tries = actions.i[2 * slot + L_TRIES];
+    const tries = actions.layerTries[slot];
     const sw = p.remoteSwitch;
     const switched = sw !== undefined && now >= sw.at;
     const maxAttempts = switched && sw.maxAttempts !== undefined && sw.maxAttempts < spec.maxAttempts ? sw.maxAttempts : spec.maxAttempts;
     if (tries >= maxAttempts) return -1;
     // A budget may cap the retries of one call when it starts (Finagle's per-request cap).
-    if (layer.budget !== undefined && tries > actions.f[slot + L_RETRY_CAP]) return -1;
+    if (layer.budget !== undefined && tries > actions.layerRetryCap[slot]) return -1;
     let delay =
       spec.backoff.kind === 'visibility'
-        ? Math.max(0, spec.timeout - (now - actions.f[slot + L_TRY_START])) // redelivered when the visibility timeout expires
-        : preparedDelay(layer.backoff, tries, p.backoffRng, actions.f, slot + L_JITTER);
+        ? Math.max(0, spec.timeout - (now - actions.layerTryStart[slot])) // redelivered when the visibility timeout expires
+        : preparedDelay(layer.backoff, tries, p.backoffRng, actions.layerJitter, slot);
     if (retryAfter === retryAfter) {
       // The answer carried a Retry-After (or a gRPC pushback): src/model/client/layer-spec.ts, RetryAfterSpec.
       const ra = spec.retryAfter;
@@ -634,13 +632,13 @@ export class Clients {
       } else if (mode === 'cap') delay = Math.max(delay, Math.min(retryAfter, ra.cap));
     }
     if (switched && sw.minWait !== undefined && delay < sw.minWait) delay = sw.minWait;
-    if (now + delay >= actions.f[slot + L_START] + spec.deadline) return -1;
+    if (now + delay >= actions.layerStart[slot] + spec.deadline) return -1;
     if (this.callDeadline !== undefined && now + delay >= this.callDeadline[act]) return -1; // no retry past the caller's deadline
-    if (layer.retryGate !== undefined && !layer.retryGate.allowsRetry(layer.retryGateScopeIsClient ? actions.clientOf(act) : 0, now)) return -1;
+    if (layer.retryGate !== undefined && !layer.retryGate.allowsRetry(layer.retryGateScopeIsClient ? actions.client[act] : 0, now)) return -1;
     if (layer.budget) {
-      const taken = layer.budget.acquire(layer.budgetScopeIsClient ? actions.clientOf(act) : 0, now, outcome);
+      const taken = layer.budget.acquire(layer.budgetScopeIsClient ? actions.client[act] : 0, now, outcome);
       if (taken < 0) return -1;
-      actions.f[slot + L_TAKEN] = taken;
+      actions.layerTaken[slot] = taken;
     }
     return delay;
   }
@@ -648,15 +646,15 @@ export class Clients {
   private retryDue(act: number, aux: number): void {
     const l = aux & LAYER_MASK;
     const slot = this.actions.layerSlot(act, l);
-    if (this.actions.i[2 * slot + L_TOKEN] !== aux >>> LAYER_SHIFT) return;
-    this.actions.i[2 * slot + L_STATE] = IDLE;
-    const p = this.pops[this.actions.populationOf(act)];
+    if (this.actions.layerToken[slot] !== aux >>> LAYER_SHIFT) return;
+    this.actions.layerState[slot] = IDLE;
+    const p = this.pops[this.actions.population[act]];
     this.tryLayer(act, p, l);
   }
 
   /** Layer l gives up on its call: one failure for the layer above (or the user). */
   private callFailed(act: number, p: PopulationState, l: number, outcome: number, retryAfter: number): void {
-    if (p.layers[l].spec.deadLetter) this.rec.deadLettered(this.engine.now, this.actions.populationOf(act));
+    if (p.layers[l].spec.deadLetter) this.rec.deadLettered(this.engine.now, this.actions.population[act]);
     if (l === 0) return this.fail(act, p);
     this.tryEnded(act, p, l - 1, outcome, retryAfter);
   }

@@ -170,8 +170,8 @@ export class Frontend {
       keys: layout.keys.length,
       classes: layout.classes,
       weights: layout.weights,
-      keyOf: (a) => keyOfPop[actions.populationOf(attempts.action[a])],
-      classOf: layout.retriesLast ? (a) => (attempts.number[a] > 1 ? 1 : 0) : (a) => classOfPop[actions.populationOf(attempts.action[a])],
+      keyOf: (a) => keyOfPop[actions.population[attempts.action[a]]],
+      classOf: layout.retriesLast ? (a) => (attempts.number[a] > 1 ? 1 : 0) : (a) => classOfPop[actions.population[attempts.action[a]]],
     };
   }
 
@@ -271,7 +271,7 @@ export class Frontend {
   }
 
   private routeOf(a: number): number {
-    return this.ids.pops[this.actions.populationOf(this.attempts.action[a])].route;
+    return this.ids.pops[this.actions.population[this.attempts.action[a]]].route;
   }
 
   private resume(h: number): void {

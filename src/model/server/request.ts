@@ -75,9 +75,9 @@ export class RequestView {
   fill(a: number): this {
     const at = this.attempts;
     const act = at.action[a];
-    const pop = this.actions.populationOf(act);
+    const pop = this.actions.population[act];
     const id = this.ids.pops[pop];
-    const local = this.actions.clientOf(act);
+    const local = this.actions.client[act];
     this.attempt = a;
     this.gen = at.gen[a];
     this.action = act;
