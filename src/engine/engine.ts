@@ -31,12 +31,6 @@ export interface EngineOptions {
   eventsAtOneInstant?: number;
 }
 
-/**
- * Most lanes recurringLane shares out. The run loop compares every lane's head for each
- * event, so past this many distinct delays a stream stays in the heap.
- */
-const MAX_SHARED_LANES = 32;
-
 /** Returned by afterInLane for an event that went to the heap: it cannot be cancelled. */
 export const NOT_CANCELLABLE = -1;
 
@@ -93,26 +87,6 @@ export class Engine {
       this.sharedLanes.set(delay, lane);
     }
     return lane;
-  }
-
-  /**
-   * The shared lane (laneFor) for events scheduled again and again after the same constant
-   * delay, such as a retry layer's fixed backoff waits or a user's patience, or -1 when the
-   * run already has MAX_SHARED_LANES shared lanes and none for this delay (schedule those
-   * with `after`). Held in a lane instead of the heap they cost O(1) to schedule and run,
-   * and the heap stays small: the flagship's clients wait fixed times of 0.2 s to 60 s, and
-   * with those waits in the heap it held tens of thousands of events.
-   */
-  recurringLane(delay: number): number {
-    if (!(delay >= 0 && delay < Infinity)) return -1;
-    if (!this.sharedLanes.has(delay) && this.sharedLanes.size >= MAX_SHARED_LANES) return -1;
-    return this.laneFor(delay);
-  }
-
-  /** Schedules `kind` after `delay` in `lane` (from recurringLane; the heap when -1), not to be cancelled. */
-  afterIn(lane: number, delay: number, kind: number, ref = 0, aux = 0): void {
-    if (lane < 0) this.after(delay, kind, ref, aux);
-    else this.afterInLane(lane, delay, kind, ref, aux);
   }
 
   /** Schedules `kind` at absolute time `time` (never before now). */

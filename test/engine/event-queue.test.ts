@@ -406,36 +406,40 @@ describe('Engine', () => {
   });
 });
 
-describe('Engine: recurring delays and arrival streams in lanes', () => {
-  // Runs a random program whose handlers schedule fixed waits (afterIn on recurringLane),
-  // streams of increasing times (atInLane), zero delays and random delays on a grid (ties
-  // with lane events); `useLanes` false puts everything in the heap. A lane is added during
-  // the run too: the run loop must see it.
+describe('Engine: streams in lanes by absolute time, and lanes made mid-run', () => {
+  // Runs a random program whose handlers schedule fixed delays in lanes, streams of
+  // increasing times (atInLane), zero delays and random delays on a grid (ties with lane
+  // events); `useLanes` false puts everything in the heap. Lanes are added during the run
+  // too (past the eight the lane-head array starts with): the run loop must see them.
   const program = (useLanes: boolean) => {
     const e = new Engine();
-    const rng = stream(5, 'test/engine-recurring');
-    const waits = [0.5, 1, 0.25, 2];
-    const lanes = waits.map((w) => (useLanes ? e.recurringLane(w) : -1));
+    const rng = stream(5, 'test/engine-streams');
+    const waits = [0.5, 1, 0.25, 2, 0.75, 1.5];
+    const lanes = waits.map(() => -1);
+    const made = 3;
+    for (let w = 0; w < made; w++) if (useLanes) lanes[w] = e.lane();
     const stream1 = useLanes ? e.lane() : -1;
-    let late = -1;
     let nextArrival = 0;
     const log: number[] = [];
     let next = 0;
     const k = e.on((id) => {
       log.push(id, e.now);
       if (log.length > 2 * 100_000) return;
-      if (useLanes && late < 0 && e.now > 50) late = e.recurringLane(0.75); // a lane made mid-run
+      if (useLanes && lanes[waits.length - 1] < 0 && e.now > 20) {
+        for (let w = made; w < waits.length; w++) lanes[w] = e.lane(); // lanes made mid-run
+        for (let x = 0; x < 4; x++) e.lane(); // and empty ones, so the head array grows
+      }
       const n = e.pending < 50 ? 3 : e.pending > 500 ? 0 : 1 + Math.floor(rng() * 2);
       for (let i = 0; i < n; i++) {
         const u = rng();
-        if (u < 0.4) {
-          const w = Math.floor(u * 10);
-          e.afterIn(lanes[w], waits[w], k, next++);
-        } else if (u < 0.5) {
+        if (u < 0.45) {
+          const w = Math.floor(u * 13) % waits.length;
+          if (lanes[w] >= 0) e.afterInLane(lanes[w], waits[w], k, next++);
+          else e.after(waits[w], k, next++);
+        } else if (u < 0.55) {
           nextArrival = Math.max(nextArrival, e.now) + Math.floor(rng() * 4) / 8; // increasing, sometimes equal
           e.atInLane(stream1, nextArrival, k, next++);
-        } else if (u < 0.55) e.afterIn(late, 0.75, k, next++);
-        else if (u < 0.6) e.after(0, k, next++);
+        } else if (u < 0.6) e.after(0, k, next++);
         else if (u < 0.85) e.after(Math.floor(rng() * 8) / 8, k, next++);
         else e.after(rng() * 2, k, next++);
       }
@@ -455,24 +459,6 @@ describe('Engine: recurring delays and arrival streams in lanes', () => {
     let firstDiff = -1;
     for (let i = 0; i < Math.max(a.length, b.length); i++) if (a[i] !== b[i]) { firstDiff = i; break; }
     expect(firstDiff).toBe(-1);
-  });
-
-  it('shares one lane per delay, and stops giving out lanes past its limit', () => {
-    const e = new Engine();
-    const first = e.recurringLane(1);
-    expect(e.recurringLane(1)).toBe(first);
-    expect(e.laneFor(1)).toBe(first); // a timeout of the same delay shares it
-    const lanes = new Set([first]);
-    for (let d = 2; d < 100; d++) {
-      const l = e.recurringLane(d);
-      if (l < 0) break;
-      lanes.add(l);
-    }
-    expect(lanes.size).toBe(32);
-    expect(e.recurringLane(1000)).toBe(-1);
-    expect(e.recurringLane(5)).toBeGreaterThanOrEqual(0); // a delay that has a lane keeps it
-    expect(e.recurringLane(Infinity)).toBe(-1);
-    expect(e.recurringLane(NaN)).toBe(-1);
   });
 });
 

@@ -225,7 +225,7 @@ export class Clients {
       this.userOf[act] = user;
     }
     this.rec.actionStarted(now, i);
-    if (b.giveUpAfter !== undefined) this.engine.afterIn(p.giveUpLane, b.giveUpAfter, this.kGiveUp, act, this.actions.gen[act]);
+    if (b.giveUpAfter !== undefined) this.engine.after(b.giveUpAfter, this.kGiveUp, act, this.actions.gen[act]);
     if (offline) {
       p.offlineQueued![client]++;
       p.offlineActions.push(act, this.actions.gen[act]);
@@ -593,11 +593,7 @@ export class Clients {
     const token = actions.nextToken(act);
     actions.layerToken[slot] = token;
     actions.layerState[slot] = WAITING;
-    // A wait of exactly the backoff's cap (no jitter) goes to that cap's lane, others to the heap.
-    const tries = actions.layerTries[slot];
-    const lanes = layer.retryLanes;
-    if (tries < lanes.length && delay === layer.backoff.caps[tries]) this.engine.afterIn(lanes[tries], delay, this.kRetry, act, (token << LAYER_SHIFT) | l);
-    else this.engine.after(delay, this.kRetry, act, (token << LAYER_SHIFT) | l);
+    this.engine.after(delay, this.kRetry, act, (token << LAYER_SHIFT) | l);
   }
 
   /** The wait before retrying, or -1 when this layer does not retry. */

@@ -37,11 +37,6 @@ export interface LayerState {
   retryGateScopeIsClient: boolean;
   /** FIFO lane for this layer's per-try timeouts (same delay each time, so they come due in order). */
   timeoutLane: number;
-  /**
-   * For a backoff without jitter: retryLanes[n] is the lane (Engine.recurringLane) for a wait
-   * of exactly backoff.caps[n], the wait before retry n; -1 (or past the end) for the heap.
-   */
-  retryLanes: Int32Array;
   /** Hedged requests (the innermost layer's option `hedge`), with their delay estimate and budget. */
   hedge?: HedgeState;
 }
@@ -69,8 +64,6 @@ export interface PopulationState {
   offlineActions: number[];
   /** A closed population (arrivals kind closed): how many users, and their think time. */
   closed?: { users: number; think: Sampler };
-  /** The lane of the users' give-up timers (behaviour.giveUpAfter, the same wait every time; -1: the heap). */
-  giveUpLane: number;
 }
 
 export type RemoteSwitch = NonNullable<Behaviour['remoteSwitch']>;
@@ -94,7 +87,6 @@ function layerState(engine: Engine, spec: LayerSpec, clients: number, rng: Rng, 
     retry.push(retryOn[o] && (spec.retryable === 'ignore' || retryableFlagOf(o, w)));
   }
   const scopeKeys = (scope: string | undefined) => (scope === 'population' ? 1 : clients);
-  const prepared = prepareBackoff(spec.backoff);
   const budgetSpec = spec.budget?.kind === 'sre-throttle' ? undefined : spec.budget;
   const gates: Gate[] = [];
   const gateScopeIsClient: boolean[] = [];
@@ -117,27 +109,14 @@ function layerState(engine: Engine, spec: LayerSpec, clients: number, rng: Rng, 
     budgetScopeIsClient: budgetSpec?.scope !== 'population',
     gates,
     gateScopeIsClient,
-    backoff: prepared,
+    backoff: prepareBackoff(spec.backoff),
     retryGate,
     retryGateScopeIsClient: spec.breaker?.scope !== 'population',
     // Layers without a deadline always wait their own timeout: such layers with equal timeouts
     // share a lane (Engine.laneFor). A deadline shortens some waits, so that layer keeps its own.
     timeoutLane: spec.deadline === Infinity ? engine.laneFor(spec.timeout) : engine.lane(),
-    retryLanes: retryLanes(engine, spec, prepared),
     hedge: spec.hedge ? new HedgeState(spec.hedge) : undefined, // only the innermost layer's is used (semantics.ts says so)
   };
-}
-
-/**
- * Lanes for a layer's waits that are always the same for the same retry: a backoff without
- * jitter waits exactly its cap (not a visibility timeout, which depends on the try).
- */
-function retryLanes(engine: Engine, spec: LayerSpec, b: PreparedBackoff): Int32Array {
-  if (!b.exact || spec.backoff.kind === 'visibility') return new Int32Array(0);
-  const n = Math.min(b.caps.length, spec.maxAttempts);
-  const lanes = new Int32Array(n).fill(-1);
-  for (let k = 1; k < n; k++) if (b.caps[k] > 0) lanes[k] = engine.recurringLane(b.caps[k]);
-  return lanes;
 }
 
 /** A population's retry layers as written: `layers`, or `retry` as one layer named app. */
@@ -170,7 +149,6 @@ export function populationState(engine: Engine, name: string, spec: Population, 
     offline: offlineWindow(spec.behaviour?.offline, faults),
     offlineQueued: spec.behaviour?.offline ? new Int32Array(spec.clients) : undefined,
     offlineActions: [],
-    giveUpLane: spec.behaviour?.giveUpAfter !== undefined ? engine.recurringLane(spec.behaviour.giveUpAfter) : -1,
     closed: spec.arrivals.kind === 'closed' ? { users: spec.arrivals.users, think: sampler(toDistributionSpec(spec.arrivals.thinkTime), stream(seed, `clients/${name}/think`)) } : undefined,
   };
 }
