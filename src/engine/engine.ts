@@ -42,6 +42,8 @@ export class Engine {
   private seq = 0;
   private readonly queue: EventQueue;
   private readonly lanes: FifoLane[] = [];
+  /** The time of each lane's head (Infinity when empty), kept by the lanes: what the run loop compares. */
+  private heads = new Float64Array(8).fill(Infinity);
   private readonly handlers: Handler[] = [];
   /** Lanes shared by key (laneFor): one lane for every stream of the same constant delay. */
   private readonly sharedLanes = new Map<number, number>();
@@ -60,8 +62,15 @@ export class Engine {
 
   /** Creates a FIFO lane for events scheduled in the order they come due (see fifo-lane.ts). */
   lane(): number {
-    this.lanes.push(new FifoLane(1024, this.memory));
-    return this.lanes.length - 1;
+    const index = this.lanes.length;
+    if (index === this.heads.length) {
+      const heads = new Float64Array(2 * index).fill(Infinity);
+      heads.set(this.heads);
+      this.heads = heads;
+      for (const l of this.lanes) l.heads = heads;
+    }
+    this.lanes.push(new FifoLane(1024, this.memory, this.heads, index));
+    return index;
   }
 
   /**
@@ -83,6 +92,17 @@ export class Engine {
   /** Schedules `kind` at absolute time `time` (never before now). */
   at(time: number, kind: number, ref = 0, aux = 0): void {
     this.queue.push(time < this.now ? this.now : time, this.seq++, kind, ref, aux);
+  }
+
+  /**
+   * Schedules `kind` at absolute time `time` (never before now) in a FIFO lane: for a stream
+   * whose events come due in the order they are scheduled, such as a population's arrivals
+   * (each drawn after the one before). An out-of-order event, or lane -1, goes to the heap.
+   */
+  atInLane(lane: number, time: number, kind: number, ref = 0, aux = 0): void {
+    if (time < this.now) time = this.now;
+    if (lane >= 0 && time >= this.lanes[lane].tailTime) this.lanes[lane].push(time, this.seq++, kind, ref, aux);
+    else this.queue.push(time, this.seq++, kind, ref, aux);
   }
 
   /** Schedules `kind` after `delay` seconds. */
@@ -119,23 +139,26 @@ export class Engine {
   run(until: number, shouldStop?: () => boolean): boolean {
     const q = this.queue;
     const lanes = this.lanes;
-    const nLanes = lanes.length;
     const handlers = this.handlers;
     let processed = 0;
     let lastPollTime = NaN;
     let sameInstant = 0;
     for (;;) {
       // The earliest of the heap's top and each lane's head, by (time, seq). Seqs are read
-      // only on a tie in time, which is rare (an empty heap's time is Infinity, never a tie).
+      // only on a tie in time, which is rare (an empty heap's or lane's time is Infinity,
+      // never a tie). Lanes are read afresh each time: a handler may add one.
       let t = q.peekTime();
       let from = -1;
-      for (let i = 0; i < nLanes; i++) {
-        const l = lanes[i];
-        if (l.size === 0) continue;
-        const lt = l.time[l.head];
-        if (lt < t || (lt === t && l.seq[l.head] < (from < 0 ? q.peekSeq() : lanes[from].seq[lanes[from].head]))) {
+      const heads = this.heads;
+      for (let i = 0, n = lanes.length; i < n; i++) {
+        const lt = heads[i];
+        if (lt > t) continue;
+        if (lt < t) {
           t = lt;
           from = i;
+        } else if (lt !== Infinity) {
+          const l = lanes[i];
+          if (l.seq[l.head] < (from < 0 ? q.peekSeq() : lanes[from].seq[lanes[from].head])) from = i;
         }
       }
       if (!(t < until)) break;

@@ -14,6 +14,10 @@
  *
  * Each pushed event gets a handle: its absolute index among the lane's pushes, which maps
  * to ring position `handle & mask` for as long as it is in the lane.
+ *
+ * The lane keeps the time of its head in `heads[index]` (Infinity when empty), an array the
+ * engine shares among all its lanes: the run loop compares the heads of a dozen lanes for
+ * every event, and reads them from one small array instead of from each lane's ring.
  */
 import { MemoryMeter, UNMETERED } from './budget.js';
 
@@ -37,7 +41,16 @@ export class FifoLane {
   /** Time of the last event pushed: a lane only accepts events due no earlier. */
   tailTime = -Infinity;
 
-  constructor(capacity = 1024, private readonly meter: MemoryMeter = UNMETERED) {
+  /**
+   * `heads`/`index`: where the lane keeps its head's time for the engine (the engine points
+   * `heads` at a larger array when it adds lanes); by default an array of its own.
+   */
+  constructor(
+    capacity = 1024,
+    private readonly meter: MemoryMeter = UNMETERED,
+    public heads: Float64Array = new Float64Array([Infinity]),
+    readonly index = 0,
+  ) {
     this.time = new Float64Array(capacity);
     this.seq = new Float64Array(capacity);
     this.kind = new Int32Array(capacity);
@@ -51,7 +64,7 @@ export class FifoLane {
     if (this.size === this.time.length) this.grow();
     const i = (this.head + this.size) & (this.time.length - 1);
     this.time[i] = time; this.seq[i] = seq; this.kind[i] = kind; this.ref[i] = ref; this.aux[i] = aux;
-    this.size++;
+    if (this.size++ === 0) this.heads[this.index] = time;
     this.tailTime = time;
     return this.first + this.size - 1;
   }
@@ -73,6 +86,7 @@ export class FifoLane {
       this.size--;
       this.cancelled--;
     }
+    this.heads[this.index] = this.size > 0 ? this.time[this.head] : Infinity;
   }
 
   /** Cancels the event `handle` if it is still in the lane (a handle that already ran, or was cancelled, is ignored). */
