@@ -14,7 +14,7 @@ import { checkExpectations, resolveMeasureReferences } from '../../src/experimen
 import type { Aggregate, PointAggregate, VariantAggregate } from '../../src/experiment/aggregate.js';
 import { MEASURES } from '../../src/measures/registry.js';
 import { loadScenario } from '../../src/scenario/load.js';
-import { ScenarioError } from '../../src/scenario/problems.js';
+import { measureReferenceProblems } from '../helpers/positioned-problems.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -34,15 +34,7 @@ variants: { v: {}, w: {} }
 const resolveWith = (lines: string) => resolveMeasureReferences(loadScenario(BASE + 'expectations:\n' + lines, 'e.yaml'), MEASURES).expectations;
 
 /** The positioned problems of BASE plus these lines, as "file:line:col path: message". */
-function problems(lines: string, extra = ''): string[] {
-  try {
-    resolveMeasureReferences(loadScenario(BASE + extra + 'expectations:\n' + lines, 'e.yaml'), MEASURES);
-  } catch (e) {
-    if (e instanceof ScenarioError) return e.problems.map((p) => `e.yaml:${p.line}:${p.col} ${p.path}: ${p.message}`);
-    throw e;
-  }
-  return [];
-}
+const problems = (lines: string, extra = '') => measureReferenceProblems(BASE + extra + 'expectations:\n' + lines, 'e.yaml');
 
 describe('resolveMeasureReferences', () => {
   it('resolves any measure of the registry, durations in seconds, with atMost and atLeast', () => {

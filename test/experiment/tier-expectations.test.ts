@@ -8,7 +8,7 @@ import { checkExpectations, resolveMeasureReferences } from '../../src/experimen
 import { runExperiment } from '../../src/experiment/experiment.js';
 import { MEASURES } from '../../src/measures/registry.js';
 import { loadScenario } from '../../src/scenario/load.js';
-import { ScenarioError } from '../../src/scenario/problems.js';
+import { measureReferenceProblems } from '../helpers/positioned-problems.js';
 import { checkGuards } from '../../src/results/diff/guards.js';
 import { bundleOf } from '../../src/results/bundle.js';
 
@@ -43,15 +43,7 @@ server: { slots: 4, serviceTime: { kind: constant, value: 10ms } }
 variants: { v: {} }
 `;
 
-function problems(source: string, lines: string): string[] {
-  try {
-    resolveMeasureReferences(loadScenario(source + 'expectations:\n' + lines, 't.yaml'), MEASURES);
-  } catch (e) {
-    if (e instanceof ScenarioError) return e.problems.map((p) => `t.yaml:${p.line}:${p.col} ${p.path}: ${p.message}`);
-    throw e;
-  }
-  return [];
-}
+const problems = (source: string, lines: string) => measureReferenceProblems(source + 'expectations:\n' + lines, 't.yaml');
 
 describe('expectations on a tier', () => {
   it('resolve a per-tier measure under tier, in its unit, with the tier as the scope', () => {
