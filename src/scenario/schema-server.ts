@@ -7,6 +7,8 @@
 import { z } from 'zod';
 import { durationSchema, durationOrNone, positiveInt, rateSchema, versionSchema, name, routeName } from './schema-primitives.js';
 import { LIMITS } from './limits.js';
+import { CODEL_DEFAULTS } from './server-defaults.js';
+import { formatDuration } from './units.js';
 import { distributionSchema } from './schema-distributions.js';
 import { routeServiceCalls } from './schema-services.js';
 
@@ -27,25 +29,25 @@ export const stageSchema = z
   .discriminatedUnion('kind', [
     z.strictObject({
       kind: z.literal('retry-detection'),
-      window: durationSchema('How long a fingerprint is remembered (default 60s).').optional(),
-      useHeader: z.boolean().optional().meta({ description: 'Also trust the attempt number a client declares in a header (default true).' }),
+      window: durationSchema('How long a fingerprint is remembered.').prefault('60s'),
+      useHeader: z.boolean().default(true).meta({ description: 'Also trust the attempt number a client declares in a header.' }),
     }).meta({ description: 'Marks requests as retries: a fingerprint of client + route + idempotency key (or body hash) seen within the window, or a declared attempt number above 1.' }),
     z.strictObject({
       kind: z.literal('rate-limit'),
       key: z.enum(['ip', 'client', 'route', 'global']).meta({ description: 'What the limit is per.' }),
       limit: rateLimitAlgorithmSchema.optional(),
       tiers: z.record(z.string(), rateLimitAlgorithmSchema).optional().meta({ description: 'Limits by API-key tier (e.g. free, premium), chosen by the population\'s tier.' }),
-      store: z.enum(['local', 'shared']).optional().meta({ description: 'local: each instance counts on its own (default); shared: one store (e.g. Redis) for all instances.' }),
-      storeLatency: durationSchema('Round trip to the shared store, added to each request (default 0s).').optional(),
+      store: z.enum(['local', 'shared']).default('local').meta({ description: 'local: each instance counts on its own; shared: one store (e.g. Redis) for all instances.' }),
+      storeLatency: durationSchema('Round trip to the shared store, added to each request.').prefault('0s'),
       storeOutages: z.array(window).optional().meta({ description: 'When the shared store is unreachable.' }),
-      onStoreFailure: z.enum(['open', 'closed', 'local']).optional().meta({ description: 'While the store is unreachable: let everything through (open, default), refuse everything (closed), or count locally per instance (local).' }),
+      onStoreFailure: z.enum(['open', 'closed', 'local']).default('open').meta({ description: 'While the store is unreachable: let everything through (open), refuse everything (closed), or count locally per instance (local).' }),
       routes: z.array(z.string()).optional().meta({ description: 'Only requests to these routes are limited (default: all).' }),
     }).refine((s) => (s.limit === undefined) !== (s.tiers === undefined), 'give either limit (one limit for everyone) or tiers (a limit per API-key tier), not both and not neither')
       .meta({ 'x-exactly-one-of': [['limit'], ['tiers']] }),
     z.strictObject({
       kind: z.literal('admission'),
       capacity: positiveInt(LIMITS.queue, 'requests in flight').meta({ description: 'Requests in flight (in service or queued) per instance above which everything is refused.' }),
-      reserveForOriginals: z.number().min(0).max(1).optional().meta({ description: 'Top share of the capacity only original requests may use: requests detected as retries are refused above (1 - this) of it (default 0).' }),
+      reserveForOriginals: z.number().min(0).max(1).default(0).meta({ description: 'Top share of the capacity only original requests may use: requests detected as retries are refused above (1 - this) of it.' }),
     }).meta({ description: 'Admission control: refuse early and cheaply (cause "shed") before the queue fills.' }),
     z.strictObject({
       kind: z.literal('adaptive-concurrency'),
@@ -58,8 +60,8 @@ export const stageSchema = z
       kind: z.literal('shed'),
       queueAbove: z.number().int().min(0).optional().meta({ description: 'Shed while the instance\'s queue holds more than this many attempts.' }),
       waitAbove: durationSchema('Shed while the oldest attempt queued at the instance has waited longer than this (a latency signal).').optional(),
-      share: z.number().gt(0).max(1).optional().meta({ description: 'Share of the requests refused while the signal is above its threshold, drawn at random (default 1: all).' }),
-      retriesOnly: z.boolean().optional().meta({ description: 'Only shed requests detected as retries (needs a retry-detection stage before this one; default false).' }),
+      share: z.number().gt(0).max(1).default(1).meta({ description: 'Share of the requests refused while the signal is above its threshold, drawn at random (1: all).' }),
+      retriesOnly: z.boolean().default(false).meta({ description: 'Only shed requests detected as retries (needs a retry-detection stage before this one).' }),
     })
       .refine((st) => (st.queueAbove === undefined) !== (st.waitAbove === undefined), 'give either queueAbove (queue length) or waitAbove (queueing delay) as the signal')
       .meta({ description: 'Load shedding on a signal of the instance the request is routed to: while its queue is longer than queueAbove, or its oldest queued attempt has waited longer than waitAbove, refuse a share of requests (cause "shed") before they queue.' }),
@@ -107,7 +109,7 @@ export const dependencySchema = z
     alertAt: z.array(z.number().gt(0).max(1)).optional().meta({ description: 'Quota-usage alert thresholds (e.g. [0.7]); the report gives the time each is first crossed.' }),
     guard: z
       .strictObject({
-        budget: z.number().gt(0).max(1).optional().meta({ description: 'Our own budget: use at most this share of the provider\'s quota per window (default 1).' }),
+        budget: z.number().gt(0).max(1).default(1).meta({ description: 'Our own budget: use at most this share of the provider\'s quota per window.' }),
         reserve: z.record(routeName, z.number().min(0).max(1)).optional().meta({ description: 'Shares of the budget only these routes may use (critical flows: login, session).' }),
         bulkheads: z.record(routeName, z.number().min(0).max(1)).optional().meta({ description: 'Most of the quota each of these routes may use, as a share.' }),
       })
@@ -116,7 +118,7 @@ export const dependencySchema = z
     failover: z
       .strictObject({
         routes: z.array(routeName).meta({ description: 'Routes that can validate locally (e.g. JWT) instead of calling the provider.' }),
-        openFor: durationSchema('How long they keep validating locally after the provider\'s last 429 or failure (default 1m).').optional(),
+        openFor: durationSchema('How long they keep validating locally after the provider\'s last 429 or failure.').prefault('1m'),
       })
       .optional()
       .meta({ description: 'A circuit breaker that fails over to local validation when the provider answers 429 or fails.' }),
@@ -166,15 +168,15 @@ export const serverSchema = z.strictObject({
     }),
   codel: z
     .strictObject({
-      target: durationSchema('M: while the queue is standing, queued attempts older than this are refused (default 5ms).').optional(),
-      interval: durationSchema('N: the queue is standing when it has not been empty for this long; otherwise the age limit is N (default 100ms).').optional(),
+      target: durationSchema('M: while the queue is standing, queued attempts older than this are refused.').prefault(formatDuration(CODEL_DEFAULTS.targetS)),
+      interval: durationSchema('N: the queue is standing when it has not been empty for this long; otherwise the age limit is N.').prefault(formatDuration(CODEL_DEFAULTS.intervalS)),
     })
     .optional()
     .meta({ description: 'Controlled delay on the queue (CoDel as in "Fail at Scale"): refuses (cause "shed") attempts queued longer than M while the queue stands, N otherwise. On with discipline adaptive-lifo; may be set for fifo too.' }),
   contention: z
     .strictObject({
       factor: z.number().min(0).meta({ description: 'alpha: how much slower service gets when every slot is busy.' }),
-      exponent: z.number().min(0).optional().meta({ description: 'beta (default 1).' }),
+      exponent: z.number().min(0).default(1).meta({ description: 'beta.' }),
     })
     .optional()
     .meta({ description: 'Service slows with load: a service time is multiplied by 1 + alpha * (busy/slots)^beta when it starts (lock and cache contention).' }),

@@ -57,15 +57,16 @@ export class Dependency {
     rng: Rng,
   ) {
     const limit = spec.quota?.limit ?? Infinity;
-    const g = spec.guard ?? {};
-    this.guarded = spec.guard !== undefined;
-    this.pool = (g.budget ?? 1) * limit;
-    const reserves = g.reserve ?? {};
+    const g = spec.guard;
+    this.guarded = g !== undefined;
+    // Without a guard the whole quota is ours.
+    this.pool = (g ? g.budget : 1) * limit;
+    const reserves = g?.reserve ?? {};
     const reservedShare = Object.values(reserves).reduce((a, b) => a + b, 0);
     this.unreserved = this.pool * Math.max(0, 1 - reservedShare);
     this.usedBy = new Float64Array(routes.length);
     // Own keys only: a route named "constructor" has no bulkhead just because objects inherit one.
-    const bulkheads = g.bulkheads ?? {};
+    const bulkheads = g?.bulkheads ?? {};
     this.bulkhead = Float64Array.from(routes, (r) => (Object.hasOwn(bulkheads, r) ? bulkheads[r] * limit : Infinity));
     this.reserved = Uint8Array.from(routes, (r) => (Object.hasOwn(reserves, r) ? 1 : 0));
     this.failover = Uint8Array.from(routes, (r) => (spec.failover?.routes.includes(r) ? 1 : 0));
@@ -122,7 +123,7 @@ export class Dependency {
     const f = this.faults;
     if (this.isDown(now) || this.used >= limit || (f !== undefined && f.errorRate > 0 && f.errorRng() < f.errorRate)) {
       this.providerRefused++;
-      if (this.spec.failover) this.failoverUntil = now + (this.spec.failover.openFor ?? 60);
+      if (this.spec.failover) this.failoverUntil = now + this.spec.failover.openFor;
       this.rec.dependencyCall(this.index, now, false);
       return OUTCOME_DEPENDENCY;
     }

@@ -27,6 +27,7 @@ import { fairQueueLayout } from '../../scenario/fair-queue-keys.js';
 import type { FairQueueOptions } from './fair-queue.js';
 import type { z } from 'zod';
 import type { retryAfterSchema } from '../../scenario/schema-server.js';
+import { CODEL_DEFAULTS } from '../../scenario/server-defaults.js';
 
 type RetryAfterPolicy = z.output<typeof retryAfterSchema>;
 
@@ -130,9 +131,9 @@ export class Frontend {
           lifo: spec.discipline === 'lifo',
           codel:
             spec.codel || spec.discipline === 'adaptive-lifo'
-              ? { target: spec.codel?.target ?? 0.005, interval: spec.codel?.interval ?? 0.1, adaptiveLifo: spec.discipline === 'adaptive-lifo' }
+              ? { ...(spec.codel ?? { target: CODEL_DEFAULTS.targetS, interval: CODEL_DEFAULTS.intervalS }), adaptiveLifo: spec.discipline === 'adaptive-lifo' }
               : undefined,
-          contention: spec.contention ? { factor: spec.contention.factor, exponent: spec.contention.exponent ?? 1 } : undefined,
+          contention: spec.contention,
           dropAbandoned: spec.dropAbandoned || opts.dropAbandoned === true,
           deadlineOf: opts.deadlineOf,
           deadline: spec.deadline,

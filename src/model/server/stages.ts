@@ -148,7 +148,7 @@ export class RateLimit implements Stage {
     const tiers = spec.tiers ? Object.entries(spec.tiers) : [['*', spec.limit!] as const];
     const keys = spec.key === 'client' ? ids.clients : spec.key === 'ip' ? ids.ips : spec.key === 'route' ? ids.routes.length : 1;
     const make = () => tiers.map(([, t]) => makeRateLimiter(t as RateLimiterSpec, keys));
-    const isShared = (spec.store ?? 'local') === 'shared';
+    const isShared = spec.store === 'shared';
     this.shared = isShared ? make() : [];
     const needLocal = !isShared || spec.onStoreFailure === 'local';
     this.local = needLocal ? Array.from({ length: instances }, make) : [];
@@ -171,13 +171,13 @@ export class RateLimit implements Stage {
     let latency = 0;
     if (this.shared.length) {
       if (this.storeIsDown(now)) {
-        const mode = this.spec.onStoreFailure ?? 'open';
+        const mode = this.spec.onStoreFailure;
         if (mode === 'open') return PASS;
         if (mode === 'closed') return -OUTCOME_RATE_LIMITED;
         limiter = this.local[req.instance][tier];
       } else {
         limiter = this.shared[tier];
-        latency = this.spec.storeLatency ?? 0;
+        latency = this.spec.storeLatency;
       }
     } else {
       limiter = this.local[req.instance][tier];
@@ -252,8 +252,8 @@ export class Shed implements Stage {
   constructor(spec: Extract<StageSpec, { kind: 'shed' }>, private readonly instances: Instance[], private readonly rng: () => number) {
     this.queueAbove = spec.queueAbove ?? Infinity;
     this.waitAbove = spec.waitAbove ?? Infinity;
-    this.share = spec.share ?? 1;
-    this.retriesOnly = spec.retriesOnly ?? false;
+    this.share = spec.share;
+    this.retriesOnly = spec.retriesOnly;
   }
   check(req: RequestView, now: number): number {
     const inst = this.instances[req.instance];
@@ -267,9 +267,9 @@ export class Shed implements Stage {
 export function makeStage(spec: StageSpec, ctx: { instances: Instance[]; ids: Identities; actions: Actions; rec: Recorder; engine: Engine; seed: number }): Stage {
   switch (spec.kind) {
     case 'retry-detection':
-      return new RetryDetection(spec.window ?? 60, spec.useHeader ?? true, ctx.ids, ctx.actions, ctx.rec);
+      return new RetryDetection(spec.window, spec.useHeader, ctx.ids, ctx.actions, ctx.rec);
     case 'admission':
-      return new Admission(spec.capacity, spec.reserveForOriginals ?? 0, ctx.instances);
+      return new Admission(spec.capacity, spec.reserveForOriginals, ctx.instances);
     case 'rate-limit':
       return new RateLimit(spec, ctx.instances.length, ctx.ids);
     case 'adaptive-concurrency':
