@@ -43,9 +43,9 @@ const hedgeDelaySchema = z
 export const hedgeSchema = z
   .strictObject({
     delay: hedgeDelaySchema,
-    maxHedges: z.number().int().min(1).max(MAX_HEDGES).optional().meta({ description: `Hedges per try at most, sent \`delay\` apart while no attempt of the try has answered (default 1; at most ${MAX_HEDGES}, as gRPC's maxAttempts of 5).` }),
-    budget: z.number().min(0).max(1).optional().meta({
-      description: 'Hedges as a share of tries at most (default 0.05): every try adds this many tokens (up to 10), a hedge spends one; without a token the hedge is not sent (Dean and Barroso\'s "a few percent" of extra load).',
+    maxHedges: z.number().int().min(1).max(MAX_HEDGES).default(1).meta({ description: `Hedges per try at most, sent \`delay\` apart while no attempt of the try has answered (at most ${MAX_HEDGES}, as gRPC's maxAttempts of 5).` }),
+    budget: z.number().min(0).max(1).default(0.05).meta({
+      description: 'Hedges as a share of tries at most: every try adds this many tokens (up to 10), a hedge spends one; without a token the hedge is not sent (Dean and Barroso\'s "a few percent" of extra load).',
     }),
   })
   .meta({
@@ -93,43 +93,43 @@ export const budgetSchema = z
     }).meta({ description: 'gRPC retry throttling: tokens start at maxTokens; a failure costs 1, a success adds tokenRatio; retries are allowed while tokens > maxTokens/2.' }),
     z.strictObject({
       kind: z.literal('aws-quota'),
-      capacity: z.number().positive().optional().meta({ description: 'Initial retry quota (default 500).' }),
-      transientCost: z.number().positive().optional().meta({ description: 'Quota a retry after a transient failure takes: a timeout, a reset or a 5xx (default 10; 14 with the SDKs\' 2026 defaults).' }),
-      throttlingCost: z.number().positive().optional().meta({ description: 'Quota a retry after a throttling answer (429) takes (default 5).' }),
-      successRefund: z.number().min(0).optional().meta({ description: 'Quota a success without retry refunds (default 1).' }),
-      refill: z.enum(['capped', 'floor']).optional().meta({
-        description: 'What a success does to the quota: capped (default): min(capacity, quota + refund), as specified; floor: max(capacity, quota + refund), what @smithy/util-retry did before 4.3.0: a success puts the quota back to at least the capacity, and it grows without limit.',
+      capacity: z.number().positive().default(500).meta({ description: 'Initial retry quota.' }),
+      transientCost: z.number().positive().default(10).meta({ description: 'Quota a retry after a transient failure takes: a timeout, a reset or a 5xx (14 with the SDKs\' 2026 defaults).' }),
+      throttlingCost: z.number().positive().default(5).meta({ description: 'Quota a retry after a throttling answer (429) takes.' }),
+      successRefund: z.number().min(0).default(1).meta({ description: 'Quota a success without retry refunds.' }),
+      refill: z.enum(['capped', 'floor']).default('capped').meta({
+        description: 'What a success does to the quota: capped: min(capacity, quota + refund), as specified; floor: max(capacity, quota + refund), what @smithy/util-retry did before 4.3.0: a success puts the quota back to at least the capacity, and it grows without limit.',
       }),
       scope,
     }).meta({ description: 'AWS SDK standard retry quota: a retry needs its cost in the bucket; a success returns the retry\'s cost (or successRefund for a first try).' }),
     z.strictObject({
       kind: z.literal('envoy-budget'),
-      budgetPercent: z.number().min(0).max(100).optional().meta({ description: 'Retries in flight allowed, as a percent of requests in flight (default 20).' }),
-      minRetryConcurrency: z.number().int().min(0).optional().meta({ description: 'Retries in flight always allowed (default 3).' }),
+      budgetPercent: z.number().min(0).max(100).default(20).meta({ description: 'Retries in flight allowed, as a percent of requests in flight.' }),
+      minRetryConcurrency: z.number().int().min(0).default(3).meta({ description: 'Retries in flight always allowed.' }),
       scope,
     }).meta({ description: 'Envoy retry budget (cluster circuit breakers retry_budget).' }),
     z.strictObject({
       kind: z.literal('envoy-max-retries'),
-      maxRetries: z.number().int().min(0).optional().meta({ description: 'Concurrent retries allowed (Envoy circuit breaker max_retries, default 3).' }),
+      maxRetries: z.number().int().min(0).default(3).meta({ description: 'Concurrent retries allowed (Envoy circuit breaker max_retries).' }),
       scope,
     }),
     z.strictObject({
       kind: z.literal('finagle'),
-      ttl: durationSchema('Window over which deposits count (default 10s).').optional(),
-      minRetriesPerSec: z.number().min(0).optional().meta({ description: 'Retries per second always allowed (default 10).' }),
-      percentCanRetry: z.number().min(0).optional().meta({ description: 'Retries allowed per deposit, as a fraction (default 0.2).' }),
-      deposit: z.enum(['success', 'request']).optional().meta({
-        description: 'When a request deposits: success (default): once it ends with a successful response, an answer the layer does not retry (Finagle\'s RequeueFilter); request: when it starts (the RetryFilter of a RetryPolicy).',
+      ttl: durationSchema('Window over which deposits count.').prefault('10s'),
+      minRetriesPerSec: z.number().min(0).default(10).meta({ description: 'Retries per second always allowed.' }),
+      percentCanRetry: z.number().min(0).default(0.2).meta({ description: 'Retries allowed per deposit, as a fraction.' }),
+      deposit: z.enum(['success', 'request']).default('success').meta({
+        description: 'When a request deposits: success: once it ends with a successful response, an answer the layer does not retry (Finagle\'s RequeueFilter); request: when it starts (the RetryFilter of a RetryPolicy).',
       }),
-      perRequest: z.union([z.number().min(0), z.literal('none')]).optional().meta({
-        description: 'A request may retry at most ceil(perRequest × balance) times, the balance read when it starts (Finagle\'s MaxRequeuesPerReq, default 0.2); "none" lifts the cap.',
+      perRequest: z.union([z.number().min(0), z.literal('none')]).default(0.2).meta({
+        description: 'A request may retry at most ceil(perRequest × balance) times, the balance read when it starts (Finagle\'s MaxRequeuesPerReq); "none" lifts the cap.',
       }),
       scope,
     }).meta({ description: 'Finagle RetryBudget: deposits fund retries, each retry withdraws; a retry is allowed while the balance, minRetriesPerSec*ttl + percentCanRetry*deposits in the last ttl - retries in the last ttl, is at least 1.' }),
     z.strictObject({
       kind: z.literal('sre-throttle'),
-      k: z.number().min(1).optional().meta({ description: 'Multiplier K (default 2).' }),
-      window: durationSchema('Window of the request and accept counts (default 2m).').optional(),
+      k: z.number().min(1).default(2).meta({ description: 'Multiplier K.' }),
+      window: durationSchema('Window of the request and accept counts.').prefault('2m'),
       scope,
     }).meta({ description: 'Google SRE client-side adaptive throttling: a request is refused locally with probability max(0, (requests - K*accepts) / (requests + 1)).' }),
   ], { error: () => 'expected kind: grpc-throttle, aws-quota, envoy-budget, envoy-max-retries, finagle or sre-throttle' })
@@ -142,10 +142,10 @@ export const breakerSchema = z
     }),
     window: z
       .union([z.strictObject({ calls: positiveInt(1_000_000, 'calls in the window') }), z.strictObject({ time: durationSchema('Sliding time window.') })])
-      .optional()
-      .meta({ description: 'Count-based ({calls: 100}) or time-based ({time: 60s}) window (default {calls: 100}).' }),
-    failureRateThreshold: fraction('Open when the failure rate in the window reaches this (default 0.5).').optional(),
-    minimumCalls: positiveInt(1_000_000, 'calls').optional().meta({ description: 'Calls needed in the window before the rate counts (default 100).' }),
+      .default({ calls: 100 })
+      .meta({ description: 'Count-based ({calls: 100}) or time-based ({time: 60s}) window.' }),
+    failureRateThreshold: fraction('Open when the failure rate in the window reaches this.').default(0.5),
+    minimumCalls: positiveInt(1_000_000, 'calls').default(100).meta({ description: 'Calls needed in the window before the rate counts.' }),
     openFor: durationSchema('How long it stays open before half-open (default 60s).').optional(),
     halfOpenCalls: positiveInt(10_000, 'calls').optional().meta({ description: 'Probe calls allowed when half-open (default 10).' }),
     whenOpen: z.enum(['fail', 'wait']).optional().meta({ description: 'What the caller does when the breaker refuses: fail the try at once (default) or wait until it closes.' }),
@@ -230,7 +230,7 @@ export const behaviourSchema = z
       .strictObject({
         probability: fraction('Chance that a user whose action failed starts it again by hand.'),
         after: durationSchema('How long they wait before refreshing (uniform between 0 and this).'),
-        max: positiveInt(100, 'refreshes').optional().meta({ description: 'Refreshes per action at most (default 3).' }),
+        max: positiveInt(100, 'refreshes').default(3).meta({ description: 'Refreshes per action at most.' }),
       })
       .optional(),
     invalidShare: fraction('Share of user actions whose request can never succeed (the server answers 400, not retryable).').optional(),

@@ -206,8 +206,8 @@ describe('presets: the scenario overrides the preset', () => {
   });
 
   it('budget and breaker written in the scenario replace the preset\'s whole', () => {
-    const l = resolveLayer('x', { preset: 'aws-sdk-js-v3', budget: { kind: 'sre-throttle', k: 2 } });
-    expect(l.budget).toEqual({ kind: 'sre-throttle', k: 2 });
+    const l = resolveLayer('x', { preset: 'aws-sdk-js-v3', budget: { kind: 'sre-throttle', k: 2, window: 120 } });
+    expect(l.budget).toEqual({ kind: 'sre-throttle', k: 2, window: 120 });
   });
 
   it('without a preset, the layer defaults apply (one try)', () => {

@@ -226,14 +226,14 @@ export function makeBudget(spec: BudgetSpec, keys: number, classes: OutcomeClass
     case 'grpc-throttle':
       return new GrpcThrottle(keys, spec.maxTokens, spec.tokenRatio, classes);
     case 'aws-quota':
-      return new AwsRetryQuota(keys, spec.capacity ?? 500, spec.transientCost ?? 10, spec.throttlingCost ?? 5, spec.successRefund ?? 1, spec.refill === 'floor', classes);
+      return new AwsRetryQuota(keys, spec.capacity, spec.transientCost, spec.throttlingCost, spec.successRefund, spec.refill === 'floor', classes);
     case 'envoy-budget':
-      return new EnvoyRetryLimit(keys, spec.budgetPercent ?? 20, spec.minRetryConcurrency ?? 3);
+      return new EnvoyRetryLimit(keys, spec.budgetPercent, spec.minRetryConcurrency);
     case 'envoy-max-retries':
-      return new EnvoyRetryLimit(keys, 0, spec.maxRetries ?? 3);
+      return new EnvoyRetryLimit(keys, 0, spec.maxRetries);
     case 'finagle': {
-      const perRequest = spec.perRequest === undefined ? 0.2 : spec.perRequest === 'none' ? Infinity : spec.perRequest;
-      return new FinagleBudget(keys, spec.ttl ?? 10, spec.minRetriesPerSec ?? 10, spec.percentCanRetry ?? 0.2, perRequest, (spec.deposit ?? 'success') === 'success', classes);
+      const perRequest = spec.perRequest === 'none' ? Infinity : spec.perRequest;
+      return new FinagleBudget(keys, spec.ttl, spec.minRetriesPerSec, spec.percentCanRetry, perRequest, spec.deposit === 'success', classes);
     }
     case 'sre-throttle':
       throw new Error('sre-throttle is a gate on every request, not a retry budget: use makeGate');

@@ -270,7 +270,7 @@ export class Clients {
   private fail(act: number, p: PopulationState): void {
     const r = p.behaviour.refresh;
     const actions = this.actions;
-    if (r && actions.refreshes[act] < (r.max ?? 3) && p.behaviourRng() < r.probability) {
+    if (r && actions.refreshes[act] < r.max && p.behaviourRng() < r.probability) {
       // The user starts the same action again by hand, after a while.
       actions.refreshes[act]++;
       this.engine.after(p.behaviourRng() * r.after, this.kRefresh, act, actions.gen[act]);

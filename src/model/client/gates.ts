@@ -40,12 +40,12 @@ class OutcomeWindow {
   private readonly minimumCalls: number;
 
   constructor(keys: number, spec: BreakerSpec) {
-    const w = spec.window ?? { calls: 100 };
+    const w = spec.window;
     const timeBased = 'time' in w;
     this.size = 'time' in w ? Math.max(1, Math.round(w.time)) : w.calls;
-    this.threshold = spec.failureRateThreshold ?? 0.5;
+    this.threshold = spec.failureRateThreshold;
     // Resilience4j caps minimumNumberOfCalls at a count window's size (CircuitBreakerMetrics).
-    this.minimumCalls = Math.min(spec.minimumCalls ?? 100, timeBased ? Infinity : this.size);
+    this.minimumCalls = Math.min(spec.minimumCalls, timeBased ? Infinity : this.size);
     this.ring = new Uint8Array(timeBased ? 0 : keys * this.size);
     this.ringPos = new Int32Array(timeBased ? 0 : keys);
     this.ringFill = new Int32Array(timeBased ? 0 : keys);
@@ -115,6 +115,8 @@ export class CircuitBreaker implements Gate {
   constructor(keys: number, spec: BreakerSpec) {
     this.window = new OutcomeWindow(keys, spec);
     this.threshold = this.window.threshold;
+    // Defaults here, not in the schema: a breaker in mode retries must not carry these keys, and
+    // the loader can only tell that they were written while absence stays visible.
     this.openFor = spec.openFor ?? 60;
     this.halfOpenCalls = spec.halfOpenCalls ?? 10;
     this.state = new Uint8Array(keys);
@@ -227,6 +229,6 @@ export class AdaptiveThrottle implements Gate {
 
 export function makeGate(keys: number, breaker: BreakerSpec | undefined, budget: BudgetSpec | undefined, rng: Rng): Gate | undefined {
   if (breaker) return breaker.mode === 'retries' ? new RetryBreaker(keys, breaker) : new CircuitBreaker(keys, breaker);
-  if (budget?.kind === 'sre-throttle') return new AdaptiveThrottle(keys, budget.k ?? 2, budget.window ?? 120, rng);
+  if (budget?.kind === 'sre-throttle') return new AdaptiveThrottle(keys, budget.k, budget.window, rng);
   return undefined;
 }

@@ -35,8 +35,8 @@ export class HedgeState {
   private estimate = Infinity;
 
   constructor(spec: HedgeSpec) {
-    this.maxHedges = spec.maxHedges ?? 1;
-    this.budget = spec.budget ?? 0.05;
+    this.maxHedges = spec.maxHedges;
+    this.budget = spec.budget;
     if (typeof spec.delay === 'number') {
       this.fixed = spec.delay;
       this.percentile = NaN;

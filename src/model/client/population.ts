@@ -92,7 +92,7 @@ function layerState(engine: Engine, spec: LayerSpec, clients: number, rng: Rng, 
   const gateScopeIsClient: boolean[] = [];
   // The throttle first: a breaker's half-open probe must not be spent on a try the throttle then refuses.
   if (spec.budget?.kind === 'sre-throttle') {
-    gates.push(new AdaptiveThrottle(scopeKeys(spec.budget.scope), spec.budget.k ?? 2, spec.budget.window ?? 120, rng));
+    gates.push(new AdaptiveThrottle(scopeKeys(spec.budget.scope), spec.budget.k, spec.budget.window, rng));
     gateScopeIsClient.push(spec.budget.scope !== 'population');
   }
   let retryGate: RetryBreaker | undefined;

@@ -12,6 +12,8 @@ import {
 } from '../../../src/model/outcomes.js';
 import { CircuitBreaker, AdaptiveThrottle } from '../../../src/model/client/gates.js';
 import { stream } from '../../../src/engine/rng.js';
+// Specs that rely on defaults go through the schema, which owns them.
+import { budgetSchema, breakerSchema } from '../../../src/scenario/schema-clients.js';
 import { run, failures, histogram, sum } from './harness.js';
 
 /** How a layer retrying `retryOn` classifies each outcome, on the default wire (503s, 429s, a 400). */
@@ -93,7 +95,7 @@ describe('GrpcThrottle (gRFC A6 retry throttling)', () => {
 describe('AwsRetryQuota (AWS SDK standard retry mode)', () => {
   const AWS = classes(['timeout', 'reset', 429, 500, 502, 503, 504]);
   it('starts at 500; a retry after a transient failure (timeout, reset, 503) takes 10, after throttling (429) 5', () => {
-    const q = makeBudget({ kind: 'aws-quota' }, 1, AWS) as AwsRetryQuota;
+    const q = makeBudget(budgetSchema.parse({ kind: 'aws-quota' }), 1, AWS) as AwsRetryQuota;
     expect(q.quota[0]).toBe(500);
     expect(q.acquire(0, 0, OUTCOME_RATE_LIMITED)).toBe(5);
     expect(q.quota[0]).toBe(495);
@@ -105,7 +107,7 @@ describe('AwsRetryQuota (AWS SDK standard retry mode)', () => {
   it('the 429 class follows the wire: an overload answered with 429 is throttling', () => {
     const w = wire({ status: 429 });
     const r: boolean[] = Array.from({ length: OUTCOME_COUNT }, (_, o) => o !== OUTCOME_OK);
-    const q = makeBudget({ kind: 'aws-quota', transientCost: 14 }, 1, { retryOn: r, status: w.status }) as AwsRetryQuota;
+    const q = makeBudget(budgetSchema.parse({ kind: 'aws-quota', transientCost: 14 }), 1, { retryOn: r, status: w.status }) as AwsRetryQuota;
     expect(q.acquire(0, 0, OUTCOME_QUEUE_FULL)).toBe(5);
     expect(q.acquire(0, 0, OUTCOME_DEPENDENCY)).toBe(14);
   });
@@ -191,10 +193,10 @@ describe('EnvoyRetryLimit', () => {
     expect(e.activeRetries[0]).toBe(2);
   });
   it('max-retries: a fixed number of concurrent retries whatever the load', () => {
-    const e = makeBudget({ kind: 'envoy-max-retries', maxRetries: 2 }, 1, GRPC) as EnvoyRetryLimit;
+    const e = makeBudget(budgetSchema.parse({ kind: 'envoy-max-retries', maxRetries: 2 }), 1, GRPC) as EnvoyRetryLimit;
     for (let i = 0; i < 100; i++) e.started(0);
     expect([e.acquire(0), e.acquire(0), e.acquire(0)]).toEqual([1, 1, -1]);
-    const d = makeBudget({ kind: 'envoy-max-retries' }, 1, GRPC);
+    const d = makeBudget(budgetSchema.parse({ kind: 'envoy-max-retries' }), 1, GRPC);
     expect([1, 2, 3, 4].map(() => d.acquire(0, 0, OUTCOME_DEPENDENCY))).toEqual([1, 1, 1, -1]);
   });
 });
@@ -261,12 +263,12 @@ describe('FinagleBudget (ttl 10s, minRetriesPerSec 10, percentCanRetry 0.2)', ()
     expect(none.started(0, 0.5, false)).toBe(Infinity);
   });
   it('makeBudget: deposit success and a 0.2 per-request share by default; perRequest none lifts the cap', () => {
-    const d = makeBudget({ kind: 'finagle' }, 1, FIN);
+    const d = makeBudget(budgetSchema.parse({ kind: 'finagle' }), 1, FIN);
     expect(d.started(0, 0.5, false)).toBe(20);
     expect(allowed(d as FinagleBudget, 0.5)).toBe(100);
     d.started(0, 0.6, false);
     expect(allowed(d as FinagleBudget, 0.6)).toBe(0); // starting did not deposit
-    expect(makeBudget({ kind: 'finagle', perRequest: 'none' }, 1, FIN).started(0, 0.5, false)).toBe(Infinity);
+    expect(makeBudget(budgetSchema.parse({ kind: 'finagle', perRequest: 'none' }), 1, FIN).started(0, 0.5, false)).toBe(Infinity);
   });
   it('the window slides: withdrawals and deposits older than ttl expire', () => {
     const b = perRequest(1, 10);
@@ -409,7 +411,7 @@ describe('CircuitBreaker', () => {
   });
 
   it('minimumCalls above a count window is capped at the window size, as in Resilience4j (window 20, default minimumCalls 100)', () => {
-    const b = new CircuitBreaker(1, { window: { calls: 20 } });
+    const b = new CircuitBreaker(1, breakerSchema.parse({ window: { calls: 20 } }));
     for (let i = 0; i < 19; i++) b.ended(0, 0, true);
     expect(b.stateOf(0)).toBe('closed');
     b.ended(0, 0, true);
