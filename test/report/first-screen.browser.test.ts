@@ -82,6 +82,9 @@ describe('the first screen', () => {
     const { page } = await openReport(browser!, f.dir, { width: 1280, height: 900 });
     // Open every fold: what is folded must fit too once opened.
     await page.$$eval('details', (ds) => ds.forEach((d) => ((d as { open: boolean }).open = true)));
+    // Measure the page as it settles, not mid-animation: a chart's actions menu scales in over
+    // 0.15 s, and a check that ran before it ended passed on a quiet machine only.
+    await page.evaluate(() => Promise.all((globalThis as unknown as { document: { getAnimations: () => Array<{ finished: Promise<unknown> }> } }).document.getAnimations().map((a) => a.finished)));
     const over = await page.evaluate(() => {
       const doc = (globalThis as unknown as { document: { documentElement: { clientWidth: number; scrollWidth: number }; querySelectorAll: (s: string) => ArrayLike<{ tagName: string; id: string; className: unknown; scrollWidth: number; clientWidth: number; getBoundingClientRect: () => { right: number; width: number } }> } }).document;
       const width = doc.documentElement.clientWidth;

@@ -49,6 +49,8 @@ td .pass { color: var(--ok); } td .fail { color: var(--warn); font-weight: 600; 
 figure.chart { margin: 0 0 12px; }
 .chart-error { color: var(--warn); }
 .chart-view { max-width: 100%; overflow-x: auto; }
+/* vega-embed opens a chart's actions menu 9 px past the chart's right edge, which in a box that scrolls sideways shows a scrollbar: keep it inside (its arrow still points at the button). Three classes: vega-embed adds its own rules after ours. */
+.chart-view.vega-embed .vega-actions { right: 0; } .chart-view.vega-embed .vega-actions::before { right: 5px; } .chart-view.vega-embed .vega-actions::after { right: 6px; }
 .series-controls { position: sticky; top: 0; z-index: 2; background: #fff; border-bottom: 1px solid var(--line); padding: 6px 0; display: flex; flex-wrap: wrap; gap: 6px 18px; align-items: center; font-size: 14px; }
 .series-controls select { font: inherit; max-width: 100%; }
 .series-controls fieldset { border: 0; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 4px 12px; }
