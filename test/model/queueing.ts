@@ -22,7 +22,7 @@
  * 0.9-2.1%, so its 8.5% tolerance is again 4 standard errors or more.
  *
  * No warm-up is cut: runs start empty, and the start-up bias is of the order of the
- * relaxation time over the horizon, below 1e-3 relative in every case here even at an
+ * relaxation time over the horizon, below 1e-3 relative in every case here even at a
  * sixteenth of the horizon. Attempts still queued at the horizon (a handful) are left out of
  * Wq, which is equally negligible.
  */
