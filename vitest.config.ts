@@ -19,6 +19,7 @@ const LONGEST_FIRST = [
   'test/cli/edge.test.ts',
   'test/scenarios/offline-sync.test.ts',
   'test/scenarios/incident-playbook.test.ts',
+  'test/scenarios/retry-storm.test.ts',
   'test/experiment/interrupt.test.ts',
   'test/experiment/determinism.test.ts',
   'test/report/charts.browser.test.ts',
