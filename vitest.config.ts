@@ -1,5 +1,53 @@
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The quick suite's longest files, longest first (seconds of one worker, measured in a whole
+ * run; docs/testing.md). vitest starts the longest files first only when its cache of the last
+ * run says which they are, and it counts only the time in tests: a file that simulates while
+ * it is collected looks like 0 s and starts last. In a clean clone (CI) there is no cache and
+ * vitest goes by file size, so a short file with a long run could start last and leave one
+ * worker running it alone at the end. Only an order: a file missing here runs after these,
+ * in vitest's own order.
+ */
+const LONGEST_FIRST = [
+  'test/scenarios/dependency-outage.test.ts',
+  'test/diff/diff-cli.test.ts',
+  'test/cli/guards.test.ts',
+  'test/cli/cli.test.ts',
+  'test/cli/edge.test.ts',
+  'test/scenarios/offline-sync.test.ts',
+  'test/scenarios/incident-playbook.test.ts',
+  'test/scenarios/retry-storm.test.ts',
+  'test/experiment/interrupt.test.ts',
+  'test/experiment/determinism.test.ts',
+  'test/report/charts.browser.test.ts',
+  'test/scenarios/dependency-outage-recovers.test.ts',
+  'test/report/report.browser.test.ts',
+  'test/experiment/shard-merge.test.ts',
+  'test/scenario/fuzz.test.ts',
+  'test/scenarios/aws-sdk-upgrade.test.ts',
+  'test/cli/cli-progress.test.ts',
+  'test/scenarios/partial-failures.test.ts',
+  'test/report/first-screen.browser.test.ts',
+  'test/cli/output-folder.test.ts',
+  'test/model/queueing.test.ts',
+];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const order = await super.sort(files);
+    const rank = (f: TestSpecification) => {
+      const i = LONGEST_FIRST.findIndex((p) => f.moduleId.replaceAll('\\', '/').endsWith(p));
+      return i < 0 ? LONGEST_FIRST.length : i;
+    };
+    return order
+      .map((f, i) => ({ f, i, r: rank(f) }))
+      .sort((a, b) => a.r - b.r || a.i - b.i)
+      .map((x) => x.f);
+  }
+}
 
 // Two suites. `npm test` runs test/**/*.test.ts except the slow ones: every behaviour, on
 // models sized to keep it quick. `npm run test:slow` (vitest --mode slow) runs the
@@ -19,6 +67,7 @@ export default defineConfig(({ mode }) => ({
     // 99 s of user CPU isolated, 65 s shared). No test mocks modules or leaves global state
     // behind (guards.test.ts restores its one spy), which is what isolation protects against.
     isolate: false,
+    sequence: { sequencer: LongestFirst },
     // Hang guards, not timing checks: generous multiples of the slowest test's quiet time, so a
     // machine at load 10 does not fail a test that is merely slow there.
     testTimeout: 600_000,

@@ -76,6 +76,21 @@ const BAD: { name: string; text: string; at: string; path: string; says: RegExp 
   { name: 'century-horizon', text: scenario({ 2: 'horizon: 876000h' }), at: '2:10', path: 'horizon', says: /beyond the limit of 30d/ },
 ];
 
+/**
+ * One `validate` of every bad file: validate checks each file it is given and reports each
+ * file's problems under its own name, so each case below reads its lines from this one
+ * process instead of starting its own (about 0.8 s of CPU each); `run` takes one file, so
+ * each case still runs its own.
+ */
+let everyBadFile: Result | undefined;
+function validateEveryBadFile(): Result {
+  if (!everyBadFile) {
+    everyBadFile = cli('validate', ...BAD.map((b) => write(`${b.name}.yaml`, b.text)));
+    expect(everyBadFile.stderr).toMatch(new RegExp(`${BAD.length} of ${BAD.length} file\\(s\\) invalid`));
+  }
+  return everyBadFile;
+}
+
 describe.each(BAD)('bad input: $name', ({ name, text, at, path, says }) => {
   function expectReported(r: Result, file: string): void {
     expect(r.code, r.stderr).toBe(2);
@@ -88,9 +103,8 @@ describe.each(BAD)('bad input: $name', ({ name, text, at, path, says }) => {
 
   it('validate exits 2 and names file:line:col, path and problem', () => {
     const file = write(`${name}.yaml`, text);
-    const r = cli('validate', file);
+    const r = validateEveryBadFile();
     expectReported(r, file);
-    expect(r.stderr).toMatch(/1 of 1 file\(s\) invalid/);
   });
 
   it('run exits 2 with the same report and writes nothing', () => {

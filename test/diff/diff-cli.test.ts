@@ -45,7 +45,7 @@ describe('retrystorm diff on the flagship (smaller model)', () => {
     const p = d.points.find((x: { variant: string }) => x.variant === 'client-ceiling');
     expect(p.values).toEqual({ 'faults[0].duration': '12m' });
     const rt = p.changes.find((c: { key: string }) => c.key === 'recoveryTimeS');
-    // Every seed recovered within about 2.5 minutes before, none recovers before the horizon (18 minutes after the outage).
+    // Every seed recovered within about 2.5 minutes before, none recovers before the horizon (10 minutes after the outage).
     expect(rt.base).toBeGreaterThan(60);
     expect(rt.base).toBeLessThan(300);
     expect(rt.head).toBeNull();

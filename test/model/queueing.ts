@@ -1,8 +1,8 @@
 /**
  * The queueing core (Poisson arrivals, FIFO queue, c slots, exponential service) against the
  * M/M/1 and M/M/c (Erlang C) closed forms: mean waiting time in queue Wq = queueWaitS /
- * served, and utilisation = workS / capacityS. Shared by queueing.test.ts (runs an eighth as
- * long, tolerances to match) and queueing.slow.test.ts (the full runs, 2%).
+ * served, and utilisation = workS / capacityS. Shared by queueing.test.ts (runs a sixteenth
+ * as long, tolerances to match) and queueing.slow.test.ts (the full runs, 2%).
  *
  * How long the runs are, and why. Time is in units of the mean service time 1/mu; what
  * sets the statistical error is the number N of customers. The sample mean of the waits
@@ -18,12 +18,12 @@
  * the sd of the Wq error was 0.22%, 0.34%, 0.31% and 0.42% (cases in order below), the worst
  * |error| 0.82%; the utilisation error is ~10x smaller (sd <= 0.054%). The comment on each
  * case gives N and the predicted standard error at the full horizon. A run `scale` times as
- * long has sqrt(1 / scale) times the standard error: an eighth gives 0.62-1.5%, so a 6%
- * tolerance is again 4 standard errors or more.
+ * long has sqrt(1 / scale) times the standard error: a sixteenth (queueing.test.ts) gives
+ * 0.9-2.1%, so its 8.5% tolerance is again 4 standard errors or more.
  *
  * No warm-up is cut: runs start empty, and the start-up bias is of the order of the
- * relaxation time over the horizon, below 1e-3 relative in every case here even at an
- * eighth of the horizon. Attempts still queued at the horizon (a handful) are left out of
+ * relaxation time over the horizon, below 1e-3 relative in every case here even at a
+ * sixteenth of the horizon. Attempts still queued at the horizon (a handful) are left out of
  * Wq, which is equally negligible.
  */
 import { describe, it, expect } from 'vitest';

@@ -34,10 +34,24 @@ export interface Fixture {
   bundle: ResultsBundle;
 }
 
-/** Simulates `yaml` on the calling thread and writes its results folder. */
+/**
+ * Experiments already simulated in this worker, by scenario text. Test files share their
+ * worker's modules (`isolate: false`), and eight files ask for `full`: its simulation (about
+ * 2 s of CPU) runs once per worker, and each file still gets a results folder of its own,
+ * written afresh (the files remove theirs when they end). No test changes an experiment.
+ */
+const simulated = new Map<string, Promise<ExperimentResult>>();
+
+/** Simulates `yaml` on the calling thread (once per worker) and writes its results folder. */
 export async function experimentFolder(yaml: string, prefix = 'rs-fixture-'): Promise<Fixture> {
   const dir = join(tempDir(prefix), 'out');
-  const x = await runExperiment(loadScenario(yaml, 'fixture.yaml'), { workers: 0 });
+  let run = simulated.get(yaml);
+  if (!run) {
+    run = runExperiment(loadScenario(yaml, 'fixture.yaml'), { workers: 0 });
+    simulated.set(yaml, run);
+    run.catch(() => simulated.delete(yaml)); // a failed run is tried again by the next file
+  }
+  const x = await run;
   const { bundle } = writeOutputs(x, dir);
   return { dir, x, bundle };
 }

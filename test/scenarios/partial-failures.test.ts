@@ -1,10 +1,17 @@
 // scenarios/partial-failures.yaml: which partial failures the service rides out, which turn
-// into outages, and what answers them (docs/incidents.md). Seed 1 of each variant.
+// into outages, and what answers them (docs/incidents.md). Seed 1 of each variant, on the
+// first 30 minutes of the shipped 40: every fault is at 10 to 20 minutes (the crash's warm-up
+// ends at 16), and what is asserted after them (recovery within a minute, back to full slots
+// at 17) is over well before 30. A shorter horizon is exactly the start of the shipped run
+// (nothing in the model looks at the horizon before it is reached); whole-run ratios cover
+// the healthy tail less, which only makes the success ratios asserted here harder to reach.
 import { describe, it, expect } from 'vitest';
-import { loadScenarioFile } from '../../src/scenario/load.js';
+import { readFileSync } from 'node:fs';
+import { loadScenario } from '../../src/scenario/load.js';
 import { runOne, type RunResult } from '../../src/experiment/run-one.js';
 
-const loaded = loadScenarioFile('scenarios/partial-failures.yaml');
+const FILE = 'scenarios/partial-failures.yaml';
+const loaded = loadScenario(readFileSync(FILE, 'utf8').replace(/^horizon: 40m$/m, 'horizon: 30m'), FILE);
 const cache = new Map<string, RunResult>();
 const run = (name: string): RunResult => {
   if (!cache.has(name)) cache.set(name, runOne(loaded.variants.find((v) => v.name === name)!.scenario, name, 0, 1));
