@@ -29,7 +29,7 @@ export interface CrossRefProblem {
 export function calledRoutes(s: Scenario): string[] {
   const out: string[] = [];
   for (const pop of Object.values(s.clients)) {
-    const r = pop.identity?.route ?? 'default';
+    const r = pop.identity.route;
     if (!out.includes(r)) out.push(r);
   }
   return out;

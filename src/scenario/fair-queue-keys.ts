@@ -29,7 +29,7 @@ export function fairQueueLayout(s: Scenario): FairQueueLayout | undefined {
   if (!fq) return undefined;
   const pops = Object.entries(s.clients);
   const keyName = ([name, p]: (typeof pops)[number]): string =>
-    fq.key === 'population' ? name : fq.key === 'route' ? (p.identity?.route ?? 'default') : (p.identity?.tier ?? NO_TIER);
+    fq.key === 'population' ? name : fq.key === 'route' ? p.identity.route : (p.identity?.tier ?? NO_TIER);
   const keys = [...new Set(pops.map(keyName))];
   const priority = fq.priority;
   const listed = Array.isArray(priority) ? priority : [];

@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { durationSchema, durationOrNone, positiveInt, versionSchema, name, routeName } from './schema-primitives.js';
 import { LIMITS, MAX_HEDGES } from './limits.js';
+import { IDENTITY_DEFAULTS } from './server-defaults.js';
 import { closest } from './problems.js';
 import { arrivalsSchema } from './schema-arrivals.js';
 import { PRESET_NAMES, PRESET_REF_PATTERN, parsePresetRef } from './preset-names.js';
@@ -290,15 +291,15 @@ export const populationSchema = z
     behaviour: behaviourSchema.optional(),
     identity: z
       .strictObject({
-        route: routeName.optional().meta({ description: 'The route these clients call (default "default"); rate limits and detection key on it.' }),
+        route: routeName.default(IDENTITY_DEFAULTS.route).meta({ description: 'The route these clients call; rate limits and detection key on it.' }),
         tier: z.string().optional().meta({ description: 'API-key tier (e.g. free, premium), for tiered rate limits.' }),
-        clientsPerIp: positiveInt(1_000_000, 'clients per IP').optional().meta({ description: 'Clients sharing one IP address (NAT, a partner\'s egress), for per-IP limits (default 1).' }),
-        idempotencyKeys: z.boolean().optional().meta({ description: 'Requests carry an idempotency key: retry detection then never confuses two actions (default false).' }),
-        distinctBodies: positiveInt(1e9, 'bodies').optional().meta({ description: 'Different request bodies a client sends; without idempotency keys two actions with the same body within the detection window look like a retry (default 1000).' }),
+        clientsPerIp: positiveInt(1_000_000, 'clients per IP').default(IDENTITY_DEFAULTS.clientsPerIp).meta({ description: 'Clients sharing one IP address (NAT, a partner\'s egress), for per-IP limits.' }),
+        idempotencyKeys: z.boolean().default(IDENTITY_DEFAULTS.idempotencyKeys).meta({ description: 'Requests carry an idempotency key: retry detection then never confuses two actions.' }),
+        distinctBodies: positiveInt(1e9, 'bodies').default(IDENTITY_DEFAULTS.distinctBodies).meta({ description: 'Different request bodies a client sends; without idempotency keys two actions with the same body within the detection window look like a retry.' }),
         sendsDeadline: z.boolean().optional().meta({ description: 'Every attempt carries the client\'s remaining deadline (gRPC\'s grpc-timeout): the earliest end of its layers\' current tries and deadlines. A service passes it on to the calls that propagate deadlines (services.<name>.routes.<route>.services[].propagateDeadline; default false).' }),
         version: versionSchema('The app version these clients send with every request (e.g. "4.2.0", quoted); a server min-version stage refuses versions below its minimum. Without it, no version is sent and such a stage lets the requests through.').optional(),
       })
-      .optional()
+      .prefault({})
       .meta({ description: 'What the server can see of these clients.' }),
   })
   .refine((p) => !(p.retry && p.layers), { message: 'give either retry (one layer) or layers, not both', path: ['retry'] })

@@ -9,11 +9,12 @@ import { z } from 'zod';
 import { name, routeName, positiveInt } from './schema-primitives.js';
 import { layerSchema } from './schema-clients.js';
 import { LIMITS } from './limits.js';
+import { DEFAULT_ROUTE } from './server-defaults.js';
 
 export const serviceCallSchema = z
   .strictObject({
     service: name.meta({ description: 'The service called (a key of `services`).' }),
-    route: routeName.optional().meta({ description: 'The route of the called service (default "default"); its route settings (services.<name>.routes.<route>) apply.' }),
+    route: routeName.default(DEFAULT_ROUTE).meta({ description: 'The route of the called service; its route settings (services.<name>.routes.<route>) apply.' }),
     retry: layerSchema.optional().meta({ description: 'A single retry layer for this call (shorthand for layers: {http: …}); the same layer model and presets as clients, so a service\'s HTTP library retries like a client\'s. Without any, the call is sent once and waited for.' }),
     layers: z
       .record(name, layerSchema)

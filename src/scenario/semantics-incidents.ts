@@ -27,7 +27,7 @@ export function actionProblems(s: Scenario): SemanticProblem[] {
     }
   });
   const pops = Object.keys(s.clients);
-  const routes = new Set<string>([...Object.values(s.clients).map((p) => p.identity?.route ?? 'default'), ...Object.keys(s.server.routes ?? {})]);
+  const routes = new Set<string>([...Object.values(s.clients).map((p) => p.identity.route), ...Object.keys(s.server.routes ?? {})]);
   const deps = Object.entries(s.server.dependencies ?? {});
   const names = s.actions.map((a, i) => actionName(a, i));
   const stageKinds = new Set<string>([

@@ -6,11 +6,9 @@
  */
 import type { Scenario } from './schema.js';
 
-const DEFAULT_ROUTE = 'default';
-
-/** The route a population calls ("default" when it names none). */
+/** The route a population calls (the schema's default when it names none). */
 export function routeOf(pop: Scenario['clients'][string]): string {
-  return pop.identity?.route ?? DEFAULT_ROUTE;
+  return pop.identity.route;
 }
 
 /** Per population, in scenario order: is it part of the verdict's subject? */

@@ -25,6 +25,7 @@ import { wire } from '../outcomes.js';
 import { scheduleFaults } from '../faults.js';
 import type { ServiceCalls } from '../server/instance.js';
 import { RouteCalls, type CallTarget } from './route-calls.js';
+import { IDENTITY_DEFAULTS } from '../../scenario/server-defaults.js';
 
 /** The edge's name in the graph: the scenario's `server`. */
 export const EDGE = 'server';
@@ -67,8 +68,9 @@ function callPopulation(e: CallEdge, callerSpec: ServerSpec): Population {
     clients: callerSpec.instances,
     arrivals: { kind: 'constant', rate: 0 }, // calls start from the caller's route, never on their own
     ...(e.call.layers ? { layers: e.call.layers } : e.call.retry ? { layers: { http: e.call.retry } } : {}),
-    identity: { route: e.call.route ?? 'default', sendsDeadline: e.call.propagateDeadline },
-  } as Population;
+    // Each caller instance is one client, seen as the schema sees clients that say nothing.
+    identity: { ...IDENTITY_DEFAULTS, route: e.call.route, sendsDeadline: e.call.propagateDeadline },
+  } satisfies Partial<Population> as Population;
 }
 
 /** Name of the population a call edge becomes in the called service: caller.route[index]. */

@@ -32,18 +32,18 @@ export function identities(populations: Array<[string, Population]>): Identities
   const routes: string[] = [];
   let clients = 0, ips = 0;
   const pops = populations.map(([, p]) => {
-    const id = p.identity ?? {};
-    const route = id.route ?? 'default';
+    const id = p.identity;
+    const route = id.route;
     if (!routes.includes(route)) routes.push(route);
-    const perIp = id.clientsPerIp ?? 1;
+    const perIp = id.clientsPerIp;
     const out: PopulationIdentity = {
       clientOffset: clients,
       ipOffset: ips,
       clientsPerIp: perIp,
       route: routes.indexOf(route),
       tier: id.tier,
-      idempotencyKeys: id.idempotencyKeys ?? false,
-      distinctBodies: id.distinctBodies ?? 1000,
+      idempotencyKeys: id.idempotencyKeys,
+      distinctBodies: id.distinctBodies,
       version: id.version,
     };
     clients += p.clients;
