@@ -33,11 +33,6 @@ export interface EngineOptions {
   eventsAtOneInstant?: number;
 }
 
-/** What Engine.step returns: an event to handle, none left before the horizon, or stopped by the caller. */
-export const STEP_EVENT = 1;
-export const STEP_DONE = 0;
-export const STEP_STOPPED = -1;
-
 /** Returned by afterInLane for an event that went to the heap: it cannot be cancelled. */
 export const NOT_CANCELLABLE = -1;
 
@@ -134,80 +129,6 @@ export class Engine {
     if (handle !== NOT_CANCELLABLE) this.lanes[lane].cancel(handle);
   }
 
-  /** The event `step` took: its kind and its two integers (valid after step returned STEP_EVENT). */
-  stepKind = 0;
-  stepRef = 0;
-  stepAux = 0;
-  /** Events taken by step so far, and its same-instant watch (as run keeps them in locals). */
-  private stepped = 0;
-  private stepPollTime = NaN;
-  private stepSameInstant = 0;
-
-  /**
-   * One turn of run's loop, for a run loop that dispatches events itself instead of calling
-   * registered handlers (src/model/plain/: a world whose handlers are one switch). The order
-   * of events, the clock, the budget of events at one instant and the polling of
-   * `shouldStop` are exactly run's: call it once after each event is handled. Returns
-   * STEP_EVENT with the next event in step* and the clock at its time; STEP_DONE when no
-   * event is due before `until` (the clock is then at `until`); STEP_STOPPED when
-   * `shouldStop` said so.
-   */
-  step(until: number, shouldStop?: () => boolean): number {
-    const n = this.stepped;
-    if (n !== 0 && (n & (POLL_EVERY - 1)) === 0) {
-      // What run does after every POLL_EVERY-th event (it counts them after the handler).
-      if (this.now === this.stepPollTime) {
-        this.stepSameInstant += POLL_EVERY;
-        if (this.stepSameInstant >= this.eventsAtOneInstant) throw this.zeroDelayLoop(this.stepSameInstant);
-      } else {
-        this.stepPollTime = this.now;
-        this.stepSameInstant = 0;
-      }
-      if (shouldStop?.()) return STEP_STOPPED;
-    }
-    const q = this.queue;
-    const lanes = this.lanes;
-    const heads = this.heads;
-    let t = q.peekTime();
-    let from = -1;
-    for (let i = 0, m = lanes.length; i < m; i++) {
-      const lt = heads[i];
-      if (lt > t) continue;
-      if (lt < t) {
-        t = lt;
-        from = i;
-      } else if (lt !== Infinity) {
-        const l = lanes[i];
-        if (l.seq[l.head] < (from < 0 ? q.peekSeq() : lanes[from].seq[lanes[from].head])) from = i;
-      }
-    }
-    if (!(t < until)) {
-      this.now = until;
-      return STEP_DONE;
-    }
-    if (from < 0) {
-      q.pop();
-      this.stepKind = q.poppedKind; this.stepRef = q.poppedRef; this.stepAux = q.poppedAux;
-    } else {
-      const l = lanes[from];
-      const h = l.head;
-      this.stepKind = l.kind[h]; this.stepRef = l.ref[h]; this.stepAux = l.aux[h];
-      l.shift();
-    }
-    this.now = t;
-    this.stepped = n + 1;
-    this.eventsProcessed++;
-    return STEP_EVENT;
-  }
-
-  private zeroDelayLoop(sameInstant: number): RunBudgetExceeded {
-    return new RunBudgetExceeded(
-      `${sameInstant.toLocaleString('en-US')} events ran at one instant without the clock moving, ` +
-        `over the budget of ${this.eventsAtOneInstant.toLocaleString('en-US')}: the model is in a loop of zero-delay events ` +
-        '(such as retries with no backoff against failures answered at once) that would never reach the horizon',
-    );
-  }
-
   get pending(): number {
     return this.queue.size + this.lanes.reduce((n, l) => n + l.live, 0);
   }
@@ -260,7 +181,11 @@ export class Engine {
           sameInstant += POLL_EVERY;
           if (sameInstant >= this.eventsAtOneInstant) {
             this.eventsProcessed += processed;
-            throw this.zeroDelayLoop(sameInstant);
+            throw new RunBudgetExceeded(
+              `${sameInstant.toLocaleString('en-US')} events ran at one instant without the clock moving, ` +
+                `over the budget of ${this.eventsAtOneInstant.toLocaleString('en-US')}: the model is in a loop of zero-delay events ` +
+                '(such as retries with no backoff against failures answered at once) that would never reach the horizon',
+            );
           }
         } else {
           lastPollTime = this.now;

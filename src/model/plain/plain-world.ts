@@ -1,14 +1,14 @@
 /**
  * The plain world: the model of clients.ts, frontend.ts and instance.ts, for the scenarios
  * plain-shape.ts accepts (open populations with one retry layer, one instance with one
- * FIFO queue, dependency-down and capacity-cut faults), as one object whose run loop dispatches with a
- * switch instead of calling a registered handler per event.
+ * FIFO queue, dependency-down and capacity-cut faults), as one object whose handlers have
+ * the branches such a scenario cannot take removed.
  *
  * Why a second path: the general handlers pay, for every event, for what a plain scenario
  * never uses (nested layers, gates, budgets, deadlines, hedges, stages, the balancer,
- * hooks of faults and operators), each an indirect call or a branch, and the benchmark's
- * reference model was held at two thirds of a hand-written loop by that generality spread
- * thin (docs/benchmarks.md). Here each event is a few direct steps.
+ * hooks of faults and operators), each a call through a closure or a branch. Here an event
+ * is a few direct steps: in the reference model's storm about 1.2-1.3x less CPU than the
+ * general path (docs/benchmarks.md, night of 2026-12-02).
  *
  * What keeps it the same model: it is built from the same pieces as the general path —
  * the engine (event order, lanes, the budget), the record pools and the server's attempt
@@ -19,7 +19,7 @@
  * the comments name the general method each step mirrors. test/model/plain-world.test.ts
  * runs scenarios of this shape both ways and compares the whole run record.
  */
-import { STEP_EVENT, STEP_STOPPED, type Engine } from '../../engine/engine.js';
+import type { Engine } from '../../engine/engine.js';
 import { stream } from '../../engine/rng.js';
 import { sampler, type Sampler } from '../../engine/distributions.js';
 import type { Scenario } from '../../scenario/schema.js';
@@ -33,7 +33,7 @@ import { AttemptQueue } from '../server/attempt-queue.js';
 import type { Identities } from '../server/request.js';
 
 /** Event kinds of this world (its own: nothing else schedules on its engine). */
-const K_ARRIVAL = 0, K_TIMEOUT = 1, K_DONE = 2, K_RETRY = 3, K_FAULT_START = 4, K_FAULT_END = 5;
+
 
 /** A queue entry whose client no longer waits (instance.ts). */
 const NOBODY = -1;
@@ -118,41 +118,39 @@ export class PlainWorld {
     this.line = new AttemptQueue(ids.routes.length > 1, engine.memory);
     this.queueNo = attempts.newQueue();
     rec.slotsChanged(0, spec.slots);
+    this.kArrival = engine.on((i) => this.arrival(i));
+    this.kTimeout = engine.on((a, gen) => this.attemptTimeout(a, gen));
+    this.kDone = engine.on((j) => this.done(j));
+    this.kRetry = engine.on((act) => this.tryLayer(act, this.actions.population[act]));
+    this.kFaultStart = engine.on((f) => { this.activeFaults.add(f); this.applyFaults(); });
+    this.kFaultEnd = engine.on((f) => { this.activeFaults.delete(f); this.applyFaults(); });
   }
+  private readonly kArrival: number;
+  private readonly kTimeout: number;
+  private readonly kDone: number;
+  private readonly kRetry: number;
+  private readonly kFaultStart: number;
+  private readonly kFaultEnd: number;
 
   /** Schedules the faults and the first arrivals, in the order simulate() does (scheduleFaults, then Clients.start). */
   start(): void {
     const engine = this.engine;
     this.s.faults.forEach((f, i) => {
       if (f.kind === 'surge') return;
-      engine.at(f.at, K_FAULT_START, i);
-      engine.at(f.at + f.duration, K_FAULT_END, i);
+      engine.at(f.at, this.kFaultStart, i);
+      engine.at(f.at + f.duration, this.kFaultEnd, i);
     });
     this.pops.forEach((p, i) => {
       this.arrivalLane[i] = engine.lane();
       const t = p.arrivals.next(0);
-      if (t < Infinity) engine.atInLane(this.arrivalLane[i], t, K_ARRIVAL, i);
+      if (t < Infinity) engine.atInLane(this.arrivalLane[i], t, this.kArrival, i);
     });
   }
 
-  /** Runs events due before `until` (Engine.run's contract: false when `shouldStop` stopped it). */
+  /** Runs events due before `until` (Engine.run). */
   run(until: number, shouldStop?: () => boolean): boolean {
-    const engine = this.engine;
-    for (;;) {
-      const r = engine.step(until, shouldStop);
-      if (r !== STEP_EVENT) return r !== STEP_STOPPED;
-      this.handlers[engine.stepKind](engine.stepRef, engine.stepAux);
-    }
+    return this.engine.run(until, shouldStop);
   }
-
-  private readonly handlers: Array<(ref: number, aux: number) => void> = [
-    (i) => this.arrival(i),
-    (a, gen) => this.attemptTimeout(a, gen),
-    (j) => this.done(j),
-    (act) => this.tryLayer(act, this.actions.population[act]),
-    (f) => { this.activeFaults.add(f); this.applyFaults(); },
-    (f) => { this.activeFaults.delete(f); this.applyFaults(); },
-  ];
 
   /**
    * scheduleFaults' apply: the dependency is down while any dependency-down fault is active,
@@ -184,7 +182,7 @@ export class PlainWorld {
     const engine = this.engine;
     const now = engine.now;
     const next = p.arrivals.next(now);
-    if (next < Infinity) engine.atInLane(this.arrivalLane[i], next, K_ARRIVAL, i);
+    if (next < Infinity) engine.atInLane(this.arrivalLane[i], next, this.kArrival, i);
     const actions = this.actions;
     const act = actions.create(i, Math.floor(p.clientRng() * p.clients), now, 0);
     this.rec.actionStarted(now, i);
@@ -205,7 +203,7 @@ export class PlainWorld {
     const a = at.create(act, now, this.attemptFlags[i], n);
     this.rec.attempt(now, i, n > 1, false);
     const timeout = this.timeout[i];
-    if (timeout < Infinity) actions.layerTimer[act] = engine.afterInLane(this.timeoutLane[i], timeout, K_TIMEOUT, a, at.gen[a]);
+    if (timeout < Infinity) actions.layerTimer[act] = engine.afterInLane(this.timeoutLane[i], timeout, this.kTimeout, a, at.gen[a]);
     else actions.layerTimer[act] = -1;
     this.arrive(a, at.gen[a], this.routeOf[i]);
   }
@@ -241,7 +239,7 @@ export class PlainWorld {
     if (this.retries[i * this.outcomes + outcome] === 1 && tries < this.maxAttempts[i]) {
       const p = this.pops[i];
       const delay = preparedDelay(p.layers[0].backoff, tries, p.backoffRng, actions.layerJitter, act);
-      engine.after(delay, K_RETRY, act);
+      engine.after(delay, this.kRetry, act);
       return;
     }
     if (this.deadLetter[i] === 1) this.rec.deadLettered(engine.now, i);
@@ -293,7 +291,7 @@ export class PlainWorld {
     this.jobOutcome[j] = outcome;
     this.busy++;
     this.rec.busyChanged(now, +1);
-    this.engine.after(work, K_DONE, j);
+    this.engine.after(work, this.kDone, j);
   }
 
   /** Instance.done. */
