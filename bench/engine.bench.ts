@@ -12,8 +12,9 @@
  *                                   [--reference ../shared/bench/reference-loop.js]
  *       paired whole-process runs against a hand-written loop of the same model, alternating
  *       ours and theirs (A B A B ...), and the speed and memory ratios of each case
- *   node dist/bench/engine.bench.js --case storm-1h
- *       one case in this process, as JSON (what the two modes above spawn)
+ *   node dist/bench/engine.bench.js --case storm-1h [--general]
+ *       one case in this process, as JSON (what the two modes above spawn); --general runs
+ *       it through the general model instead of the plain world (src/model/plain/)
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -41,12 +42,13 @@ interface Measured {
   peakRssMiB: number;
 }
 
-function runCase(name: string): Measured {
+/** `general`: force the general path (SimulateOptions.generalPath) instead of the plain world the reference model takes. */
+function runCase(name: string, general = false): Measured {
   const c = CASES[name];
   if (!c) throw new Error(`unknown case ${name}: one of ${Object.keys(CASES).join(', ')}`);
   const scenario = referenceScenario(c);
   const t0 = performance.now();
-  const record = simulate(scenario, 1);
+  const record = simulate(scenario, 1, { generalPath: general });
   const wallS = (performance.now() - t0) / 1000;
   return {
     case: name,
@@ -160,7 +162,7 @@ function vsReference(args: string[]): void {
 function main(): void {
   const args = process.argv.slice(2);
   const only = flag(args, '--case');
-  if (only !== undefined) process.stdout.write(JSON.stringify(runCase(only)) + '\n');
+  if (only !== undefined) process.stdout.write(JSON.stringify(runCase(only, args.includes('--general'))) + '\n');
   else if (args.includes('--vs-reference')) vsReference(args);
   else table(args);
 }

@@ -12,6 +12,8 @@
  * `memory`, and the events it may run at one simulated instant. Past either, the run stops
  * with a RunBudgetExceeded error.
  */
+// For its effect: a larger inlining budget for the hot code (see inlining.ts).
+import './inlining.js';
 import { EventQueue } from './event-queue.js';
 import { FifoLane } from './fifo-lane.js';
 import { MemoryMeter, RunBudgetExceeded } from './budget.js';

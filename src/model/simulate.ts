@@ -20,6 +20,8 @@ import type { RunRecord, TierRecord } from './series.js';
 import { EDGE, ServiceGraph } from './graph/graph.js';
 import type { Recorder as TierRecorder } from './recorder.js';
 import { subjectOf } from '../scenario/subject.js';
+import { plainShape } from './plain/plain-shape.js';
+import { PlainWorld } from './plain/plain-world.js';
 
 export interface SimulateOptions {
   /** Polled now and then; returning true stops the run early (the record then covers [0, now)). */
@@ -32,6 +34,12 @@ export interface SimulateOptions {
    * does not depend on it.
    */
   onProgress?: (nowS: number) => void;
+  /**
+   * Run the scenario through the general model even when the plain world could run it
+   * (src/model/plain/): for the test that checks both give the same record, and for the
+   * benchmark's comparison of the two. The result is the same either way.
+   */
+  generalPath?: boolean;
 }
 
 export interface RunBudget {
@@ -89,6 +97,66 @@ export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}):
   // The errors of server-side error-rate faults answer the first one's status and flag (the loader makes them agree).
   const errors = s.faults.find((f) => f.kind === 'error-rate' && f.dependency === undefined);
   const contract = wire(s.server.overload, errors?.kind === 'error-rate' ? { status: errors.status, retryable: errors.retryable } : {});
+
+  const { shouldStop, onProgress } = opts;
+  const poll = onProgress
+    ? () => {
+        onProgress(engine.now);
+        return shouldStop?.() ?? false;
+      }
+    : shouldStop;
+  const runToHorizon = (run: (until: number, poll?: () => boolean) => boolean): void => {
+    let completed: boolean;
+    try {
+      completed = run(horizon, poll);
+    } catch (e) {
+      if (e instanceof RunBudgetExceeded) throw new RunBudgetExceeded(`run stopped at t = ${formatSeconds(engine.now)} of ${formatSeconds(horizon)}: ${e.message}`);
+      throw e;
+    }
+    if (!completed) throw new RunInterrupted(engine.now);
+    rec.finish();
+  };
+  const sum = (a: Float64Array) => a.reduce((x, y) => x + y, 0);
+  const record = (server: ServerTotals, clients: ClientTotals, fired: RunRecord['actions'], tiers: TierRecord[] | undefined): RunRecord => {
+    const series = rec.series;
+    return {
+      horizonS: horizon,
+      series,
+      faults: faultWindows(s),
+      attemptsPerAction: rec.attemptsPerAction,
+      attemptsPerActionByPopulation: rec.attemptsPerActionByPopulation,
+      routes: ids.routes,
+      populations: populations.map(([name, p], i) => ({ name, route: ids.pops[i].route, legitimate: p.role === 'user', subject: subject[i] })),
+      fine: rec.fine,
+      quotas: server.dependencies.filter((d) => d.report().limit > 0).map((d) => d.report()),
+      actions: fired,
+      ...(tiers ? { tiers } : {}),
+      totals: {
+        actionsStarted: sum(series.actionsStarted),
+        actionsOk: sum(series.actionsOk),
+        actionsFailed: sum(series.actionsFailed),
+        attempts: sum(series.attempts),
+        served: server.served,
+        queueWaitS: server.queueWaitS,
+        workS: rec.busyIntegral + server.rejectionWorkS,
+        wastedWorkS: server.wastedWorkS,
+        capacityS: rec.slotsIntegral,
+        eventsProcessed: engine.eventsProcessed,
+        fingerprintPeakEntries: server.fingerprintPeakEntries,
+        lostAttempts: server.lostAttempts,
+      },
+      actionTimes: populations.map((_, i) => ({ ended: clients.actionsEnded[i], timeS: clients.actionTimeS[i] })),
+    };
+  };
+
+  if (!opts.generalPath && plainShape(s) === true) {
+    // The same model through fewer steps (src/model/plain/): the record is the same.
+    const world = new PlainWorld(engine, actions, attempts, rec, s, populations, ids, seed, contract);
+    world.start();
+    runToHorizon((until, p) => world.run(until, p));
+    return record({ ...PLAIN_SERVER, served: world.served, queueWaitS: world.queueWaitS, wastedWorkS: world.wastedWorkS }, world, [], undefined);
+  }
+
   const clients = new Clients(engine, actions, attempts, rec, populations, seed, contract, s.faults);
   // Services called by the server's routes (issue 14): none without `services:`, and then nothing below changes.
   const graph = s.services && Object.keys(s.services).length > 0 ? new ServiceGraph(engine, s, seed, bucketWidth(s), engine.memory) : undefined;
@@ -103,62 +171,24 @@ export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}):
   clients.start();
   operator.start();
 
-  const { shouldStop, onProgress } = opts;
-  const poll = onProgress
-    ? () => {
-        onProgress(engine.now);
-        return shouldStop?.() ?? false;
-      }
-    : shouldStop;
-  let completed: boolean;
-  try {
-    completed = engine.run(horizon, poll);
-  } catch (e) {
-    if (e instanceof RunBudgetExceeded) throw new RunBudgetExceeded(`run stopped at t = ${formatSeconds(engine.now)} of ${formatSeconds(horizon)}: ${e.message}`);
-    throw e;
-  }
-  if (!completed) throw new RunInterrupted(engine.now);
-  rec.finish();
+  runToHorizon((until, p) => engine.run(until, p));
   for (const node of graph?.nodes ?? []) node.rec.finish();
 
-  const series = rec.series;
-  const sum = (a: Float64Array) => a.reduce((x, y) => x + y, 0);
-  return {
-    horizonS: horizon,
-    series,
-    faults: faultWindows(s),
-    attemptsPerAction: rec.attemptsPerAction,
-    attemptsPerActionByPopulation: rec.attemptsPerActionByPopulation,
-    routes: ids.routes,
-    populations: populations.map(([name, p], i) => ({ name, route: ids.pops[i].route, legitimate: p.role === 'user', subject: subject[i] })),
-    fine: rec.fine,
-    quotas: server.dependencies.filter((d) => d.report().limit > 0).map((d) => d.report()),
-    actions: operator.fired,
-    ...(graph
-      ? {
-          tiers: [
-            tierRecord(EDGE, [], rec, server),
-            ...graph.nodes.map((n) => tierRecord(n.name, [...new Set(n.callers.map((e) => e.caller))], n.rec, n.frontend)),
-          ],
-        }
-      : {}),
-    totals: {
-      actionsStarted: sum(series.actionsStarted),
-      actionsOk: sum(series.actionsOk),
-      actionsFailed: sum(series.actionsFailed),
-      attempts: sum(series.attempts),
-      served: server.served,
-      queueWaitS: server.queueWaitS,
-      workS: rec.busyIntegral + server.rejectionWorkS,
-      wastedWorkS: server.wastedWorkS,
-      capacityS: rec.slotsIntegral,
-      eventsProcessed: engine.eventsProcessed,
-      fingerprintPeakEntries: server.fingerprintPeakEntries,
-      lostAttempts: server.lostAttempts,
-    },
-    actionTimes: populations.map((_, i) => ({ ended: clients.actionsEnded[i], timeS: clients.actionTimeS[i] })),
-  };
+  const tiers = graph
+    ? [
+        tierRecord(EDGE, [], rec, server),
+        ...graph.nodes.map((n) => tierRecord(n.name, [...new Set(n.callers.map((e) => e.caller))], n.rec, n.frontend)),
+      ]
+    : undefined;
+  return record(server, clients, operator.fired, tiers);
 }
+
+/** What the record reads of the server (the edge's frontend, or the plain world's instance). */
+type ServerTotals = Pick<Frontend, 'served' | 'queueWaitS' | 'rejectionWorkS' | 'wastedWorkS' | 'fingerprintPeakEntries' | 'lostAttempts' | 'dependencies'>;
+/** What the record reads of the clients. */
+type ClientTotals = Pick<Clients, 'actionsEnded' | 'actionTimeS'>;
+/** A plain world's server has no dependencies, stages, detection or crashes. */
+const PLAIN_SERVER = { rejectionWorkS: 0, fingerprintPeakEntries: 0, lostAttempts: 0, dependencies: [] as Frontend['dependencies'] };
 
 /** A run stopped before its horizon (Ctrl-C): its results are incomplete and not reported as a run. */
 export class RunInterrupted extends Error {
