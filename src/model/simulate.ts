@@ -105,10 +105,10 @@ export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}):
         return shouldStop?.() ?? false;
       }
     : shouldStop;
-  const runToHorizon = (run: (until: number, poll?: () => boolean) => boolean): void => {
+  const runToHorizon = (): void => {
     let completed: boolean;
     try {
-      completed = run(horizon, poll);
+      completed = engine.run(horizon, poll);
     } catch (e) {
       if (e instanceof RunBudgetExceeded) throw new RunBudgetExceeded(`run stopped at t = ${formatSeconds(engine.now)} of ${formatSeconds(horizon)}: ${e.message}`);
       throw e;
@@ -153,7 +153,7 @@ export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}):
     // The same model through fewer steps (src/model/plain/): the record is the same.
     const world = new PlainWorld(engine, actions, attempts, rec, s, populations, ids, seed, contract);
     world.start();
-    runToHorizon((until, p) => world.run(until, p));
+    runToHorizon();
     return record({ ...PLAIN_SERVER, served: world.served, queueWaitS: world.queueWaitS, wastedWorkS: world.wastedWorkS }, world, [], undefined);
   }
 
@@ -171,7 +171,7 @@ export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}):
   clients.start();
   operator.start();
 
-  runToHorizon((until, p) => engine.run(until, p));
+  runToHorizon();
   for (const node of graph?.nodes ?? []) node.rec.finish();
 
   const tiers = graph

@@ -147,11 +147,6 @@ export class PlainWorld {
     });
   }
 
-  /** Runs events due before `until` (Engine.run). */
-  run(until: number, shouldStop?: () => boolean): boolean {
-    return this.engine.run(until, shouldStop);
-  }
-
   /**
    * scheduleFaults' apply: the dependency is down while any dependency-down fault is active,
    * and the slots are the fewest any active capacity cut leaves (Frontend.applyCapacity,
