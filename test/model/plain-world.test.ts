@@ -47,6 +47,7 @@ const CASES: Record<string, string> = {
   'decorrelated-v2 jitter (stateful)': yaml({ retry: jitter('decorrelated-v2') }),
   'scaled jitter, constant backoff': yaml({ retry: '{ maxAttempts: 5, timeout: 400ms, backoff: { kind: constant, base: 500ms, jitter: scaled } }' }),
   'no timeout, overload refusals not retryable': yaml({ retry: '{ maxAttempts: 4 }', server: '  queue: 10\n  overload: { status: 429, retryable: false }' }),
+  'attempt numbers sent in a header': yaml({ clients: '    behaviour: { attemptHeader: true }' }),
   'a capacity cut and a surge, two populations (one without a retry layer)': yaml({
     faults: '[{ kind: capacity-cut, at: 20s, duration: 40s, slots: 6 }, { kind: surge, at: 1m30s, duration: 20s, factor: 2 }, { kind: dependency-down, at: 2m20s, duration: 10s }]',
     clients: '  batch:\n    clients: 10\n    arrivals: { kind: diurnal, mean: 40/s, amplitude: 0.5, period: 1m }\n    identity: { route: batch }',
@@ -109,8 +110,16 @@ describe('plainShape', () => {
       [yaml({ faults: '[{ kind: error-rate, at: 1m, duration: 1m, probability: 0.1 }]' }), 'a error-rate fault'],
       [yaml({ retry: '{ maxAttempts: 3, deadline: 2s }' }), 'population app: a layer deadline'],
       [yaml({ retry: '{ maxAttempts: 3, budget: { kind: finagle } }' }), 'population app: a retry budget'],
-      [yaml({ clients: '    behaviour: { giveUpAfter: 5s }' }), 'population app: behaviour'],
+      [yaml({ clients: '    behaviour: { giveUpAfter: 5s }' }), 'population app: behaviour giveUpAfter'],
+      [yaml({ server: '  loadBalancer: random' }), 'a load balancer other than the default'],
+      [yaml({ server: '  rejectionCost: 1ms' }), 'a rejection cost'],
     ];
     for (const [source, why] of cases) expect(plainShape(load(source))).toBe(why);
+  });
+
+  it('sends a field it does not know down the general path (one added to the schema later)', () => {
+    const s = load(yaml());
+    const withNewField = { ...s, server: { ...s.server, retryTokens: 5 } } as Scenario;
+    expect(plainShape(withNewField)).toBe('server.retryTokens (a field the plain world does not know)');
   });
 });
