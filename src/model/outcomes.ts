@@ -27,7 +27,7 @@ export const OUTCOME_EXECUTION_DEADLINE = outcomeOf('execution-deadline');
 
 export const OUTCOME_COUNT = 1 + FAILURE_CAUSES.length;
 
-const WIRE: Record<FailureCause, { status: number; retryable: boolean }> = {
+const DEFAULT_ANSWER: Record<FailureCause, { status: number; retryable: boolean }> = {
   // No response at all: the client gave up waiting, or the connection was reset.
   timeout: { status: 0, retryable: true },
   reset: { status: 0, retryable: true },
@@ -59,20 +59,20 @@ const WIRE: Record<FailureCause, { status: number; retryable: boolean }> = {
 };
 
 /**
- * The wire contract of one run: status and retryable flag of every outcome, indexed by
+ * The response contract of one run: status and retryable flag of every outcome, indexed by
  * outcome code. The server's overload refusals (queue full, shed) answer with the status and
  * flag the scenario chose (server.overload.status / retryable), and the errors of an
  * error-rate fault with the fault's; everything else is fixed.
  */
-export interface Wire {
+export interface ResponseContract {
   status: number[];
   retryable: boolean[];
 }
 
-export function wire(overload: { status?: 503 | 429; retryable?: boolean } = {}, error: { status?: number; retryable?: boolean } = {}): Wire {
+export function responseContract(overload: { status?: 503 | 429; retryable?: boolean } = {}, error: { status?: number; retryable?: boolean } = {}): ResponseContract {
   const status = [200], retryable = [false];
   for (const cause of FAILURE_CAUSES) {
-    const w = WIRE[cause];
+    const w = DEFAULT_ANSWER[cause];
     const chosen = cause === 'queue-full' || cause === 'shed' ? overload : cause === 'error' ? error : {};
     status.push(chosen.status ?? w.status);
     retryable.push(chosen.retryable ?? w.retryable);
@@ -80,15 +80,24 @@ export function wire(overload: { status?: 503 | 429; retryable?: boolean } = {},
   return { status, retryable };
 }
 
+/**
+ * Whether an answer carries a Retry-After: it travels as seconds, NaN when there is none
+ * (a number, so that the hot path passes it without allocating). NaN is the one value not
+ * equal to itself.
+ */
+export function carriesRetryAfter(seconds: number): boolean {
+  return seconds === seconds;
+}
+
 /** The contract when the scenario says nothing about overload answers. */
-export const DEFAULT_WIRE = wire();
+export const DEFAULT_CONTRACT = responseContract();
 
 /** Status code of an outcome (200 for ok, 0 when no response came back). */
-export function statusOf(outcome: number, w: Wire = DEFAULT_WIRE): number {
+export function statusOf(outcome: number, w: ResponseContract = DEFAULT_CONTRACT): number {
   return w.status[outcome];
 }
 
 /** The server's `retryable` flag on an outcome. */
-export function retryableFlagOf(outcome: number, w: Wire = DEFAULT_WIRE): boolean {
+export function retryableFlagOf(outcome: number, w: ResponseContract = DEFAULT_CONTRACT): boolean {
   return w.retryable[outcome];
 }

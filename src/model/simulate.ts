@@ -12,7 +12,7 @@ import { meanRate } from '../scenario/arrival-profile.js';
 import { Recorder, autoBucketS } from './recorder.js';
 import { Frontend } from './server/frontend.js';
 import { identities } from './server/request.js';
-import { wire } from './outcomes.js';
+import { responseContract } from './outcomes.js';
 import { Clients } from './client/clients.js';
 import { faultWindows, scheduleFaults } from './faults.js';
 import { Operator, capacityBounds } from './operator/operator.js';
@@ -96,7 +96,7 @@ export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}):
   });
   // The errors of server-side error-rate faults answer the first one's status and flag (the loader makes them agree).
   const errors = s.faults.find((f) => f.kind === 'error-rate' && f.dependency === undefined);
-  const contract = wire(s.server.overload, errors?.kind === 'error-rate' ? { status: errors.status, retryable: errors.retryable } : {});
+  const contract = responseContract(s.server.overload, errors?.kind === 'error-rate' ? { status: errors.status, retryable: errors.retryable } : {});
 
   const { shouldStop, onProgress } = opts;
   const poll = onProgress

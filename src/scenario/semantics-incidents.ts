@@ -102,7 +102,7 @@ export function actionProblems(s: Scenario): SemanticProblem[] {
 
 /**
  * The partial faults name a dependency or an instance that must exist; the errors of the
- * server's error-rate faults share one status and retryable flag (the wire contract of a run
+ * server's error-rate faults share one status and retryable flag (the response contract of a run
  * has one per cause); a warm-up takes time.
  */
 export function partialFaultProblems(s: Scenario): SemanticProblem[] {

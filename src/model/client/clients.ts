@@ -34,7 +34,7 @@ import {
   ACTION_INVALID, ACTION_QUEUED_OFFLINE, ATTEMPT_HEADER, ATTEMPT_INVALID, LAYER_SHIFT, MAX_LAYERS,
   type Actions, type Attempts,
 } from '../records.js';
-import { OUTCOME_OK, OUTCOME_TIMEOUT, OUTCOME_REFUSED_LOCALLY, OUTCOME_INVALID, OUTCOME_UNSUPPORTED_VERSION, OUTCOME_BLOCKED, OUTCOME_COUNT, DEFAULT_WIRE, type Wire } from '../outcomes.js';
+import { OUTCOME_OK, OUTCOME_TIMEOUT, OUTCOME_REFUSED_LOCALLY, OUTCOME_INVALID, OUTCOME_UNSUPPORTED_VERSION, OUTCOME_BLOCKED, OUTCOME_COUNT, DEFAULT_CONTRACT, carriesRetryAfter, type ResponseContract } from '../outcomes.js';
 
 const LAYER_MASK = MAX_LAYERS - 1;
 
@@ -100,11 +100,11 @@ export class Clients {
     private readonly rec: Recorder,
     populations: Array<[string, Population]>,
     seed: number,
-    wire: Wire = DEFAULT_WIRE,
+    contract: ResponseContract = DEFAULT_CONTRACT,
     /** The scenario's faults: a population may be offline for one of their windows. */
     faults: readonly Fault[] = [],
   ) {
-    this.pops = populations.map(([name, spec]) => populationState(engine, name, spec, seed, wire, faults));
+    this.pops = populations.map(([name, spec]) => populationState(engine, name, spec, seed, contract, faults));
     const layers = Math.max(...this.pops.map((p) => p.layers.length));
     if (layers > actions.layers) throw new RangeError(`a population has ${layers} layers; the action pool holds ${actions.layers}`);
     this.kArrival = engine.on((p) => this.arrival(p));
@@ -613,7 +613,7 @@ export class Clients {
       spec.backoff.kind === 'visibility'
         ? Math.max(0, spec.timeout - (now - actions.layerTryStart[slot])) // redelivered when the visibility timeout expires
         : preparedDelay(layer.backoff, tries, p.backoffRng, actions.layerJitter, slot);
-    if (retryAfter === retryAfter) {
+    if (carriesRetryAfter(retryAfter)) {
       // The answer carried a Retry-After (or a gRPC pushback): src/model/client/layer-spec.ts, RetryAfterSpec.
       const ra = spec.retryAfter;
       const mode = ra.mode;

@@ -12,7 +12,7 @@ import type { LayerSpec, RetryOnItem } from './layer-spec.js';
 import { resolveLayer } from './resolve-layer.js';
 import { makeBudget, type RetryBudget } from './budgets.js';
 import { CircuitBreaker, AdaptiveThrottle, RetryBreaker, type Gate } from './gates.js';
-import { OUTCOME_COUNT, OUTCOME_TIMEOUT, OUTCOME_RESET, DEFAULT_WIRE, statusOf, retryableFlagOf, type Wire } from '../outcomes.js';
+import { OUTCOME_COUNT, OUTCOME_TIMEOUT, OUTCOME_RESET, DEFAULT_CONTRACT, statusOf, retryableFlagOf, type ResponseContract } from '../outcomes.js';
 import { MAX_LAYERS } from '../records.js';
 import { offlineWindow, type OfflineWindow } from './offline.js';
 import { prepareBackoff, type PreparedBackoff } from './backoff.js';
@@ -68,7 +68,7 @@ export interface PopulationState {
 
 export type RemoteSwitch = NonNullable<Behaviour['remoteSwitch']>;
 
-export function matchesRetryOn(items: RetryOnItem[], outcome: number, w: Wire = DEFAULT_WIRE): boolean {
+export function matchesRetryOn(items: RetryOnItem[], outcome: number, w: ResponseContract = DEFAULT_CONTRACT): boolean {
   const status = statusOf(outcome, w);
   return items.some((it) =>
     it === 'timeout' ? outcome === OUTCOME_TIMEOUT
@@ -79,7 +79,7 @@ export function matchesRetryOn(items: RetryOnItem[], outcome: number, w: Wire = 
   );
 }
 
-function layerState(engine: Engine, spec: LayerSpec, clients: number, rng: Rng, w: Wire): LayerState {
+function layerState(engine: Engine, spec: LayerSpec, clients: number, rng: Rng, w: ResponseContract): LayerState {
   const retryOn: boolean[] = [false];
   const retry: boolean[] = [false];
   for (let o = 1; o < OUTCOME_COUNT; o++) {
@@ -129,7 +129,7 @@ export function layerCount(spec: Population): number {
   return Math.max(1, Object.keys(layerInputs(spec)).length);
 }
 
-export function populationState(engine: Engine, name: string, spec: Population, seed: number, w: Wire, faults: readonly Fault[] = []): PopulationState {
+export function populationState(engine: Engine, name: string, spec: Population, seed: number, w: ResponseContract, faults: readonly Fault[] = []): PopulationState {
   const resolved = Object.entries(layerInputs(spec)).map(([layerName, input]) => resolveLayer(layerName, input));
   if (resolved.length === 0) resolved.push(resolveLayer('direct', {})); // no layer: send once, wait
   if (resolved.length > MAX_LAYERS) throw new Error(`at most ${MAX_LAYERS} layers per population`);

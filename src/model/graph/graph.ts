@@ -21,7 +21,7 @@ import { Clients } from '../client/clients.js';
 import { Recorder } from '../recorder.js';
 import { Frontend } from '../server/frontend.js';
 import { identities } from '../server/request.js';
-import { wire } from '../outcomes.js';
+import { responseContract } from '../outcomes.js';
 import { scheduleFaults } from '../faults.js';
 import type { ServiceCalls } from '../server/instance.js';
 import { RouteCalls, type CallTarget } from './route-calls.js';
@@ -103,7 +103,7 @@ export class ServiceGraph {
       });
       const faults = s.faults.filter((f) => 'service' in f && f.service === name);
       const errors = faults.find((f) => f.kind === 'error-rate' && f.dependency === undefined);
-      const contract = wire(spec.overload, errors?.kind === 'error-rate' ? { status: errors.status, retryable: errors.retryable } : {});
+      const contract = responseContract(spec.overload, errors?.kind === 'error-rate' ? { status: errors.status, retryable: errors.retryable } : {});
       const layers = Math.min(MAX_LAYERS, Math.max(...pops.map(([, p]) => layerCount(p))));
       const actions = new Actions({ layers, meter: memory });
       const attempts = new Attempts({ meter: memory });

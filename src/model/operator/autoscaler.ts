@@ -55,7 +55,7 @@ export class Autoscaler {
     // Read every interval, cooldown or not, so that utilisation always covers one interval.
     const running = this.server.instanceCount;
     const value = this.utilisation ? this.utilisation.read(now) : this.server.instances.reduce((x, i) => x + i.queued, 0) / running;
-    if (now < this.quietUntil || !(value === value)) return;
+    if (now < this.quietUntil || Number.isNaN(value)) return;
     const desired = Math.max(this.min, Math.min(this.spec.max, Math.ceil(running * value / this.spec.target - 1e-9)));
     if (desired > running + this.pending) {
       const count = desired - running - this.pending;

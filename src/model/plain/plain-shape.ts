@@ -103,7 +103,7 @@ const SERVER: Rules<ServerSpec> = {
 };
 
 const OVERLOAD: Rules<ServerSpec['overload']> = {
-  // The outcome table (`wire`, outcomes.ts) carries the status and the retryable flag to both paths.
+  // The response contract (outcomes.ts) carries the status and the retryable flag to both paths.
   status: 'read',
   retryable: 'read',
   retryAfter: (ra) => ra.kind === 'none' || 'a Retry-After contract',

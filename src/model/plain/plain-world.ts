@@ -26,7 +26,7 @@ import type { Scenario } from '../../scenario/schema.js';
 import { toDistributionSpec } from '../../scenario/distribution-spec.js';
 import type { Recorder } from '../recorder.js';
 import { ATTEMPT_HEADER, type Actions, type Attempts } from '../records.js';
-import { OUTCOME_OK, OUTCOME_DEPENDENCY, OUTCOME_QUEUE_FULL, OUTCOME_TIMEOUT, type Wire } from '../outcomes.js';
+import { OUTCOME_OK, OUTCOME_DEPENDENCY, OUTCOME_QUEUE_FULL, OUTCOME_TIMEOUT, type ResponseContract } from '../outcomes.js';
 import { populationState, type PopulationState } from '../client/population.js';
 import { initialBackoffState, preparedDelay } from '../client/backoff.js';
 import { AttemptQueue } from '../server/attempt-queue.js';
@@ -85,10 +85,10 @@ export class PlainWorld {
     populations: Array<[string, Scenario['clients'][string]]>,
     ids: Identities,
     seed: number,
-    wire: Wire,
+    contract: ResponseContract,
   ) {
     // What Clients' constructor does (the timeout lanes are made here, by populationState).
-    this.pops = populations.map(([name, spec]) => populationState(engine, name, spec, seed, wire, s.faults));
+    this.pops = populations.map(([name, spec]) => populationState(engine, name, spec, seed, contract, s.faults));
     const n = this.pops.length;
     this.timeoutLane = Int32Array.from(this.pops, (p) => p.layers[0].timeoutLane);
     this.timeout = Float64Array.from(this.pops, (p) => p.layers[0].spec.timeout);

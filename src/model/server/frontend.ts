@@ -16,7 +16,7 @@ import type { Scenario } from '../../scenario/schema.js';
 import type { Recorder } from '../recorder.js';
 import type { Actions, Attempts } from '../records.js';
 import { ATTEMPT_INVALID } from '../records.js';
-import { OUTCOME_INVALID, OUTCOME_OK, OUTCOME_RATE_LIMITED, OUTCOME_RESET, statusOf, type Wire } from '../outcomes.js';
+import { OUTCOME_INVALID, OUTCOME_OK, OUTCOME_RATE_LIMITED, OUTCOME_RESET, statusOf, carriesRetryAfter, type ResponseContract } from '../outcomes.js';
 import { toDistributionSpec } from '../../scenario/distribution-spec.js';
 import { Instance, type RouteHandler, type ServiceCalls } from './instance.js';
 import { Dependency } from './dependencies.js';
@@ -96,7 +96,7 @@ export class Frontend {
     ids: Identities,
     seed: number,
     private readonly answer: AnswerSink,
-    private readonly wire: Wire,
+    private readonly contract: ResponseContract,
     opts: FrontendOptions = {},
   ) {
     const spec = s.server;
@@ -291,7 +291,7 @@ export class Frontend {
       this.rec.workDone(this.engine.now, cost, false);
       this.rejectionWorkS += cost;
     }
-    this.answer(a, outcome, outcome === OUTCOME_RATE_LIMITED && limiterRetryAfter === limiterRetryAfter ? limiterRetryAfter : this.retryAfter(a, outcome));
+    this.answer(a, outcome, outcome === OUTCOME_RATE_LIMITED && carriesRetryAfter(limiterRetryAfter) ? limiterRetryAfter : this.retryAfter(a, outcome));
   }
 
   /** Instances answer through here, so every 503 gets the contract's Retry-After. */
@@ -306,7 +306,7 @@ export class Frontend {
 
   private retryAfter(a: number, outcome: number): number {
     const policy = this.retryAfterPolicy;
-    const status = statusOf(outcome, this.wire);
+    const status = statusOf(outcome, this.contract);
     if (!policy || (status !== 503 && status !== 429)) return NaN;
     switch (policy.kind) {
       case 'none':

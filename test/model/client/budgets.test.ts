@@ -8,7 +8,7 @@ import { matchesRetryOn } from '../../../src/model/client/population.js';
 import type { RetryOnItem } from '../../../src/model/client/layer-spec.js';
 import {
   OUTCOME_COUNT, OUTCOME_OK, OUTCOME_DEPENDENCY, OUTCOME_RESET, OUTCOME_TIMEOUT, OUTCOME_INVALID, OUTCOME_RATE_LIMITED,
-  OUTCOME_REFUSED_LOCALLY, OUTCOME_QUEUE_FULL, DEFAULT_WIRE, wire,
+  OUTCOME_REFUSED_LOCALLY, OUTCOME_QUEUE_FULL, DEFAULT_CONTRACT, responseContract,
 } from '../../../src/model/outcomes.js';
 import { CircuitBreaker, AdaptiveThrottle } from '../../../src/model/client/gates.js';
 import { stream } from '../../../src/engine/rng.js';
@@ -16,11 +16,11 @@ import { stream } from '../../../src/engine/rng.js';
 import { budgetSchema, breakerSchema } from '../../../src/scenario/schema-clients.js';
 import { run, failures, histogram, sum } from './harness.js';
 
-/** How a layer retrying `retryOn` classifies each outcome, on the default wire (503s, 429s, a 400). */
+/** How a layer retrying `retryOn` classifies each outcome, under the default response contract (503s, 429s, a 400). */
 function classes(retryOn: RetryOnItem[]): OutcomeClasses {
   const r: boolean[] = [];
   for (let o = 0; o < OUTCOME_COUNT; o++) r.push(o !== OUTCOME_OK && matchesRetryOn(retryOn, o));
-  return { retryOn: r, status: DEFAULT_WIRE.status };
+  return { retryOn: r, status: DEFAULT_CONTRACT.status };
 }
 const GRPC = classes(['reset', 503]);
 
@@ -105,7 +105,7 @@ describe('AwsRetryQuota (AWS SDK standard retry mode)', () => {
     expect(q.quota[0]).toBe(465);
   });
   it('the 429 class follows the wire: an overload answered with 429 is throttling', () => {
-    const w = wire({ status: 429 });
+    const w = responseContract({ status: 429 });
     const r: boolean[] = Array.from({ length: OUTCOME_COUNT }, (_, o) => o !== OUTCOME_OK);
     const q = makeBudget(budgetSchema.parse({ kind: 'aws-quota', transientCost: 14 }), 1, { retryOn: r, status: w.status }) as AwsRetryQuota;
     expect(q.acquire(0, 0, OUTCOME_QUEUE_FULL)).toBe(5);

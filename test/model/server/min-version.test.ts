@@ -8,7 +8,7 @@ import { loadScenario } from '../../../src/scenario/load.js';
 import { simulate } from '../../../src/model/simulate.js';
 import { runOne } from '../../../src/experiment/run-one.js';
 import { FAILURE_CAUSES, type FailureCause, type RunRecord } from '../../../src/model/series.js';
-import { OUTCOME_UNSUPPORTED_VERSION, statusOf, retryableFlagOf, wire } from '../../../src/model/outcomes.js';
+import { OUTCOME_UNSUPPORTED_VERSION, statusOf, retryableFlagOf, responseContract } from '../../../src/model/outcomes.js';
 import { compareVersions } from '../../../src/model/version.js';
 import { scenarioProblems } from '../../helpers/scenario-problems.js';
 
@@ -56,7 +56,7 @@ describe('min-version: the 426 contract', () => {
   it('answers 426, not retryable, whatever the overload contract says', () => {
     expect(statusOf(OUTCOME_UNSUPPORTED_VERSION)).toBe(426);
     expect(retryableFlagOf(OUTCOME_UNSUPPORTED_VERSION)).toBe(false);
-    const w = wire({ status: 429, retryable: true });
+    const w = responseContract({ status: 429, retryable: true });
     expect(statusOf(OUTCOME_UNSUPPORTED_VERSION, w)).toBe(426);
     expect(retryableFlagOf(OUTCOME_UNSUPPORTED_VERSION, w)).toBe(false);
   });
