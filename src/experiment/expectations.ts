@@ -16,7 +16,7 @@ import { sameValue } from '../scenario/sweep.js';
 import type { MeasureDescriptor } from '../measures/measure.js';
 import type { MeasureRegistry } from '../measures/registry.js';
 import { TIER_MEASURES } from '../measures/tiers.js';
-import { formatValue } from '../measures/format.js';
+import { formatValue, seedCount, seedsText } from '../measures/format.js';
 import type { PointAggregate, VariantAggregate } from './aggregate.js';
 import { readValue, valueText } from '../scenario/search-apply.js';
 import type { SearchOutcome } from './search/run-search.js';
@@ -249,7 +249,7 @@ function valueAt(p: PointAggregate, scope: ExpectationScope, key: string): numbe
 /** What a missing value means, in words: for recovery time, how many seeds did recover. */
 function missingText(p: PointAggregate, key: string): string {
   if (key === 'recoveryTimeS') {
-    const k = Math.round((p.measures.recovered?.value ?? 0) * p.runs);
+    const k = seedCount(p.measures.recovered?.value ?? 0, p.runs);
     return `not every seed recovered (${k} of ${p.runs} did)`;
   }
   return 'no value';
@@ -257,7 +257,7 @@ function missingText(p: PointAggregate, key: string): string {
 
 /** The measured value in words: a fraction of seeds as "2 of 3 seeds", a mean across seeds marked so. */
 function actualText(m: BoundMeasure, value: number, runs: number): string {
-  if (m.aggregate === 'fraction') return runs > 1 ? `${Math.round(value * runs)} of ${runs} seeds` : value >= 1 ? 'yes' : 'no';
+  if (m.aggregate === 'fraction') return seedsText(value, runs);
   return `${formatValue(m.unit, value)}${runs > 1 && m.aggregate !== 'max' ? ' (mean)' : ''}`;
 }
 

@@ -61,3 +61,15 @@ export function formatInterval(unit: Unit, lo: number | null, hi: number | null)
   if (lo === null || hi === null) return null;
   return `${formatValue(unit, lo)}–${formatValue(unit, hi)}`;
 }
+
+/** How many of `runs` seeds a fraction of seeds is (a fraction across seeds is k / runs). */
+export function seedCount(fraction: number, runs: number): number {
+  return Math.round(fraction * runs);
+}
+
+/** A fraction of seeds in words: "yes"/"no" for one run, "2 of 3 seeds" for several, "—" when unknown. */
+export function seedsText(fraction: number | null, runs: number): string {
+  if (fraction === null) return '—';
+  if (runs <= 1) return fraction >= 1 ? 'yes' : 'no';
+  return `${seedCount(fraction, runs)} of ${runs} seeds`;
+}

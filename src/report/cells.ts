@@ -5,7 +5,7 @@
  * cells here, so they never disagree, and the browser test checks the page against the same
  * formatting of summary.json's numbers.
  */
-import { formatInterval, formatValue } from '../measures/format.js';
+import { formatInterval, formatValue, seedsText } from '../measures/format.js';
 import type { AggregateResult, MeasureInfo, PointResult, Results, VariantResult } from '../results/results.js';
 
 export interface Cell {
@@ -16,12 +16,7 @@ export interface Cell {
   interval: string | null;
 }
 
-/** "yes"/"no" for one run, "2 of 3 seeds" for several, "—" when unknown. */
-export function seedsText(fraction: number | null, runs: number): string {
-  if (fraction === null) return '—';
-  if (runs <= 1) return fraction >= 1 ? 'yes' : 'no';
-  return `${Math.round(fraction * runs)} of ${runs} seeds`;
-}
+export { seedsText };
 
 /** A measure's value at a point, in words. */
 export function valueText(m: MeasureInfo, a: AggregateResult | undefined, runs: number): string {

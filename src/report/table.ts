@@ -4,7 +4,7 @@
  * decided each place. Built from the same cells as summary.md and report.html.
  */
 import type { Results } from '../results/results.js';
-import { formatValue } from '../measures/format.js';
+import { formatValue, seedCount } from '../measures/format.js';
 import { UNHEALTHY_TEXT, cellOf, headlineMeasures, healthyBefore, pointLabel, printable } from './cells.js';
 
 function pad(rows: string[][]): string[] {
@@ -117,7 +117,7 @@ export function rankingText(r: Results, width = Infinity): string {
       const rt = e.values.recoveryTimeS ?? null;
       const recovered = e.values.recovered ?? null;
       const recovery = rt !== null ? `${detail >= 1 ? 'recovered in' : 'back in'} ${formatValue('duration', rt)}`
-        : `not recovered${e.runs > 1 && recovered !== null ? ` (${Math.round(recovered * e.runs)}/${e.runs} seeds)` : ''}`;
+        : `not recovered${e.runs > 1 && recovered !== null ? ` (${seedCount(recovered, e.runs)}/${e.runs} seeds)` : ''}`;
       const ratio = detail >= 4 && e.outageSavedRatio !== null ? ` (${formatValue('share', Math.abs(e.outageSavedRatio))} of its outage)` : '';
       const saved = e.variant === k.baseline ? 'baseline'
         : e.outageSavedS === null ? ''

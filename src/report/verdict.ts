@@ -5,7 +5,7 @@
  * it, summary.md puts it under the question and the terminal prints it, so a reader gets the
  * answer before any table. Every number in it comes from the Results and is formatted by unit.
  */
-import { formatValue } from '../measures/format.js';
+import { formatValue, seedsText } from '../measures/format.js';
 import type { RankingResult, RankingRow, Results } from '../results/results.js';
 import { parseDuration } from '../scenario/units.js';
 import { atPoint, featuredPointIndex, pointLabel } from './cells.js';
@@ -74,7 +74,7 @@ function baselineClause(r: Results, p: RankedPoint, e: RankingRow): string {
   if (!e.healthyBefore) return `${e.variant} is already unhealthy before the fault`;
   const frac = e.values.recovered ?? null;
   const rt = e.values.recoveryTimeS ?? null;
-  if (frac !== null && frac > 0 && frac < 1 && e.runs > 1) return `${e.variant} recovers in only ${Math.round(frac * e.runs)} of ${e.runs} seeds`;
+  if (frac !== null && frac > 0 && frac < 1 && e.runs > 1) return `${e.variant} recovers in only ${seedsText(frac, e.runs)}`;
   if (rt === null || frac === 0) {
     const w = windowAfterFault(r, e.variant, p.point);
     return `${e.variant} does not recover${w === null ? ' before the run ends' : ` within ${formatValue('duration', w)}`}`;
@@ -117,7 +117,7 @@ export function verdictSentence(r: Results): string | null {
     const top = p.entries[0];
     const some = p.entries.filter((e) => e.healthyBefore && (e.values.recovered ?? 0) > 0);
     parts.push(some.length > 0
-      ? `no variant recovers in every seed; ${top.variant} comes closest (${Math.round((top.values.recovered ?? 0) * top.runs)} of ${top.runs} seeds)`
+      ? `no variant recovers in every seed; ${top.variant} comes closest (${seedsText(top.values.recovered ?? 0, top.runs)})`
       : `no variant brings the service back${w === null ? ' before the run ends' : ` within ${formatValue('duration', w)}`}`);
   }
   const base = p.entries.find((e) => e.variant === k.baseline);

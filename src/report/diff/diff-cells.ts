@@ -3,7 +3,7 @@
  * measure's value at one side, its change with the interval, the verdict's lines. One
  * formatter per concept, so the terminal and the comment never disagree on a number.
  */
-import { formatValue } from '../../measures/format.js';
+import { formatValue, seedsText } from '../../measures/format.js';
 import type { MeasureChange, PointDiff, ResultsDiff } from '../../results/diff/results-diff.js';
 import { pointLabel } from '../cells.js';
 
@@ -12,7 +12,7 @@ export const VERDICT_MEASURES = ['recovered', 'recoveryTimeS', 'perceivedOutageS
 
 /** A measure's value at one side: "2m36s", "not recovered", "3 of 3 seeds". */
 export function sideText(c: MeasureChange, value: number | null, runs: number): string {
-  if (c.key === 'recovered' && value !== null) return runs > 1 ? `${Math.round(value * runs)} of ${runs} seeds` : value >= 1 ? 'yes' : 'no';
+  if (c.key === 'recovered' && value !== null) return seedsText(value, runs);
   if (value === null && c.key === 'recoveryTimeS') return 'not recovered';
   return formatValue(c.unit, value);
 }
