@@ -104,6 +104,8 @@ export class Actions extends Pool {
   inflight!: Int32Array;
   /** Failed tries the user has seen (outermost layer), and manual refreshes made. */
   failuresSeen!: Int32Array;
+  /** The handle of the user's give-up timer in its lane (behaviour.giveUpAfter), cancelled when the action ends first. */
+  giveUpTimer!: Float64Array;
   refreshes!: Int32Array;
   layerTries!: Int32Array;
   layerStart!: Float64Array;
@@ -162,6 +164,7 @@ export class Actions extends Pool {
     this.tokenCounter = g32(this.tokenCounter, n);
     this.inflight = g32(this.inflight, n);
     this.failuresSeen = g32(this.failuresSeen, n);
+    this.giveUpTimer = g64(this.giveUpTimer, n);
     this.refreshes = g32(this.refreshes, n);
     const m = n * this.layers;
     this.layerTries = g32(this.layerTries, m);

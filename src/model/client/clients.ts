@@ -56,6 +56,12 @@ export class Clients {
   private readonly kArrival: number;
   /** Per population: the lane of its arrivals (each comes due after the one before, so they need no heap). */
   private arrivalLane = new Int32Array(0);
+  /**
+   * Per population: the lane of its users' give-up timers (one delay, so they come due in the
+   * order they start), or -1 without behaviour.giveUpAfter. Most actions end before their
+   * user gives up: the timer is cancelled then (release), so it is never run as an event.
+   */
+  private readonly giveUpLane: Int32Array;
   private readonly kAttemptTimeout: number;
   private readonly kLayerTimeout: number;
   private readonly kRetry: number;
@@ -117,6 +123,7 @@ export class Clients {
     this.kThought = engine.on((p, user) => this.userActs(p, user));
     this.kHedge = engine.on((act, aux) => this.hedgeDue(act, aux));
     this.hedged = Uint8Array.from(this.pops, (p) => (p.layers[p.layers.length - 1].hedge ? 1 : 0));
+    this.giveUpLane = Int32Array.from(this.pops, (p) => (p.behaviour.giveUpAfter !== undefined ? engine.laneFor(p.behaviour.giveUpAfter) : -1));
     this.actionTimeS = new Float64Array(this.pops.length);
     this.actionsEnded = new Float64Array(this.pops.length);
     this.carriesDeadline = this.pops.map((p) => p.spec.identity?.sendsDeadline === true);
@@ -160,7 +167,7 @@ export class Clients {
     this.abandonBelow(act, -1);
     this.rec.actionAbandoned(this.engine.now, this.actions.population[act], this.actions.attempts[act]);
     this.ended(act);
-    this.actions.release(act);
+    this.release(act);
   }
 
   /** Tells a service's caller that its call ended (after the action's record is released). */
@@ -169,7 +176,7 @@ export class Clients {
     if (hook === undefined) return;
     const pop = this.actions.population[act];
     const tag = this.callTag![act];
-    this.actions.release(act);
+    this.release(act);
     hook(pop, tag, ok);
   }
 
@@ -225,7 +232,7 @@ export class Clients {
       this.userOf[act] = user;
     }
     this.rec.actionStarted(now, i);
-    if (b.giveUpAfter !== undefined) this.engine.after(b.giveUpAfter, this.kGiveUp, act, this.actions.gen[act]);
+    this.actions.giveUpTimer[act] = b.giveUpAfter !== undefined ? this.engine.afterInLane(this.giveUpLane[i], b.giveUpAfter, this.kGiveUp, act, this.actions.gen[act]) : NOT_CANCELLABLE;
     if (offline) {
       p.offlineQueued![client]++;
       p.offlineActions.push(act, this.actions.gen[act]);
@@ -254,6 +261,12 @@ export class Clients {
     this.rec.actionEnded(this.engine.now, this.actions.population[act], true, this.actions.attempts[act]);
     this.ended(act);
     if (this.callEnded !== undefined) return this.endCall(act, true);
+    this.release(act);
+  }
+
+  /** The action's record goes back to the pool; its user's give-up timer, if still pending, with it. */
+  private release(act: number): void {
+    this.engine.cancelInLane(this.giveUpLane[this.actions.population[act]], this.actions.giveUpTimer[act]);
     this.actions.release(act);
   }
 
@@ -279,7 +292,7 @@ export class Clients {
     this.rec.actionEnded(this.engine.now, actions.population[act], false, actions.attempts[act]);
     this.ended(act);
     if (this.callEnded !== undefined) return this.endCall(act, false);
-    actions.release(act);
+    this.release(act);
   }
 
   private refreshDue(act: number, gen: number): void {
@@ -294,7 +307,7 @@ export class Clients {
     this.abandonBelow(act, -1);
     this.rec.actionAbandoned(this.engine.now, actions.population[act], actions.attempts[act]);
     this.ended(act);
-    actions.release(act);
+    this.release(act);
   }
 
   // ── Layers ─────────────────────────────────────────────────────────────────
@@ -584,7 +597,7 @@ export class Clients {
       const limit = p.behaviour.giveUpAfterFailures;
       if (limit !== undefined && seen >= limit) {
         this.rec.actionAbandoned(now, actions.population[act], actions.attempts[act]);
-        actions.release(act);
+        this.release(act);
         return;
       }
     }

@@ -296,6 +296,26 @@ server: { slots: 10, serviceTime: { kind: constant, value: 1ms } }
     expect(sum(r.series.actionsAbandoned)).toBe(0);
   });
 
+  it('a give-up timer whose action finished first is cancelled, never run as an event', () => {
+    // Every action succeeds in 1 ms: with or without a user who would give up after 3.5 s,
+    // the run processes the same events (arrivals and completions); the timers are gone.
+    const world = (behaviour: string) => run(`
+name: ok
+horizon: 2m
+clients:
+  app:
+    arrivals: { kind: constant, rate: 5/s }
+    retry: { maxAttempts: 3 }
+${behaviour}
+server: { slots: 10, serviceTime: { kind: constant, value: 1ms } }
+`);
+    const patient = world('');
+    const impatient = world('    behaviour: { giveUpAfter: 3500ms }');
+    expect(impatient.totals.actionsOk).toBe(patient.totals.actionsOk);
+    expect(impatient.totals.actionsOk).toBeGreaterThan(500);
+    expect(impatient.totals.eventsProcessed).toBe(patient.totals.eventsProcessed);
+  });
+
   it('giveUpAfterFailures counts failed tries of the outermost layer: 3 outer failures of 2 inner attempts = 6 attempts', () => {
     const r = run(allFail(`
       outer: { maxAttempts: 10, backoff: { kind: none } }
