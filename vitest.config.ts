@@ -12,27 +12,39 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * in vitest's own order.
  */
 const LONGEST_FIRST = [
-  'test/scenarios/dependency-outage.test.ts',
-  'test/diff/diff-cli.test.ts',
-  'test/cli/guards.test.ts',
-  'test/cli/cli.test.ts',
-  'test/cli/edge.test.ts',
-  'test/scenarios/offline-sync.test.ts',
-  'test/scenarios/incident-playbook.test.ts',
-  'test/scenarios/retry-storm.test.ts',
-  'test/experiment/interrupt.test.ts',
-  'test/experiment/determinism.test.ts',
-  'test/report/charts.browser.test.ts',
-  'test/scenarios/dependency-outage-recovers.test.ts',
-  'test/report/report.browser.test.ts',
-  'test/experiment/shard-merge.test.ts',
-  'test/scenario/fuzz.test.ts',
-  'test/scenarios/aws-sdk-upgrade.test.ts',
-  'test/cli/cli-progress.test.ts',
-  'test/scenarios/partial-failures.test.ts',
-  'test/report/first-screen.browser.test.ts',
-  'test/cli/output-folder.test.ts',
-  'test/model/queueing.test.ts',
+  // Measured 2026-12-02 04:41 (load 5-8 beside other work): seconds of one worker, collection
+  // (a file simulating while it is collected) included.
+  'test/diff/diff-cli.test.ts', // 74
+  'test/cli/guards.test.ts', // 45
+  'test/experiment/determinism.test.ts', // 43
+  'test/experiment/interrupt.test.ts', // 41
+  'test/scenarios/offline-sync.test.ts', // 40
+  'test/scenarios/dependency-outage.test.ts', // 39
+  'test/scenarios/incident-playbook.test.ts', // 32
+  'test/cli/edge.test.ts', // 29
+  'test/report/charts.browser.test.ts', // 26
+  'test/report/report.browser.test.ts', // 23
+  'test/model/plain-world.test.ts', // 21
+  'test/cli/cli.test.ts', // 19
+  'test/experiment/shard-merge.test.ts', // 19
+  'test/cli/output-folder.test.ts', // 17
+  'test/scenarios/retry-storm.test.ts', // 17
+  'test/scenario/fuzz.test.ts', // 16
+  'test/scenarios/partial-failures.test.ts', // 16
+  'test/experiment/failures.test.ts', // 16
+  'test/cli/cli-progress.test.ts', // 14
+  'test/scenarios/signup-flood.test.ts', // 14
+  'test/scenarios/dependency-outage-recovers.test.ts', // 13
+  'test/diff/ci-recipe.test.ts', // 13
+  'test/report/charts.test.ts', // 13
+  'test/model/client/preset-behaviour.test.ts', // 12
+  'test/architecture/imports.test.ts', // 12
+  'test/scenarios/server-defences.test.ts', // 12
+  'test/model/queueing.test.ts', // 10
+  'test/report/first-screen.browser.test.ts', // 10
+  'test/scenario/json-schema.test.ts', // 10
+  'test/scenarios/aws-sdk-upgrade.test.ts', // 10
+  'test/scenarios/retry-storm-autoscaler.test.ts', // 8, all while collected
 ];
 
 class LongestFirst extends BaseSequencer {

@@ -35,7 +35,8 @@ function write(stream: NodeJS.WriteStream, s: string): void {
   if (!closed.has(stream)) stream.write(forTerminal(s) + '\n');
 }
 
-const io: Io = {
+/** The process's own streams: what `runCli` hands to the commands. */
+const processIo: Io = {
   out: (s) => write(process.stdout, s),
   err: (s) => write(process.stderr, s),
   progressStream: process.stderr,
@@ -73,7 +74,11 @@ function reportOptions(flag: string | undefined): ReportOptions {
 const DASH = '\u0000-';
 const undash = (s: string) => (s === DASH ? '-' : s);
 
-export async function main(rawArgv: string[]): Promise<number> {
+/**
+ * Parses one command line and runs its command, printing through `io`; returns the exit code.
+ * Errors are thrown, for `execute` to turn into one message.
+ */
+async function main(rawArgv: string[], io: Io): Promise<number> {
   let code: number = EXIT.ok;
   const argv = rawArgv.map((a) => (a === '-' ? DASH : a));
   const cli = yargs(argv)
@@ -244,31 +249,41 @@ function unknownArguments(argv: string[]): string {
   return parts.join('; ');
 }
 
-export async function runCli(argv = hideBin(process.argv)): Promise<void> {
-  quietOnEpipe(process.stdout);
-  quietOnEpipe(process.stderr);
+/**
+ * Runs one command line with `io` and returns its exit code, every error turned into one clear
+ * message and its code (never a stack trace, unless RETRYSTORM_DEBUG is set). `runCli` gives it
+ * the process's streams; the tests call it in-process for refusals that are one code path
+ * with a refusal they check as a process (a process start is most of such a test's cost).
+ */
+export async function execute(argv: string[], io: Io): Promise<number> {
   try {
-    process.exitCode = await main(argv);
+    return await main(argv, io);
   } catch (e) {
     if (e instanceof ScenarioError) {
       io.err(e.message);
       io.err(`${e.problems.length} problem(s); nothing was run`);
-      process.exitCode = EXIT.badInput;
+      return EXIT.badInput;
     } else if (e instanceof ResultsError) {
       io.err(`retrystorm: cannot read the results: ${e.message}`);
-      process.exitCode = EXIT.badInput;
+      return EXIT.badInput;
     } else if (e instanceof OutputError) {
       io.err(`retrystorm: ${e.message}`);
-      process.exitCode = EXIT.cannotWrite;
+      return EXIT.cannotWrite;
     } else if (e instanceof UsageError || e instanceof MergeError) {
       io.err(`retrystorm: ${e.message}\nrun "retrystorm --help" for usage`);
-      process.exitCode = EXIT.badInput;
+      return EXIT.badInput;
     } else {
       const err = e as Error;
       io.err(`retrystorm: internal error: ${err?.message ?? String(e)}`);
       if (process.env.RETRYSTORM_DEBUG) io.err(err?.stack ?? '');
       else io.err('this is a bug in retrystorm; rerun with RETRYSTORM_DEBUG=1 for details');
-      process.exitCode = EXIT.internal;
+      return EXIT.internal;
     }
   }
+}
+
+export async function runCli(argv = hideBin(process.argv)): Promise<void> {
+  quietOnEpipe(process.stdout);
+  quietOnEpipe(process.stderr);
+  process.exitCode = await execute(argv, processIo);
 }

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCliInProcess } from '../helpers/cli.js';
 
 // The CLI as users meet it: `node bin/retrystorm.js ...`, from the compiled dist/ (`npm test` builds first).
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -91,7 +92,7 @@ function validateEveryBadFile(): Result {
   return everyBadFile;
 }
 
-describe.each(BAD)('bad input: $name', ({ name, text, at, path, says }) => {
+describe.each(BAD.map((b, i) => ({ ...b, process: i === 0 })))('bad input: $name', ({ name, text, at, path, says, process: asProcess }) => {
   function expectReported(r: Result, file: string): void {
     expect(r.code, r.stderr).toBe(2);
     const where = path ? `${file}:${at}  ${path}: ` : `${file}:${at}  `;
@@ -107,10 +108,14 @@ describe.each(BAD)('bad input: $name', ({ name, text, at, path, says }) => {
     expectReported(r, file);
   });
 
-  it('run exits 2 with the same report and writes nothing', () => {
+  // The first case as a process (exit code, stderr, no folder), the others through the same
+  // function in this process: \`run\` loads a file as \`validate\` does, and the process above
+  // showed every case's report already; what is checked here is that run refuses with it.
+  it(`run exits 2 with the same report and writes nothing${asProcess ? ' (as a process)' : ''}`, async () => {
     const file = write(`${name}.yaml`, text);
     const out = join(dir, `out-${name}`);
-    const r = cli('run', file, '--out', out, '--quiet');
+    const args = ['run', file, '--out', out, '--quiet'];
+    const r = asProcess ? cli(...args) : await runCliInProcess(args);
     expectReported(r, file);
     expect(r.stderr).toMatch(/nothing was run/);
     expect(existsSync(out)).toBe(false);
@@ -157,8 +162,10 @@ describe('usage errors', () => {
     [[], /^retrystorm: name a command: run, merge, report, diff, edge, validate or schema$/],
     [['run'], /^retrystorm: Not enough non-option arguments/],
     [['run', 'scenarios/reference-storm.yaml', '--seed', '-1'], /^retrystorm: --seed must be a whole number/],
-  ])('%j exits 2 with a one-line message and a pointer to --help', (args, first) => {
-    const r = cli(...args);
+  ])('%j exits 2 with a one-line message and a pointer to --help', async (args, first) => {
+    // The first as a process; the others are the same path (yargs' refusal or a flag's check,
+    // thrown as a UsageError and printed by execute), run through it in this process.
+    const r = args[0] === 'frobnicate' ? cli(...args) : await runCliInProcess(args.map((a) => (a.startsWith('scenarios/') ? join(ROOT, a) : a)));
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     const lines = r.stderr.trimEnd().split('\n');
@@ -167,9 +174,10 @@ describe('usage errors', () => {
     expectNoStackTrace(r.stderr);
   });
 
-  it('run on a missing file exits 2 saying "no such file"', () => {
+  it('run on a missing file exits 2 saying "no such file"', async () => {
+    // In this process: a ScenarioError printed by execute, as the bad-input process test shows.
     const missing = join(dir, 'nope.yaml');
-    const r = cli('run', missing);
+    const r = await runCliInProcess(['run', missing]);
     expect(r.code).toBe(2);
     expect(r.stderr.split('\n')[0]).toBe(`${missing}  no such file`);
     expectNoStackTrace(r.stderr);

@@ -7,7 +7,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, ensureBuilt } from '../helpers/cli.js';
+import { ROOT, ensureBuilt, runCliInProcess } from '../helpers/cli.js';
 import { TOOL_VERSION } from '../../src/experiment/tool-version.js';
 
 interface Result {
@@ -114,16 +114,20 @@ describe('flags follow the file\'s rules', () => {
     [['--seeds', '20000'], /^retrystorm: --seeds 20,000 is above the limit of 10,000 seeds per variant/],
     [['--seed', '1e300', '--seeds', '3'], /^retrystorm: --seed must be a whole number from 0 to 2147483648, like a scenario's seed \(got 1e\+300\)$/],
     [['--seed', '1.5'], /^retrystorm: --seed must be a whole number/],
-  ])('run %j is refused before any run', (flags, says) => {
-    const r = cli(['run', 'base.yaml', '--out', 'never', ...flags]);
+  ])('run %j is refused before any run', async (flags, says) => {
+    // The first as a process; the others are the same path (a flag's check in runCommand,
+    // before any run, printed by execute), run through it in this process.
+    const args = ['run', join(dir, 'base.yaml'), '--out', join(dir, 'never'), ...flags];
+    const r = flags[1] === '20000' ? cli(args) : await runCliInProcess(args);
     expect(r.code).toBe(2);
     expect(r.stderr.split('\n')[0]).toMatch(says);
     expect(existsSync(join(dir, 'never'))).toBe(false);
   });
 
-  it('--seeds within the seed limit is still refused when the results would not fit in memory', () => {
+  it('--seeds within the seed limit is still refused when the results would not fit in memory', async () => {
+    // In this process: refused by the same check before any run as the limits above (each a process).
     writeFileSync(join(dir, 'fine.yaml'), BASE.replace('bucket: 10s', 'bucket: 1s'));
-    const r = cli(['run', 'fine.yaml', '--out', 'never', '--seeds', '10000']);
+    const r = await runCliInProcess(['run', join(dir, 'fine.yaml'), '--out', join(dir, 'never'), '--seeds', '10000']);
     expect(r.code).toBe(2);
     expect(r.stderr.split('\n')[0]).toBe('retrystorm: 10,000 runs x 120 buckets (with --seeds) = 1,200,000 buckets of results held in memory, above the limit of 1,000,000 (about 3 kB each while the outputs are written); use a wider measures.bucket, or fewer seeds, variants or sweep points');
     expect(existsSync(join(dir, 'never'))).toBe(false);

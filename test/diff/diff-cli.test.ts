@@ -16,14 +16,25 @@ const GUARD_ADDED = {
 };
 const diff = (head: string, ...flags: string[]) => runCliProcess(dir, ['diff', 'base-out', head, ...flags], { NO_COLOR: '1' });
 
+/** `diff base-out attempts-8-comment.yaml --json`, run once for the two tests that read it. */
+let unchangedHead: Promise<ReturnType<typeof JSON.parse>> | undefined;
+function diffUnchangedHead(): Promise<ReturnType<typeof JSON.parse>> {
+  unchangedHead ??= diff('attempts-8-comment.yaml', '--json').then((r) => {
+    expect(r.code, r.stderr).toBe(0);
+    return JSON.parse(r.stdout);
+  });
+  return unchangedHead;
+}
+
 beforeAll(async () => {
   ensureBuilt();
   dir = mkdtempSync(join(tmpdir(), 'rs-diff-'));
   const files: Record<string, string> = {
     'base.yaml': smallFlagship(),
-    'attempts-8.yaml': smallFlagship({ attempts: 8 }),
     'attempts-8-deadline-60s.yaml': smallFlagship({ attempts: 8, deadline: '60s' }),
-    'comment.yaml': smallFlagship({ comment: 'a reviewer asked for this comment', guards: ['10%'] }),
+    // Two changes that change no number, in one head (one diff, six runs, instead of two):
+    // client-ceiling's attempts alone, and a comment (with the guard the head adds).
+    'attempts-8-comment.yaml': smallFlagship({ attempts: 8, comment: 'a reviewer asked for this comment', guards: ['10%'] }),
     'seeds-5.yaml': smallFlagship({ seeds: 5, guards: ['10%'] }),
     'deadline-30s.yaml': smallFlagship({ deadline: '30s', guards: ['10%', '50%'] }),
   };
@@ -76,23 +87,20 @@ describe('retrystorm diff on the flagship (smaller model)', () => {
   }, 300_000);
 
   it('client-ceiling at 8 attempts alone changes nothing: its 20 s deadline and the honoured 30 s Retry-After end the retries first', async () => {
-    const r = await diff('attempts-8.yaml', '--json');
-    expect(r.code).toBe(0);
-    const all = JSON.parse(r.stdout);
+    const all = await diffUnchangedHead();
     const d = all.results;
     for (const p of d.points) for (const c of p.changes) expect(c.delta === null || c.delta === 0, `${p.variant} ${c.key}`).toBe(true);
-    expect(all.scenario.changes.map((c: { path: string }) => c.path)).toEqual(['clients.app.layers.app.maxAttempts', 'clients.partner.layers.app.maxAttempts', 'clients.sync.layers.sync.maxAttempts']);
+    expect(all.scenario.changes.map((c: { path: string }) => c.path)).toEqual([GUARD_ADDED.path, 'clients.app.layers.app.maxAttempts', 'clients.partner.layers.app.maxAttempts', 'clients.sync.layers.sync.maxAttempts']);
   }, 300_000);
 
   it('a changed comment changes no number', async () => {
-    const r = await diff('comment.yaml', '--json');
-    expect(r.code).toBe(0);
-    const all = JSON.parse(r.stdout);
+    const all = await diffUnchangedHead();
     const d = all.results;
     expect(d.points).toHaveLength(2);
     expect(all.guards).toMatchObject([{ passed: true, actual: expect.stringMatching(/^2m\d+s -> 2m\d+s: unchanged$/) }]);
-    // Only the guard this head adds (the base has none): the comment itself is no change.
-    expect(all.scenario.changes).toEqual([GUARD_ADDED]);
+    // The three attempts and the guard this head adds (the base has none): the comment itself is no change.
+    expect(all.scenario.changes.filter((c: { path: string }) => !c.path.endsWith('.maxAttempts'))).toEqual([GUARD_ADDED]);
+    expect(all.scenario.changes).toHaveLength(4);
     for (const p of d.points) for (const c of p.changes) expect(c.base === c.head && !c.beyondNoise, `${p.variant} ${c.key}`).toBe(true);
     expect(d.ranking.every((k: { changed: boolean }) => !k.changed)).toBe(true);
   }, 300_000);

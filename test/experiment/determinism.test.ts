@@ -47,14 +47,16 @@ expectations:
 
 const files = (x: ExperimentResult) => ({ summary: summaryText(x), runs: runsJson(x), csv: seriesText(x) });
 
-describe('runExperiment: workers 1 and workers 2 give the same bytes', () => {
+// The calling thread (workers 0) against a pool of two threads: two execution paths that must
+// give the same bytes. A pool of one thread against two is compared as processes below.
+describe('runExperiment: the calling thread and two workers give the same bytes', () => {
   const loaded = loadScenario(SCENARIO, 'determinism.yaml');
   let one: ExperimentResult;
   let two: ExperimentResult;
   const arrivals: string[] = [];
 
   beforeAll(async () => {
-    one = await runExperiment(loaded, { workers: 1 });
+    one = await runExperiment(loaded, { workers: 0 });
     two = await runExperiment(loaded, { workers: 2, onRun: (_done, _total, r) => arrivals.push(`${r.variant}/${r.point}/${r.seed}`) });
   });
 

@@ -1,6 +1,8 @@
 /**
  * A run that throws is reported with its variant, point and seed, and every other run's
- * result is still delivered and kept: on the calling thread (workers 1) and on the pool.
+ * result is still delivered and kept: on the calling thread (workers 0) and on the pool
+ * (workers 2). Workers 1 was once the calling thread; it is now a pool of one thread, the
+ * same code as two (runOnPool), so the calling thread's path is the one tried beside the pool.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runTasks } from '../../src/experiment/pool.js';
@@ -65,7 +67,7 @@ async function collect(list: RunTask[], workers: number) {
   return { results, errors };
 }
 
-describe.each([1, 2])('runTasks with workers %i and broken tasks', (workers) => {
+describe.each([0, 2])('runTasks with workers %i and broken tasks', (workers) => {
   it('calls onError once per broken task (first, middle, last) with that task, and delivers every other task\'s result once', async () => {
     const list = tasks();
     for (const bad of [0, 5, 7]) list[bad] = { ...list[bad], scenario: BROKEN };
@@ -100,11 +102,11 @@ describe('runExperiment with a run that throws', () => {
   const byWorkers = new Map<number, ExperimentResult>();
 
   beforeAll(async () => {
-    byWorkers.set(1, await runExperiment(broken, { workers: 1 }));
+    byWorkers.set(0, await runExperiment(broken, { workers: 0 }));
     byWorkers.set(2, await runExperiment(broken, { workers: 2 }));
   });
 
-  it.each([1, 2])('workers %i: lists the failures with variant, point and seed, keeps the other results, and is partial', (workers) => {
+  it.each([0, 2])('workers %i: lists the failures with variant, point and seed, keeps the other results, and is partial', (workers) => {
     const x = byWorkers.get(workers)!;
     expect(x.failures.map(({ message: _, ...f }) => f)).toEqual([
       { index: 6, variant: 'short-queue', point: 1, seed: 1 },
@@ -131,8 +133,8 @@ describe('runExperiment with a run that throws', () => {
     expect(runs.failures).toHaveLength(2);
   });
 
-  it('gives the same failures and the same bytes with workers 1 and 2', () => {
-    const [a, b] = [byWorkers.get(1)!, byWorkers.get(2)!];
+  it('gives the same failures and the same bytes on the calling thread and on two workers', () => {
+    const [a, b] = [byWorkers.get(0)!, byWorkers.get(2)!];
     expect(b.failures).toEqual(a.failures);
     expect(runsJson(b)).toBe(runsJson(a));
     expect(summaryText(b)).toBe(summaryText(a));

@@ -2,6 +2,8 @@
  * Expectations on one tier of a service graph (`tier: db` with the per-tier measures of
  * src/measures/tiers.ts): what the keys resolve to, the positioned problems when the tier
  * or the measure does not fit, and the check itself on what a small graph simulated.
+ * The runs are on the test's own thread (workers 0): the thread pool is not what is tested
+ * here, and under vitest each pool's threads load the sources through tsx (about 1.2 s of CPU).
  */
 import { describe, expect, it } from 'vitest';
 import { checkExpectations, resolveMeasureReferences } from '../../src/experiment/expectations.js';
@@ -91,7 +93,7 @@ describe('expectations on a tier', () => {
   - { variant: once, tier: db, tierPeakAmplification: { atLeast: 2.5 } }
   - { variant: once, tier: server, tierAmplification: { atMost: 1.5 } }
 `;
-    const x = await runExperiment(loadScenario(GRAPH + expectations, 't.yaml'), { workers: 1 });
+    const x = await runExperiment(loadScenario(GRAPH + expectations, 't.yaml'), { workers: 0 });
     const peak = (v: string) => x.variants.find((a) => a.name === v)!.points[0].tiers!.find((t) => t.name === 'db')!.measures.tierPeakAmplification.value!;
     // Every call in the outage fails at once, so the server's layer makes all 3 tries within a bucket.
     expect(peak('retrying')).toBeGreaterThan(2.9);
@@ -113,7 +115,7 @@ describe('expectations on a tier', () => {
     const head = loadScenario(GRAPH + guard, 't.yaml');
     // The base: the server's call tried once, as the `once` variant does.
     const base = loadScenario(GRAPH.replace('retry: { maxAttempts: 3, timeout: 500ms', 'retry: { maxAttempts: 1, timeout: 500ms') + guard, 't.yaml');
-    const [h, b] = [bundleOf(await runExperiment(head, { workers: 1 })).results, bundleOf(await runExperiment(base, { workers: 1 })).results];
+    const [h, b] = [bundleOf(await runExperiment(head, { workers: 0 })).results, bundleOf(await runExperiment(base, { workers: 0 })).results];
     const { expectations } = resolveMeasureReferences(head, MEASURES);
     const [worse] = checkGuards(expectations, b, h);
     expect(worse.name).toBe('retrying: peak amplification (tier db) worsens by at most 10%');

@@ -37,3 +37,25 @@ export function runCliProcess(cwd: string, args: string[], extraEnv: Record<stri
     p.on('close', (code) => done({ code, stdout, stderr }));
   });
 }
+
+/**
+ * The same command line run in this process, through the function the CLI's process calls
+ * (`execute` in src/cli/main.ts) with the output collected: for a refusal that is one code
+ * path with a refusal its test file checks as a process (exit code, message, files), so
+ * each behaviour a user meets keeps a process test while the variations of it cost no
+ * process start (about 0.8 s of CPU each). Paths must be absolute: this process's working
+ * folder is the repository's. Only refusals: a command that simulates would start a worker
+ * pool that loads the sources through tsx.
+ */
+export async function runCliInProcess(args: string[]): Promise<CliResult> {
+  const { execute } = await import('../../src/cli/main.js');
+  const { forTerminal } = await import('../../src/cli/terminal-text.js');
+  let stdout = '', stderr = '';
+  // Printed as the process prints it: through forTerminal, one line per call.
+  const code = await execute(args, {
+    out: (s) => (stdout += forTerminal(s) + '\n'),
+    err: (s) => (stderr += forTerminal(s) + '\n'),
+    progressStream: process.stderr,
+  });
+  return { code, stdout, stderr };
+}
