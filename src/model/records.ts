@@ -7,6 +7,7 @@
  */
 
 import { UNMETERED, type MemoryMeter } from '../engine/budget.js';
+import { NOT_CANCELLABLE } from '../engine/engine.js';
 
 function grow64(a: Float64Array, n: number): Float64Array { const b = new Float64Array(n); b.set(a); return b; }
 function grow32(a: Int32Array, n: number): Int32Array { const b = new Int32Array(n); b.set(a); return b; }
@@ -145,6 +146,7 @@ export class Actions extends Pool {
     this.inflight[id] = -1;
     this.failuresSeen[id] = 0;
     this.refreshes[id] = 0;
+    this.giveUpTimer[id] = NOT_CANCELLABLE; // no timer until the user's behaviour starts one (a service's calls never do)
     return id;
   }
 

@@ -232,7 +232,7 @@ export class Clients {
       this.userOf[act] = user;
     }
     this.rec.actionStarted(now, i);
-    this.actions.giveUpTimer[act] = b.giveUpAfter !== undefined ? this.engine.afterInLane(this.giveUpLane[i], b.giveUpAfter, this.kGiveUp, act, this.actions.gen[act]) : NOT_CANCELLABLE;
+    if (b.giveUpAfter !== undefined) this.actions.giveUpTimer[act] = this.engine.afterInLane(this.giveUpLane[i], b.giveUpAfter, this.kGiveUp, act, this.actions.gen[act]);
     if (offline) {
       p.offlineQueued![client]++;
       p.offlineActions.push(act, this.actions.gen[act]);
