@@ -16,7 +16,8 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadScenario, loadScenarioFile, type LoadedScenario } from '../scenario/load.js';
 import { ScenarioError } from '../scenario/problems.js';
-import { runExperiment } from '../experiment/experiment.js';
+import { runExperiment, type ExperimentResult } from '../experiment/experiment.js';
+import { FinishedRuns } from '../experiment/run-reuse.js';
 import { bundleOf } from '../results/bundle.js';
 import { readResultsFolder } from '../results/bundle.js';
 import type { Results } from '../results/results.js';
@@ -46,6 +47,8 @@ export interface DiffArgs {
 
 interface Side {
   results: Results;
+  /** The experiment, when this side was a scenario file run now. */
+  run?: ExperimentResult;
   /** The scenario as loaded; for a results folder, its scenario.yaml read again (or why it could not be). */
   scenario: LoadedScenario | string;
 }
@@ -60,8 +63,12 @@ function scenarioOfFolder(dir: string, source: string): LoadedScenario | string 
   }
 }
 
-/** One side: a results folder read back, or a scenario file run now. */
-async function side(path: string, which: 'base' | 'head', args: DiffArgs, io: Io): Promise<Side> {
+/**
+ * One side: a results folder read back, or a scenario file run now. A head run now takes the
+ * base's result for every run whose scenario and seed are the base's (`reuse`, run-reuse.ts):
+ * the same bytes it would simulate, without simulating them.
+ */
+async function side(path: string, which: 'base' | 'head', args: DiffArgs, io: Io, reuse?: FinishedRuns): Promise<Side> {
   if (!existsSync(path)) throw new UsageError(`${which} ${path}: no such file or folder (give a results folder or a scenario file)`);
   if (statSync(path).isDirectory()) {
     const bundle = readResultsFolder(path);
@@ -72,18 +79,28 @@ async function side(path: string, which: 'base' | 'head', args: DiffArgs, io: Io
   const x = await runExperiment(loaded, {
     seeds: args.seeds,
     workers,
-    onStart: (planned) => io.err(`${which}: running ${path}, ${planned} run(s) on ${Math.min(workers, planned)} worker(s)`),
+    reuse,
+    onStart: (planned, _simulatedS, reused) => {
+      const taken = `${reused} run(s) unchanged from the base (same scenario and seed), taken from it`;
+      io.err(planned === 0 ? `${which}: ${path}: ${taken}` : `${which}: running ${path}, ${planned} run(s) on ${Math.min(workers, planned)} worker(s)${reused ? `; ${taken}` : ''}`);
+    },
   });
   if (x.failures.length) throw new UsageError(`${which}: ${x.failures.length} run(s) of ${path} failed: ${x.failures[0].message}`);
   const results = args.out ? writeOutputs(x, resolve(join(args.out, which))).bundle.results : bundleOf(x).results;
-  return { results, scenario: loaded };
+  return { results, scenario: loaded, run: x };
+}
+
+/** The base's finished runs, for the head to take where its runs are the same. */
+function finishedRuns(x: ExperimentResult): FinishedRuns {
+  const scenarios = new Map(x.loaded.variants.map((v) => [v.name, v.points]));
+  return FinishedRuns.of(x.runs, x.results, (r) => scenarios.get(r.variant)![r.point], x.measures);
 }
 
 export async function diffCommand(args: DiffArgs, io: Io): Promise<number> {
   if (args.json && args.markdown) throw new UsageError('give --json or --markdown, not both');
   if (args.seeds !== undefined && (!Number.isInteger(args.seeds) || args.seeds < 1)) throw new UsageError(`--seeds must be a whole number ≥ 1 (got ${args.seeds})`);
   const base = await side(args.base, 'base', args, io);
-  const head = await side(args.head, 'head', args, io);
+  const head = await side(args.head, 'head', args, io, base.run && finishedRuns(base.run));
   const diff = diffResults(base.results, head.results);
   const report: DiffReport = {
     results: diff,

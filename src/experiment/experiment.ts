@@ -14,6 +14,7 @@ import { aggregatePoint, type VariantAggregate } from './aggregate.js';
 import { checkExpectations, resolveMeasureReferences, type ExpectationResult } from './expectations.js';
 import { rankVariants, type Ranking } from './ranking.js';
 import { runTasks } from './pool.js';
+import type { FinishedRuns } from './run-reuse.js';
 import type { SearchOutcome } from './search/run-search.js';
 
 export interface ExperimentOptions extends ExpandOptions {
@@ -27,9 +28,15 @@ export interface ExperimentOptions extends ExpandOptions {
    * Called once the runs are planned and the pool is about to start, with how many runs this
    * process will do and how much simulated time they add up to (seconds).
    */
+  /**
+   * Finished runs of another experiment (run-reuse.ts): a run with the same scenario and seed,
+   * computed with the same measures, takes that result instead of being simulated.
+   */
+  reuse?: FinishedRuns;
   /** The whole plan (every shard's runs), before any run starts: for the journal of finished runs. */
   onPlan?: (runs: RunSpec[]) => void;
-  onStart?: (planned: number, simulatedS: number) => void;
+  /** `reused`: runs of this process that took a finished run's result (opts.reuse) and will not be simulated. */
+  onStart?: (planned: number, simulatedS: number, reused: number) => void;
   /** Called when a run is handed to a worker, with its horizon (simulated seconds). */
   onRunStart?: (run: RunSpec, horizonS: number) => void;
   /** Called now and then while a run is in progress, with the simulated time it has reached. */
@@ -77,9 +84,20 @@ export async function runExperiment(loaded: LoadedScenario, opts: ExperimentOpti
   const signal = opts.signal ?? new AbortController().signal;
   const scenarios = new Map(loaded.variants.map((v) => [v.name, v.points]));
   let done = 0;
-  const tasks = mine.map((r) => ({ ...r, scenario: scenarios.get(r.variant)![r.point], ...(opts.runBudget ? { budget: opts.runBudget } : {}) }));
+  const reuse = opts.reuse?.measures === measures ? opts.reuse : undefined;
+  let reused = 0;
+  const tasks = mine.flatMap((r) => {
+    const scenario = scenarios.get(r.variant)![r.point];
+    const prior = reuse?.resultOf(r, scenario);
+    if (prior) {
+      results[r.index] = prior;
+      reused++;
+      return [];
+    }
+    return [{ ...r, scenario, ...(opts.runBudget ? { budget: opts.runBudget } : {}) }];
+  });
   opts.onPlan?.(runs);
-  opts.onStart?.(mine.length, tasks.reduce((sum, t) => sum + t.scenario.horizon, 0));
+  opts.onStart?.(tasks.length, tasks.reduce((sum, t) => sum + t.scenario.horizon, 0), reused);
   const spec = ({ index, variant, point, seed }: RunSpec): RunSpec => ({ index, variant, point, seed });
   const { onRunStart, onRunProgress } = opts;
   await runTasks(
@@ -91,7 +109,7 @@ export async function runExperiment(loaded: LoadedScenario, opts: ExperimentOpti
       ...(onRunProgress ? { onProgress: (task, simS) => onRunProgress(spec(task), simS) } : {}),
       onResult: (task, result) => {
         results[task.index] = result;
-        opts.onRun?.(++done, mine.length, result, spec(task));
+        opts.onRun?.(++done, tasks.length, result, spec(task));
       },
       onError: (task, error) => {
         failures.push({ index: task.index, variant: task.variant, point: task.point, seed: task.seed, message: error?.message ?? String(error) });

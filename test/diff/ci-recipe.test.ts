@@ -77,6 +77,11 @@ describe('the CI recipe on two commits of a test repository', () => {
     expect(comment).toMatch(/^### retrystorm diff: small: \d+ worse beyond seed noise, 1 guard\(s\) failed$/m);
     expect(comment).toContain('- ⛔ guard failed: no-retries: recovery time worsens by at most 10%');
     expect(comment).toContain('- no-retries: clients.app.layers.app.maxAttempts 1 → 3');
+    // The head simulates only what changed: small's no-retries (2 seeds); its retries
+    // variant and all of calm are the base's runs, taken from it (run-reuse.ts).
+    const stderrOf = (scenario: string) => readFileSync(join(repo, 'out', scenario, 'stderr.txt'), 'utf8');
+    expect(stderrOf('scenarios_small')).toMatch(/head: running \S*small\.yaml, 2 run\(s\) on \d+ worker\(s\); 2 run\(s\) unchanged from the base \(same scenario and seed\), taken from it/);
+    expect(stderrOf('scenarios_calm')).toMatch(/head: \S*calm\.yaml: 4 run\(s\) unchanged from the base \(same scenario and seed\), taken from it/);
     // The comment-only change: nothing.
     expect(comment).toMatch(/^### retrystorm diff: calm: no change beyond seed noise$/m);
     expect(comment).toContain('**The scenario** runs the same world and experiment once resolved (no change).');
