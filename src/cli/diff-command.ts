@@ -18,6 +18,8 @@ import { loadScenario, loadScenarioFile, type LoadedScenario } from '../scenario
 import { ScenarioError } from '../scenario/problems.js';
 import { runExperiment, type ExperimentResult } from '../experiment/experiment.js';
 import { FinishedRuns } from '../experiment/run-reuse.js';
+import { mergeDirs } from '../experiment/merge.js';
+import { MergeError } from '../experiment/merge-error.js';
 import { bundleOf } from '../results/bundle.js';
 import { readResultsFolder } from '../results/bundle.js';
 import type { Results } from '../results/results.js';
@@ -47,7 +49,7 @@ export interface DiffArgs {
 
 interface Side {
   results: Results;
-  /** The experiment, when this side was a scenario file run now. */
+  /** The experiment: run now from a scenario file, or read back from a folder's runs.json (when that can be verified). */
   run?: ExperimentResult;
   /** The scenario as loaded; for a results folder, its scenario.yaml read again (or why it could not be). */
   scenario: LoadedScenario | string;
@@ -72,7 +74,7 @@ async function side(path: string, which: 'base' | 'head', args: DiffArgs, io: Io
   if (!existsSync(path)) throw new UsageError(`${which} ${path}: no such file or folder (give a results folder or a scenario file)`);
   if (statSync(path).isDirectory()) {
     const bundle = readResultsFolder(path);
-    return { results: bundle.results, scenario: scenarioOfFolder(path, bundle.scenarioSource) };
+    return { results: bundle.results, scenario: scenarioOfFolder(path, bundle.scenarioSource), run: runsOfFolder(path) };
   }
   const loaded = loadScenarioFile(path);
   const workers = Math.min(args.workers ?? availableParallelism(), availableParallelism());
@@ -88,6 +90,20 @@ async function side(path: string, which: 'base' | 'head', args: DiffArgs, io: Io
   if (x.failures.length) throw new UsageError(`${which}: ${x.failures.length} run(s) of ${path} failed: ${x.failures[0].message}`);
   const results = args.out ? writeOutputs(x, resolve(join(args.out, which))).bundle.results : bundleOf(x).results;
   return { results, scenario: loaded, run: x };
+}
+
+/**
+ * A results folder's runs, read back from its runs.json as `merge` reads them (made by this
+ * version, from this scenario, unedited: merge.ts checks all three), for a head to take;
+ * undefined when they cannot be verified, and the head then simulates every run.
+ */
+function runsOfFolder(dir: string): ExperimentResult | undefined {
+  try {
+    return mergeDirs([dir]);
+  } catch (e) {
+    if (e instanceof MergeError || e instanceof ScenarioError) return undefined;
+    throw e;
+  }
 }
 
 /** The base's finished runs, for the head to take where its runs are the same. */

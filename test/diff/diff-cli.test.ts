@@ -50,6 +50,8 @@ describe('retrystorm diff on the flagship (smaller model)', () => {
   it('client-ceiling at 8 attempts with a 60 s deadline: recovery at 12 min is worse beyond seed noise, and the check fails', async () => {
     const r = await diff('attempts-8-deadline-60s.yaml', '--json', '--out', 'h8d');
     expect(r.code).toBe(1);
+    // Only client-ceiling changed: as-is's runs are the base folder's, read from its runs.json.
+    expect(r.stderr).toMatch(/^head: running attempts-8-deadline-60s\.yaml, 3 run\(s\) on \d+ worker\(s\); 3 run\(s\) unchanged from the base \(same scenario and seed\), taken from it$/m);
     expect(r.stderr).toMatch(/passed on the base and fail on the head: client-ceiling at faults\[0\]\.duration=12m: recovered at least 100%/);
     const all = JSON.parse(r.stdout);
     const d = all.results;
