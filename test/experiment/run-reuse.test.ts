@@ -3,13 +3,18 @@
  * head's unchanged variants) is the run it replaces, byte for byte; a change anywhere a run
  * reads makes it simulate.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScenario } from '../../src/scenario/load.js';
 import { runExperiment, type ExperimentResult } from '../../src/experiment/experiment.js';
 import { FinishedRuns, runKey } from '../../src/experiment/run-reuse.js';
 import { MEASURES, MeasureRegistry } from '../../src/measures/registry.js';
 import { summaryText, seriesText } from '../helpers/outputs.js';
 import { runsJson } from '../../src/experiment/runs-json.js';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeOutputs } from '../../src/report/write.js';
+import { diffCommand } from '../../src/cli/diff-command.js';
 
 // 2 variants x 2 sweep points x 2 seeds = 8 short runs.
 const scenario = (o: { deadlines?: string; question?: string } = {}) => `
@@ -92,5 +97,38 @@ describe('runKey', () => {
   it('leaves out what no run reads: the prose, the checks, the experiment around the run', () => {
     const dressed = { ...s, question: 'another', description: 'more words', seed: 99, seeds: 7, expectations: [], compare: undefined, variants: undefined };
     expect(runKey(dressed, 1)).toBe(runKey(s, 1));
+  });
+});
+
+describe('diff against a results folder', () => {
+  // The base as `run --out` leaves it; the head changes the deadlines variant only.
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'rs-reuse-'));
+    writeOutputs(await runExperiment(load(scenario()), { workers: 0 }), join(dir, 'base'));
+    writeFileSync(join(dir, 'head.yaml'), scenario({ deadlines: '2s' }));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const diffLines = async () => {
+    const err: string[] = [];
+    const io = { out: () => {}, err: (line: string) => err.push(line), progressStream: process.stderr };
+    await diffCommand({ base: join(dir, 'base'), head: join(dir, 'head.yaml'), json: true, workers: 0 }, io);
+    return err.join('\n');
+  };
+
+  it('takes the runs its runs.json keeps', async () => {
+    expect(await diffLines()).toMatch(/head: running \S+head\.yaml, 4 run\(s\) on 0 worker\(s\); 4 run\(s\) unchanged from the base/);
+  });
+
+  it('simulates every run when runs.json cannot be verified (edited after it was written)', async () => {
+    const file = join(dir, 'base', 'runs.json');
+    const text = readFileSync(file, 'utf8');
+    const edited = text.replace('"eventsProcessed":', '"eventsProcessed":1');
+    expect(edited).not.toBe(text);
+    writeFileSync(file, edited);
+    const lines = await diffLines();
+    expect(lines).toMatch(/head: running \S+head\.yaml, 8 run\(s\) on 0 worker\(s\)$/m);
+    expect(lines).not.toMatch(/taken from it/);
   });
 });
