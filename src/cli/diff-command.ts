@@ -106,17 +106,11 @@ function runsOfFolder(dir: string): ExperimentResult | undefined {
   }
 }
 
-/** The base's finished runs, for the head to take where its runs are the same. */
-function finishedRuns(x: ExperimentResult): FinishedRuns {
-  const scenarios = new Map(x.loaded.variants.map((v) => [v.name, v.points]));
-  return FinishedRuns.of(x.runs, x.results, (r) => scenarios.get(r.variant)![r.point], x.measures);
-}
-
 export async function diffCommand(args: DiffArgs, io: Io): Promise<number> {
   if (args.json && args.markdown) throw new UsageError('give --json or --markdown, not both');
   if (args.seeds !== undefined && (!Number.isInteger(args.seeds) || args.seeds < 1)) throw new UsageError(`--seeds must be a whole number ≥ 1 (got ${args.seeds})`);
   const base = await side(args.base, 'base', args, io);
-  const head = await side(args.head, 'head', args, io, base.run && finishedRuns(base.run));
+  const head = await side(args.head, 'head', args, io, base.run && FinishedRuns.of(base.run));
   const diff = diffResults(base.results, head.results);
   const report: DiffReport = {
     results: diff,

@@ -25,17 +25,17 @@ export interface ExperimentOptions extends ExpandOptions {
   /** What each run may use before it fails (defaults: DEFAULT_RUN_BUDGET in model/simulate.ts). */
   runBudget?: Partial<RunBudget>;
   /**
-   * Called once the runs are planned and the pool is about to start, with how many runs this
-   * process will do and how much simulated time they add up to (seconds).
-   */
-  /**
    * Finished runs of another experiment (run-reuse.ts): a run with the same scenario and seed,
    * computed with the same measures, takes that result instead of being simulated.
    */
   reuse?: FinishedRuns;
   /** The whole plan (every shard's runs), before any run starts: for the journal of finished runs. */
   onPlan?: (runs: RunSpec[]) => void;
-  /** `reused`: runs of this process that took a finished run's result (opts.reuse) and will not be simulated. */
+  /**
+   * Called once the runs are planned and the pool is about to start, with how many runs this
+   * process will simulate, how much simulated time they add up to (seconds), and how many of
+   * its runs took a finished run's result instead (opts.reuse).
+   */
   onStart?: (planned: number, simulatedS: number, reused: number) => void;
   /** Called when a run is handed to a worker, with its horizon (simulated seconds). */
   onRunStart?: (run: RunSpec, horizonS: number) => void;

@@ -15,6 +15,7 @@
  * simulated.
  */
 import type { Scenario } from '../scenario/schema.js';
+import type { LoadedScenario } from '../scenario/load.js';
 import type { MeasureRegistry } from '../measures/registry.js';
 import type { RunResult } from './run-one.js';
 import type { RunSpec } from './expand.js';
@@ -33,17 +34,13 @@ export class FinishedRuns {
 
   private constructor(readonly measures: MeasureRegistry) {}
 
-  /** The finished runs of an experiment: each run's scenario (`scenarioOf`) and result. */
-  static of(
-    runs: readonly RunSpec[],
-    results: ReadonlyArray<RunResult | undefined>,
-    scenarioOf: (run: RunSpec) => Scenario,
-    measures: MeasureRegistry,
-  ): FinishedRuns {
-    const finished = new FinishedRuns(measures);
-    for (const run of runs) {
-      const result = results[run.index];
-      if (result) finished.byKey.set(runKey(scenarioOf(run), run.seed), result);
+  /** The finished runs of an experiment (what ExperimentResult holds): each run's scenario, seed and result. */
+  static of(x: { loaded: LoadedScenario; runs: readonly RunSpec[]; results: ReadonlyArray<RunResult | undefined>; measures: MeasureRegistry }): FinishedRuns {
+    const finished = new FinishedRuns(x.measures);
+    const points = new Map(x.loaded.variants.map((v) => [v.name, v.points]));
+    for (const run of x.runs) {
+      const result = x.results[run.index];
+      if (result) finished.byKey.set(runKey(points.get(run.variant)![run.point], run.seed), result);
     }
     return finished;
   }
