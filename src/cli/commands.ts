@@ -14,6 +14,8 @@ import { inShard, type RunSpec, type Shard } from '../experiment/expand.js';
 import { shardFromArg } from './shard-arg.js';
 import { estimate, ATTEMPTS_PER_S } from '../experiment/estimate.js';
 import { mergeDirs } from '../experiment/merge.js';
+import { FinishedRuns } from '../experiment/run-reuse.js';
+import { ScenarioError } from '../scenario/problems.js';
 import { renderOutputs, type ReportOptions } from '../report/write.js';
 import { OutputError, OutputFolder } from './output-folder.js';
 import { rankingText, summaryTable, wrapWords } from '../report/table.js';
@@ -52,6 +54,22 @@ export interface RunArgs {
   report?: ReportOptions;
   /** A results folder to check the scenario's guards on change (`worsenBy`) against. */
   base?: string;
+  /** A results folder of an earlier run whose unchanged runs (same scenario and seed) are taken instead of simulated. */
+  reuse?: string;
+}
+
+/**
+ * The runs a results folder keeps (`--reuse DIR`), read back and verified as `merge` reads
+ * them: made by this version, from its scenario.yaml, unedited. Asked for by name, so a folder
+ * that cannot be verified is refused with the reason rather than silently simulated again.
+ */
+function reusableRuns(dir: string): FinishedRuns {
+  try {
+    return FinishedRuns.of(mergeDirs([dir]));
+  } catch (e) {
+    if (e instanceof ScenarioError) throw new UsageError(`--reuse ${dir}: its scenario.yaml cannot be loaded here (${e.problems[0]?.message ?? 'invalid'}), so its runs cannot be matched`);
+    throw e;
+  }
 }
 
 /** The limits a file's experiment must keep, applied to what the flags ask for instead. */
@@ -96,6 +114,7 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
   checkSizeFlags(loaded, args.seeds);
   // Read before the runs: a wrong folder is said in a second, not after an hour of simulation.
   const baseResults = args.base === undefined ? undefined : readResultsFolder(args.base).results;
+  const reuse = args.reuse === undefined ? undefined : reusableRuns(args.reuse);
   // Checked and locked before any simulation: an unusable --out is said now, not after the runs.
   const folder = OutputFolder.claim(args.out ?? join('reports', loaded.base.name));
   for (const orphan of folder.orphans()) {
@@ -136,9 +155,18 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
       ...(memoryBytes !== undefined ? { runBudget: { memoryBytes } } : {}),
       // Printed once the signal handlers are installed: from this line on, Ctrl-C keeps the
       // finished runs (scripts and the tests wait for it before sending a signal).
-      onStart: (planned, simulatedS) => {
-        if (!args.quiet) io.err(`running ${planned} run(s) on ${Math.min(workers, Math.max(planned, 1))} worker(s); Ctrl-C keeps finished runs`);
+      reuse,
+      onStart: (planned, simulatedS, reused) => {
+        if (!args.quiet) {
+          const taken = reused > 0 ? `; ${reused} run(s) unchanged in ${args.reuse} (same scenario and seed), taken from it` : '';
+          io.err(`running ${planned} run(s) on ${Math.min(workers, Math.max(planned, 1))} worker(s)${taken}; Ctrl-C keeps finished runs`);
+        }
         bar.planned(planned, simulatedS);
+      },
+      // A run taken from --reuse goes to the journal like a finished one: a kill keeps it too.
+      onReused: (r, result) => {
+        folder.record(r.index, result);
+        journaled++;
       },
       onRunStart: (r, horizonS) => bar.started(r.index, runLabel(r), horizonS),
       onRunProgress: (r, simS) => bar.moved(r.index, simS),

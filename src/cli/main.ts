@@ -50,7 +50,7 @@ const processIo: Io = {
 
 /** The options of each command, for "did you mean" (yargs only says what it did not know). */
 const OPTIONS: Record<string, string[]> = {
-  run: ['seed', 'seeds', 'out', 'workers', 'force-workers', 'shard', 'quiet', 'report-url', 'base', 'progress-every', 'max-run-memory'],
+  run: ['seed', 'seeds', 'out', 'workers', 'force-workers', 'shard', 'quiet', 'report-url', 'base', 'reuse', 'progress-every', 'max-run-memory'],
   merge: ['out', 'report-url'],
   report: ['report-url'],
   diff: ['json', 'markdown', 'out', 'seeds', 'workers', 'fail-on-worse'],
@@ -98,6 +98,7 @@ async function main(rawArgv: string[], io: Io): Promise<number> {
           .option('shard', { type: 'string', describe: 'run only shard i of n (i/n); "auto" or "auto/n" reads i from JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID or RETRYSTORM_SHARD_INDEX; merge the folders with "merge"' })
           .option('quiet', { type: 'boolean', default: false, describe: 'print only the summary' })
           .option('base', { type: 'string', describe: 'results folder of the base (run --out): check the guards on change (worsenBy) against it' })
+          .option('reuse', { type: 'string', describe: 'results folder of an earlier run (run --out): take its runs whose scenario and seed are unchanged instead of simulating them again' })
           .option('progress-every', { type: 'string', describe: 'time between progress updates (default 5s in a log, 200ms on a terminal)' })
           .option('report-url', { type: 'string', describe: 'where summary.md links to report.html, e.g. a CI artifact URL (default: the relative path report.html, or $RETRYSTORM_REPORT_URL)' })
           .option('max-run-memory', {
@@ -107,7 +108,7 @@ async function main(rawArgv: string[], io: Io): Promise<number> {
       async (a) => {
         const { runCommand } = await import('./commands.js');
         code = await runCommand(
-          { scenario: undash(a.scenario as string), seed: a.seed, seeds: a.seeds, out: a.out === undefined ? undefined : undash(a.out), workers: a.workers, forceWorkers: a['force-workers'], shard: a.shard, quiet: a.quiet, progressEvery: a.progressEvery, report: reportOptions(a['report-url']), base: a.base === undefined ? undefined : undash(a.base), maxRunMemory: a.maxRunMemory },
+          { scenario: undash(a.scenario as string), seed: a.seed, seeds: a.seeds, out: a.out === undefined ? undefined : undash(a.out), workers: a.workers, forceWorkers: a['force-workers'], shard: a.shard, quiet: a.quiet, progressEvery: a.progressEvery, report: reportOptions(a['report-url']), base: a.base === undefined ? undefined : undash(a.base), reuse: a.reuse === undefined ? undefined : undash(a.reuse), maxRunMemory: a.maxRunMemory },
           io,
         );
       },

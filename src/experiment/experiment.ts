@@ -41,6 +41,8 @@ export interface ExperimentOptions extends ExpandOptions {
   onRunStart?: (run: RunSpec, horizonS: number) => void;
   /** Called now and then while a run is in progress, with the simulated time it has reached. */
   onRunProgress?: (run: RunSpec, simS: number) => void;
+  /** Called for each run that took a finished run's result (opts.reuse), after onPlan and before any run starts. */
+  onReused?: (run: RunSpec, result: RunResult) => void;
   /** Called after each finished run. */
   onRun?: (done: number, total: number, result: RunResult, run: RunSpec) => void;
   /** The measures to compute (default: the built-in ones; others need workers 0, since measures are code). */
@@ -85,19 +87,22 @@ export async function runExperiment(loaded: LoadedScenario, opts: ExperimentOpti
   const scenarios = new Map(loaded.variants.map((v) => [v.name, v.points]));
   let done = 0;
   const reuse = opts.reuse?.measures === measures ? opts.reuse : undefined;
-  let reused = 0;
+  const reused: Array<[RunSpec, RunResult]> = [];
   const tasks = mine.flatMap((r) => {
     const scenario = scenarios.get(r.variant)![r.point];
     const prior = reuse?.resultOf(r, scenario);
     if (prior) {
-      results[r.index] = prior;
-      reused++;
+      reused.push([r, prior]);
       return [];
     }
     return [{ ...r, scenario, ...(opts.runBudget ? { budget: opts.runBudget } : {}) }];
   });
   opts.onPlan?.(runs);
-  opts.onStart?.(tasks.length, tasks.reduce((sum, t) => sum + t.scenario.horizon, 0), reused);
+  for (const [r, result] of reused) {
+    results[r.index] = result;
+    opts.onReused?.(r, result);
+  }
+  opts.onStart?.(tasks.length, tasks.reduce((sum, t) => sum + t.scenario.horizon, 0), reused.length);
   const spec = ({ index, variant, point, seed }: RunSpec): RunSpec => ({ index, variant, point, seed });
   const { onRunStart, onRunProgress } = opts;
   await runTasks(

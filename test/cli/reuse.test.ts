@@ -1,0 +1,66 @@
+// `run --reuse DIR`, as users run it (a process, from dist/): iterating on a scenario, a
+// variant added to it simulates only the new variant's runs, and the folder written is the
+// one a run from scratch writes, byte for byte.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureBuilt, runCliProcess } from '../helpers/cli.js';
+
+// 2 variants x 2 seeds, then a third variant added: 4 runs kept, 2 new.
+const BASE = `name: reuse
+horizon: 3m
+seeds: 2
+measures: { bucket: 10s, hold: 30s }
+clients:
+  app:
+    arrivals: { kind: constant, rate: 80/s }
+    retry: { maxAttempts: 4, timeout: 1s, backoff: { kind: exponential, base: 500ms, max: 8s, jitter: full } }
+server: { slots: 10, serviceTime: { kind: exponential, mean: 100ms } }
+faults:
+  - { kind: dependency-down, at: 1m, duration: 20s }
+variants:
+  retries: {}
+  one-try:
+    overlay: { clients: { app: { retry: { maxAttempts: 1, timeout: 1s } } } }
+`;
+const EDITED = `${BASE}  short-queue:
+    overlay: { server: { queue: 20 } }
+`;
+
+let dir: string;
+const cli = (...args: string[]) => runCliProcess(dir, args);
+const read = (folder: string, file: string) => readFileSync(join(dir, folder, file), 'utf8');
+
+beforeAll(async () => {
+  ensureBuilt();
+  dir = mkdtempSync(join(tmpdir(), 'rs-reuse-cli-'));
+  writeFileSync(join(dir, 'base.yaml'), BASE);
+  writeFileSync(join(dir, 'edited.yaml'), EDITED);
+  const r = await cli('run', 'base.yaml', '--out', 'first', '--quiet');
+  expect(r.code, r.stderr).toBe(0);
+}, 120_000);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('run --reuse', () => {
+  it('simulates only the new variant, and writes what a run from scratch writes', async () => {
+    const taken = await cli('run', 'edited.yaml', '--reuse', 'first', '--out', 'second', '--workers', '2');
+    expect(taken.code, taken.stderr).toBe(0);
+    expect(taken.stderr).toMatch(/^running 2 run\(s\) on 2 worker\(s\); 4 run\(s\) unchanged in first \(same scenario and seed\), taken from it; Ctrl-C keeps finished runs$/m);
+    const fresh = await cli('run', 'edited.yaml', '--out', 'fresh', '--quiet');
+    expect(fresh.code, fresh.stderr).toBe(0);
+    for (const file of ['summary.json', 'runs.json', 'timeseries.csv', 'populations.csv']) expect(read('second', file), file).toBe(read('fresh', file));
+  }, 120_000);
+
+  it('refuses a folder whose runs cannot be verified, with the reason and exit code 2', async () => {
+    const runs = read('first', 'runs.json');
+    const edited = runs.replace('"eventsProcessed":', '"eventsProcessed":1');
+    expect(edited).not.toBe(runs);
+    writeFileSync(join(dir, 'first', 'runs.json'), edited);
+    const r = await cli('run', 'edited.yaml', '--reuse', 'first', '--out', 'third', '--quiet');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/runs\.json: its results do not match its digest/);
+    expect(r.stderr).not.toMatch(/at .*\.js:\d+/);
+  }, 120_000);
+});
