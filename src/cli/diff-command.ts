@@ -49,7 +49,7 @@ export interface DiffArgs {
 
 interface Side {
   results: Results;
-  /** The experiment: run now from a scenario file, or read back from a folder's runs.json (when that can be verified). */
+  /** The experiment: run now from a scenario file, or a base folder's runs.json read back (when that can be verified). */
   run?: ExperimentResult;
   /** The scenario as loaded; for a results folder, its scenario.yaml read again (or why it could not be). */
   scenario: LoadedScenario | string;
@@ -74,7 +74,8 @@ async function side(path: string, which: 'base' | 'head', args: DiffArgs, io: Io
   if (!existsSync(path)) throw new UsageError(`${which} ${path}: no such file or folder (give a results folder or a scenario file)`);
   if (statSync(path).isDirectory()) {
     const bundle = readResultsFolder(path);
-    return { results: bundle.results, scenario: scenarioOfFolder(path, bundle.scenarioSource), run: runsOfFolder(path) };
+    // Only a base's runs are ever taken: a head folder's are not read back a second time.
+    return { results: bundle.results, scenario: scenarioOfFolder(path, bundle.scenarioSource), run: which === 'base' ? runsOfFolder(path) : undefined };
   }
   const loaded = loadScenarioFile(path);
   const workers = Math.min(args.workers ?? availableParallelism(), availableParallelism());
