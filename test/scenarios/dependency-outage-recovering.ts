@@ -1,6 +1,6 @@
-// What the shipped story 000 scenario's recovering variants must show, read by the quick
-// suite (the first 40 minutes, dependency-outage-recovers.test.ts) and the slow one (the full
-// 3 hours, dependency-outage.slow.test.ts): the same assertions on a run cut short and on the
+// What the shipped story 000 scenario's recovering variants must show, read by the
+// first 40 minutes (dependency-outage-recovers.slow.test.ts) and by the full 3 hours
+// (dependency-outage.slow.test.ts): the same assertions on a run cut short and on the
 // whole run.
 import { expect } from 'vitest';
 import type { RunResult } from '../../src/experiment/run-one.js';

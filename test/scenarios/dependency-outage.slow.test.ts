@@ -43,7 +43,7 @@ describe('scenarios/dependency-outage.yaml', () => {
     expectShortQueueRecovers(runOne(variant('short-queue'), 'short-queue', 0, 1).summary.measures);
   });
 
-  it('cut at 1 h, it is exactly the first hour of the full run (what dependency-outage.test.ts relies on)', () => {
+  it('cut at 1 h, it is exactly the first hour of the full run (what dependency-outage-first-hour.slow.test.ts relies on)', () => {
     const text = readFileSync('scenarios/dependency-outage.yaml', 'utf8').replace(/^horizon: 3h$/m, 'horizon: 1h');
     const firstHour = loadScenario(text, 'scenarios/dependency-outage.yaml').variants.find((v) => v.name === 'retries')!.scenario;
     const start = runOne(firstHour, 'retries', 0, 1).columns;

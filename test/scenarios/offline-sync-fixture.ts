@@ -1,5 +1,5 @@
-// The shipped offline-sync scenario, for offline-sync.test.ts (the first 40 minutes of
-// at-once) and offline-sync.slow.test.ts (the full hour): the runs and what both assert.
+// The shipped offline-sync scenario, for offline-sync-first-40m.slow.test.ts (the first 40
+// minutes of at-once) and offline-sync.slow.test.ts (the full hour): the runs and what both assert.
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import { loadScenario, type LoadedScenario } from '../../src/scenario/load.js';

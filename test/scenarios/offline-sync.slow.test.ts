@@ -1,6 +1,6 @@
-// The shipped offline-sync scenario's at-once variant over its full hour (the quick suite,
-// offline-sync.test.ts, checks its first 40 minutes): no recovery in the 30 minutes after the
-// reconnect, and the first 40 minutes are exactly the start of this run.
+// The shipped offline-sync scenario's at-once variant over its full hour
+// (offline-sync-first-40m.slow.test.ts checks its first 40 minutes): no recovery in the 30
+// minutes after the reconnect, and the first 40 minutes are exactly the start of this run.
 import { describe, it, expect } from 'vitest';
 import { loadScenarioFile } from '../../src/scenario/load.js';
 import { FILE, cutAt, expectAtOnceStorm, run } from './offline-sync-fixture.js';

@@ -1,5 +1,5 @@
-// Runs of the shipped signup-flood scenario (story 003), shared by its quick test file and
-// its slow one (the 4.5-hour manual-switch variant).
+// Runs of the shipped signup-flood scenario (story 003), shared by the attack's test file
+// (signup-flood-attack.slow.test.ts) and the story's ending (the 4.5-hour manual-switch variant).
 import { loadScenarioFile } from '../../src/scenario/load.js';
 import { simulate } from '../../src/model/simulate.js';
 import { summarize } from '../../src/measures/summarize.js';

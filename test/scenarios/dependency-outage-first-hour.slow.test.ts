@@ -1,11 +1,11 @@
 // The shipped story 000 scenario, on its first hour (the outage is at 20 to 32 minutes; the
-// full 3-hour runs are checked in dependency-outage.slow.test.ts, in npm run test:slow). A
+// full 3-hour runs are checked in dependency-outage.slow.test.ts). A
 // shorter horizon is exactly the start of the full run: the same events and the same
 // 10-second series (compared bucket by bucket when this was written), so this is what the
 // shipped scenario does in the half hour after the outage. A smaller model would not do: the
 // same world at a quarter of the rate and slots recovers on 3 of 5 seeds, where the shipped
 // one never does. The variants that recover are checked on a shorter cut of the same runs, in
-// dependency-outage-recovers.test.ts (a file of its own, so the two halves run side by side).
+// dependency-outage-recovers.slow.test.ts (a file of its own, so the two halves run side by side).
 import { readFileSync } from 'node:fs';
 import { describe, it, expect } from 'vitest';
 import { loadScenario } from '../../src/scenario/load.js';

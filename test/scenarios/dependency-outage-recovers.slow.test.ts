@@ -1,5 +1,5 @@
 // The shipped story 000 scenario's variants that recover (the storm that does not is in
-// dependency-outage.test.ts), on the first 40 minutes of the shipped runs: the outage is at 20
+// dependency-outage-first-hour.slow.test.ts), on the first 40 minutes of the shipped runs: the outage is at 20
 // to 32 minutes, and these recover within 2 minutes of its end, confirmed by the 2-minute hold,
 // so 8 minutes after it hold what is asserted. A shorter horizon is exactly the start of the
 // full run (the full 3-hour runs are checked in dependency-outage.slow.test.ts); 40 minutes
