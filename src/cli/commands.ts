@@ -14,6 +14,7 @@ import { inShard, type RunSpec, type Shard } from '../experiment/expand.js';
 import { shardFromArg } from './shard-arg.js';
 import { estimate, ATTEMPTS_PER_S } from '../experiment/estimate.js';
 import { mergeDirs } from '../experiment/merge.js';
+import { OtherBuildError } from '../experiment/merge-error.js';
 import { FinishedRuns } from '../experiment/run-reuse.js';
 import { ScenarioError } from '../scenario/problems.js';
 import { renderOutputs, type ReportOptions } from '../report/write.js';
@@ -60,13 +61,19 @@ export interface RunArgs {
 
 /**
  * The runs a results folder keeps (`--reuse DIR`), read back and verified as `merge` reads
- * them: made by this version, from its scenario.yaml, unedited. Asked for by name, so a folder
- * that cannot be verified is refused with the reason rather than silently simulated again.
+ * them: from its scenario.yaml, unedited, by this build. Asked for by name, so a folder that
+ * cannot be verified is refused with the reason rather than silently simulated again. A folder
+ * of another build (an earlier checkout, another release) is not wrong, only not this code's:
+ * a note says so and every run is simulated.
  */
-function reusableRuns(dir: string): FinishedRuns {
+function reusableRuns(dir: string, io: Io, quiet: boolean): FinishedRuns | undefined {
   try {
     return FinishedRuns.of(mergeDirs([dir]));
   } catch (e) {
+    if (e instanceof OtherBuildError) {
+      if (!quiet) io.err(`note: --reuse ${dir}: made by retrystorm ${e.made}, and this is ${e.current} (version+code digest): its runs may not be what this build computes, so every run is simulated`);
+      return undefined;
+    }
     if (e instanceof ScenarioError) throw new UsageError(`--reuse ${dir}: its scenario.yaml cannot be loaded here (${e.problems[0]?.message ?? 'invalid'}), so its runs cannot be matched`);
     throw e;
   }
@@ -114,7 +121,7 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
   checkSizeFlags(loaded, args.seeds);
   // Read before the runs: a wrong folder is said in a second, not after an hour of simulation.
   const baseResults = args.base === undefined ? undefined : readResultsFolder(args.base).results;
-  const reuse = args.reuse === undefined ? undefined : reusableRuns(args.reuse);
+  const reuse = args.reuse === undefined ? undefined : reusableRuns(args.reuse, io, args.quiet ?? false);
   // Checked and locked before any simulation: an unusable --out is said now, not after the runs.
   const folder = OutputFolder.claim(args.out ?? join('reports', loaded.base.name));
   for (const orphan of folder.orphans()) {

@@ -95,7 +95,7 @@ async function side(path: string, which: 'base' | 'head', args: DiffArgs, io: Io
 
 /**
  * A results folder's runs, read back from its runs.json as `merge` reads them (made by this
- * version, from this scenario, unedited: merge.ts checks all three), for a head to take;
+ * build, from this scenario, unedited: merge.ts checks all three), for a head to take;
  * undefined when they cannot be verified, and the head then simulates every run.
  */
 function runsOfFolder(dir: string): ExperimentResult | undefined {

@@ -11,3 +11,15 @@ export class MergeError extends Error {
     this.name = 'MergeError';
   }
 }
+
+/**
+ * Runs made by another build of retrystorm (tool-build.ts): refused by merge like any bad
+ * shard, but `run --reuse` only notes it and simulates every run (nothing it could take is
+ * known to be what this build computes).
+ */
+export class OtherBuildError extends MergeError {
+  constructor(file: string, readonly made: string, readonly current: string) {
+    super(`${file} was made by retrystorm ${made}, and this is ${current} (version+code digest): runs of different builds cannot be merged or reused, since their code may compute other results; rerun them with this build`);
+    this.name = 'OtherBuildError';
+  }
+}

@@ -14,10 +14,10 @@ import { loadScenario } from '../scenario/load.js';
 import { contentDigest, parseRuns, scenarioDigest, type SavedRuns } from './runs-json.js';
 import { JOURNAL_FILE, parseJournal } from './runs-journal.js';
 import { inShard, type RunSpec } from './expand.js';
-import { TOOL_VERSION } from './tool-version.js';
+import { toolBuild } from './tool-build.js';
 import { assemble, type ExperimentResult, type RunFailure } from './experiment.js';
 import type { RunResult } from './run-one.js';
-import { MergeError } from './merge-error.js';
+import { MergeError, OtherBuildError } from './merge-error.js';
 
 /** Its error is defined in a module that imports nothing (for the command line) and re-exported here, beside what throws it. */
 export { MergeError };
@@ -79,10 +79,10 @@ export function mergeDirs(dirs: string[]): ExperimentResult {
 
 const describeRun = (r: RunSpec) => `variant ${r.variant}, point ${r.point}, seed ${r.seed}`;
 
-/** Made by this version, from this scenario, and not edited since. */
+/** Made by this build, from this scenario, and not edited since. */
 function verifyOrigin(dir: string, s: SavedRuns, source: string): void {
   const file = join(dir, 'runs.json');
-  if (s.tool !== TOOL_VERSION) throw new MergeError(`${file} was made by retrystorm ${String(s.tool)}, and this is ${TOOL_VERSION}: runs of different versions cannot be merged; rerun the shard with this version`);
+  if (s.tool !== toolBuild()) throw new OtherBuildError(file, String(s.tool), toolBuild());
   if (s.scenarioDigest !== scenarioDigest(source)) throw new MergeError(`${file} was made from another scenario than ${join(dir, 'scenario.yaml')} (their digests differ): was the scenario edited after the run?`);
   if (s.digest !== contentDigest(s.results)) throw new MergeError(`${file}: its results do not match its digest: they were edited after they were written; rerun the shard`);
 }

@@ -7,7 +7,7 @@
  */
 import type { RunSpec, Shard } from './expand.js';
 import type { RunResult } from './run-one.js';
-import { TOOL_VERSION } from './tool-version.js';
+import { toolBuild } from './tool-build.js';
 import { contentDigest, scenarioDigest, type SavedRuns } from './runs-json.js';
 
 export const JOURNAL_FILE = 'runs.ndjson';
@@ -21,7 +21,7 @@ export interface JournalHeader {
 }
 
 export function journalHeader(h: JournalHeader): string {
-  return JSON.stringify({ format: FORMAT, tool: TOOL_VERSION, scenarioDigest: scenarioDigest(h.source), runs: h.runs, ...(h.shard ? { shard: h.shard } : {}) }) + '\n';
+  return JSON.stringify({ format: FORMAT, tool: toolBuild(), scenarioDigest: scenarioDigest(h.source), runs: h.runs, ...(h.shard ? { shard: h.shard } : {}) }) + '\n';
 }
 
 export function journalLine(index: number, result: RunResult): string {

@@ -4,7 +4,7 @@
  * numbers an unsharded one would use (JSON keeps doubles exactly). Wall-clock times are left
  * out: the file is deterministic too.
  *
- * It carries what merge verifies: the tool version that made it, a digest of the scenario as
+ * It carries what merge verifies: the build of retrystorm that made it (version and code digest), a digest of the scenario as
  * written, and a digest of its own results, so an edited number, a result moved or copied,
  * or shards of another scenario or version are refused rather than folded in silently.
  */
@@ -12,13 +12,13 @@ import { createHash } from 'node:crypto';
 import type { ExperimentResult, RunFailure } from './experiment.js';
 import type { RunSpec, Shard } from './expand.js';
 import type { RunResult } from './run-one.js';
-import { TOOL_VERSION } from './tool-version.js';
+import { toolBuild } from './tool-build.js';
 
 export const RUNS_FORMAT = 'retrystorm-runs/3';
 
 export interface SavedRuns {
   format: typeof RUNS_FORMAT;
-  /** The retrystorm version that simulated the runs. */
+  /** The retrystorm build that simulated the runs: its version and a digest of its code (tool-build.ts). */
   tool: string;
   /** sha256 of the scenario file as written (scenario.yaml beside it). */
   scenarioDigest: string;
@@ -56,7 +56,7 @@ export function runsJson(x: ExperimentResult): string {
   const resultsText = JSON.stringify(results);
   const head: SavedHead = {
     format: RUNS_FORMAT,
-    tool: TOOL_VERSION,
+    tool: toolBuild(),
     scenarioDigest: scenarioDigest(x.loaded.source),
     digest: sha256(resultsText),
     runs: x.runs,

@@ -2,7 +2,7 @@
 // variant added to it simulates only the new variant's runs, and the folder written is the
 // one a run from scratch writes, byte for byte.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBuilt, runCliProcess } from '../helpers/cli.js';
@@ -51,6 +51,20 @@ describe('run --reuse', () => {
     const fresh = await cli('run', 'edited.yaml', '--out', 'fresh', '--quiet');
     expect(fresh.code, fresh.stderr).toBe(0);
     for (const file of ['summary.json', 'runs.json', 'timeseries.csv', 'populations.csv']) expect(read('second', file), file).toBe(read('fresh', file));
+  }, 120_000);
+
+  it('takes nothing from a folder made by another build of retrystorm, says so, and simulates every run', async () => {
+    // The same folder as if an earlier checkout of the same version had written it.
+    cpSync(join(dir, 'first'), join(dir, 'older'), { recursive: true });
+    const runs = read('older', 'runs.json');
+    const older = runs.replace(/"tool":"([^"+]+)\+[0-9a-f]{12}"/, '"tool":"$1+000000000000"');
+    expect(older).not.toBe(runs);
+    writeFileSync(join(dir, 'older', 'runs.json'), older);
+    const r = await cli('run', 'edited.yaml', '--reuse', 'older', '--out', 'from-older', '--workers', '1');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^note: --reuse older: made by retrystorm \d+\.\d+\.\d+\+000000000000, and this is \d+\.\d+\.\d+\+[0-9a-f]{12} \(version\+code digest\): its runs may not be what this build computes, so every run is simulated$/m);
+    expect(r.stderr).toMatch(/^running 6 run\(s\) on 1 worker\(s\); Ctrl-C keeps finished runs$/m);
+    expect(read('from-older', 'summary.json')).toBe(read('second', 'summary.json'));
   }, 120_000);
 
   it('refuses a folder whose runs cannot be verified, with the reason and exit code 2', async () => {

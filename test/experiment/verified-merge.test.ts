@@ -14,6 +14,7 @@ import { writeOutputs } from '../../src/report/write.js';
 import { MergeError, mergeDirs } from '../../src/experiment/merge.js';
 import { contentDigest, type SavedRuns } from '../../src/experiment/runs-json.js';
 import { TOOL_VERSION } from '../../src/experiment/tool-version.js';
+import { toolBuild } from '../../src/experiment/tool-build.js';
 import { runCliProcess } from '../helpers/cli.js';
 import { summaryText } from '../helpers/outputs.js';
 
@@ -71,9 +72,10 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('merge verifies what it folds', () => {
-  it('records the tool version and the digests in runs.json, and merges untouched shards to the unsharded bytes', () => {
+  it('records the build (version and code digest) and the digests in runs.json, and merges untouched shards to the unsharded bytes', () => {
     const a = runsOf('A');
-    expect(a.tool).toBe(TOOL_VERSION);
+    expect(a.tool).toBe(toolBuild());
+    expect(a.tool).toMatch(new RegExp(`^${TOOL_VERSION.replaceAll('.', '\\.')}\\+[0-9a-f]{12}$`));
     expect(a.scenarioDigest).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(a.digest).toBe(contentDigest(a.results));
     expect(summaryText(mergeDirs([at('A'), at('B')]))).toBe(readFileSync(join(at('U'), 'summary.json'), 'utf8'));
@@ -107,9 +109,13 @@ describe('merge verifies what it folds', () => {
     expect(refusal([short, at('B')])).toMatch(/short\/runs\.json says it finished, yet 1 of its runs are missing \(first: run 2, variant b, point 0, seed 1\)/);
   });
 
-  it('refuses another version\'s runs, runs of an edited scenario, and a truncated file, naming it', () => {
+  it('refuses another build\'s runs, runs of an edited scenario, and a truncated file, naming it', () => {
     const old = tampered('A', 'old', (s) => (s.tool = '0.0.1'));
-    expect(refusal([old, at('B')])).toMatch(/old\/runs\.json was made by retrystorm 0\.0\.1, and this is .*: runs of different versions cannot be merged/);
+    expect(refusal([old, at('B')])).toMatch(/old\/runs\.json was made by retrystorm 0\.0\.1, and this is .*: runs of different builds cannot be merged or reused/);
+    // The same version built from other code (a checkout before a change, an image rebuilt
+    // from a newer commit): refused too, since the same seed may give another result.
+    const rebuilt = tampered('A', 'rebuilt', (s) => (s.tool = `${TOOL_VERSION}+000000000000`));
+    expect(refusal([rebuilt, at('B')])).toMatch(/rebuilt\/runs\.json was made by retrystorm \d+\.\d+\.\d+\+000000000000, and this is \d+\.\d+\.\d+\+[0-9a-f]{12} \(version\+code digest\)/);
     const other = tampered('A', 'other', (s) => (s.scenarioDigest = 'sha256:' + '0'.repeat(64)));
     expect(refusal([other, at('B')])).toMatch(/other\/runs\.json was made from another scenario than .*other\/scenario\.yaml/);
     cpSync(at('A'), at('cut'), { recursive: true });

@@ -1,0 +1,61 @@
+/**
+ * Which build of retrystorm computed a set of runs: the version and a digest of the code.
+ *
+ * Why the version alone is not enough: runs are taken from earlier folders (`run --reuse`,
+ * `diff` with a base folder) and shards are merged, on the promise that the same scenario
+ * and seed give the same result. That holds for one build, not for one version number: two
+ * checkouts of 0.1.0 on either side of a change to the model, or a cluster image rebuilt from
+ * a newer commit while an array job was running, would mix results of different code without
+ * a word. runs.json and the journal record this identity, and merge and reuse refuse runs
+ * made by another.
+ *
+ * The digest is of the compiled code a run's result depends on: every module of the engine,
+ * the model, the measures, the experiment and the scenario loader under dist/src, by path and
+ * content (not the CLI or the report, which only present results). What a process runs from
+ * dist/ (the CLI, the worker threads, an installed package, a container image built from the
+ * same commit) is exactly that code. The tests run the sources through tsx and take the
+ * digest of the dist/ beside them, which `npm test` has just built from those sources; with no
+ * dist/ at all, the sources' own. A change to any of those modules makes another build, even
+ * one that cannot change a result (a comment): over-strict, never silently wrong. Computed
+ * once, on the thread that writes or checks runs.json (about 150 files, a few milliseconds).
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { TOOL_VERSION } from './tool-version.js';
+
+let cached: string | undefined;
+
+/** "0.1.0+" and the first 12 hex digits of the code's sha256. */
+export function toolBuild(): string {
+  return (cached ??= `${TOOL_VERSION}+${codeDigest()}`);
+}
+
+/** The parts of src/ a run's result depends on. */
+const RESULT_CODE = ['engine', 'model', 'measures', 'experiment', 'scenario'];
+
+function codeDigest(): string {
+  const here = fileURLToPath(import.meta.url);
+  // src/experiment/tool-build.ts (under tsx), or dist/src/experiment/tool-build.js
+  const compiled = here.endsWith('.ts') ? join(here, '../../../dist/src') : join(here, '../..');
+  const [root, ext] = existsSync(join(compiled, 'experiment/tool-build.js')) ? [compiled, '.js'] : [join(here, '../..'), '.ts'];
+  const hash = createHash('sha256');
+  for (const part of RESULT_CODE) {
+    for (const file of modules(join(root, part), ext)) {
+      hash.update(relative(root, file).replaceAll('\\', '/')).update('\0').update(readFileSync(file)).update('\0');
+    }
+  }
+  return hash.digest('hex').slice(0, 12);
+}
+
+/** Every file ending in `ext` under `dir` (declarations excluded), in a fixed order. */
+function modules(dir: string, ext: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...modules(path, ext));
+    else if (entry.name.endsWith(ext) && !entry.name.endsWith('.d.ts')) out.push(path);
+  }
+  return out;
+}
