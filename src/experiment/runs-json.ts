@@ -4,9 +4,10 @@
  * numbers an unsharded one would use (JSON keeps doubles exactly). Wall-clock times are left
  * out: the file is deterministic too.
  *
- * It carries what merge verifies: the build of retrystorm that made it (version and code digest), a digest of the scenario as
- * written, and a digest of its own results, so an edited number, a result moved or copied,
- * or shards of another scenario or version are refused rather than folded in silently.
+ * It carries what merge verifies: the build of retrystorm that made it (its version and a
+ * digest of its code, tool-build.ts), a digest of the scenario as written, and a digest of
+ * its own results, so an edited number, a result moved or copied, or shards of another
+ * scenario or build are refused rather than folded in silently.
  */
 import { createHash } from 'node:crypto';
 import type { ExperimentResult, RunFailure } from './experiment.js';
