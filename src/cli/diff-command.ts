@@ -19,7 +19,7 @@ import { ScenarioError } from '../scenario/problems.js';
 import { runExperiment, type ExperimentResult } from '../experiment/experiment.js';
 import { FinishedRuns } from '../experiment/run-reuse.js';
 import { mergeDirs } from '../experiment/merge.js';
-import { MergeError } from '../experiment/merge-error.js';
+import { MergeError, OtherBuildError } from '../experiment/merge-error.js';
 import { bundleOf } from '../results/bundle.js';
 import { readResultsFolder } from '../results/bundle.js';
 import type { Results } from '../results/results.js';
@@ -75,7 +75,7 @@ async function side(path: string, which: 'base' | 'head', args: DiffArgs, io: Io
   if (statSync(path).isDirectory()) {
     const bundle = readResultsFolder(path);
     // Only a base's runs are ever taken: a head folder's are not read back a second time.
-    return { results: bundle.results, scenario: scenarioOfFolder(path, bundle.scenarioSource), run: which === 'base' ? runsOfFolder(path) : undefined };
+    return { results: bundle.results, scenario: scenarioOfFolder(path, bundle.scenarioSource), run: which === 'base' ? runsOfFolder(path, io) : undefined };
   }
   const loaded = loadScenarioFile(path);
   const workers = Math.min(args.workers ?? availableParallelism(), availableParallelism());
@@ -96,12 +96,15 @@ async function side(path: string, which: 'base' | 'head', args: DiffArgs, io: Io
 /**
  * A results folder's runs, read back from its runs.json as `merge` reads them (made by this
  * build, from this scenario, unedited: merge.ts checks all three), for a head to take;
- * undefined when they cannot be verified, and the head then simulates every run.
+ * undefined when they cannot be verified, and the head then simulates every run. A folder of
+ * another build is said (its runs are sound, only not this code's); the rest is not a reason
+ * to stop a diff, whose base numbers come from the folder's summary anyway.
  */
-function runsOfFolder(dir: string): ExperimentResult | undefined {
+function runsOfFolder(dir: string, io: Io): ExperimentResult | undefined {
   try {
     return mergeDirs([dir]);
   } catch (e) {
+    if (e instanceof OtherBuildError) io.err(`note: base ${dir}: made by retrystorm ${e.made}, and this is ${e.current} (version+code digest): the head simulates every run rather than take the base's`);
     if (e instanceof MergeError || e instanceof ScenarioError) return undefined;
     throw e;
   }

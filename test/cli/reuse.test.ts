@@ -53,7 +53,7 @@ describe('run --reuse', () => {
     for (const file of ['summary.json', 'runs.json', 'timeseries.csv', 'populations.csv']) expect(read('second', file), file).toBe(read('fresh', file));
   }, 120_000);
 
-  it('takes nothing from a folder made by another build of retrystorm, says so, and simulates every run', async () => {
+  it('takes nothing from a folder made by another build of retrystorm, says so, and simulates every run (run --reuse, and diff with it as the base)', async () => {
     // The same folder as if an earlier checkout of the same version had written it.
     cpSync(join(dir, 'first'), join(dir, 'older'), { recursive: true });
     const runs = read('older', 'runs.json');
@@ -65,6 +65,12 @@ describe('run --reuse', () => {
     expect(r.stderr).toMatch(/^note: --reuse older: made by retrystorm \d+\.\d+\.\d+\+000000000000, and this is \d+\.\d+\.\d+\+[0-9a-f]{12} \(version\+code digest\): its runs may not be what this build computes, so every run is simulated$/m);
     expect(r.stderr).toMatch(/^running 6 run\(s\) on 1 worker\(s\); Ctrl-C keeps finished runs$/m);
     expect(read('from-older', 'summary.json')).toBe(read('second', 'summary.json'));
+    // diff with that folder as its base: the base's numbers are the folder's, and the head
+    // takes none of its runs.
+    const d = await cli('diff', 'older', 'edited.yaml', '--workers', '1');
+    expect(d.code, d.stderr).toBe(0);
+    expect(d.stderr).toMatch(/^note: base older: made by retrystorm \d+\.\d+\.\d+\+000000000000, and this is \d+\.\d+\.\d+\+[0-9a-f]{12} \(version\+code digest\): the head simulates every run rather than take the base's$/m);
+    expect(d.stderr).toMatch(/^head: running edited\.yaml, 6 run\(s\) on 1 worker\(s\)$/m);
   }, 120_000);
 
   it('refuses a folder whose runs cannot be verified, with the reason and exit code 2', async () => {
