@@ -37,13 +37,20 @@ const RESULT_CODE = ['engine', 'model', 'measures', 'experiment', 'scenario'];
 
 function codeDigest(): string {
   const here = fileURLToPath(import.meta.url);
-  // src/experiment/tool-build.ts (under tsx), or dist/src/experiment/tool-build.js
-  const compiled = here.endsWith('.ts') ? join(here, '../../../dist/src') : join(here, '../..');
-  const [root, ext] = existsSync(join(compiled, 'experiment/tool-build.js')) ? [compiled, '.js'] : [join(here, '../..'), '.ts'];
+  // The package: above src/experiment/tool-build.ts (tsx), or dist/src/experiment/tool-build.js.
+  const pkg = join(here, here.endsWith('.ts') ? '../../..' : '../../../..');
+  const compiled = join(pkg, 'dist/src');
+  const sources = join(pkg, 'src');
+  const checkout = existsSync(join(sources, 'experiment/tool-build.ts'));
+  const [root, ext] = existsSync(join(compiled, 'experiment/tool-build.js')) ? [compiled, '.js'] : [sources, '.ts'];
   const hash = createHash('sha256');
   for (const part of RESULT_CODE) {
     for (const file of modules(join(root, part), ext)) {
-      hash.update(relative(root, file).replaceAll('\\', '/')).update('\0').update(readFileSync(file)).update('\0');
+      const path = relative(root, file).replaceAll('\\', '/');
+      // In a checkout, `tsc -b` leaves the output of a deleted source behind; nothing loads it,
+      // so it is not part of the build (a clean clone of the same commit has the same digest).
+      if (ext === '.js' && checkout && !existsSync(join(sources, path.replace(/\.js$/, '.ts')))) continue;
+      hash.update(path).update('\0').update(readFileSync(file)).update('\0');
     }
   }
   return hash.digest('hex').slice(0, 12);
