@@ -67,10 +67,10 @@ class LongestFirst extends BaseSequencer {
   }
 }
 
-// Two suites. `npm test` runs test/**/*.test.ts except the slow ones: every behaviour, on
+// Two suites. `npm test` runs test/**/*.test.ts except the slow ones: every mechanism, on
 // models sized to keep it quick. `npm run test:slow` (vitest --mode slow) runs the
-// *.slow.test.ts files: the shipped scenarios at full size, the closed forms at full
-// precision, the cluster examples as processes. CI runs both.
+// *.slow.test.ts files: most stories' outcomes on the shipped scenarios, the closed forms at
+// full precision, the cluster examples as processes. CI runs both (docs/testing.md).
 export default defineConfig(({ mode }) => ({
   test: {
     // Only test/ holds tests: without this vitest also collects compiled copies from dist/.
