@@ -6,8 +6,8 @@
  * and seed give the same result. That holds for one build, not for one version number: two
  * checkouts of 0.1.0 on either side of a change to the model, or a cluster image rebuilt from
  * a newer commit while an array job was running, would mix results of different code without
- * a word. runs.json and the journal record this identity, and merge and reuse refuse runs
- * made by another.
+ * a word. runs.json and the journal record this identity: merge refuses runs made by another
+ * build, and `--reuse` and `diff` take none of them (a note says why).
  *
  * The digest is of the compiled code a run's result depends on: every module of the engine,
  * the model, the measures, the experiment and the scenario loader under dist/src, by path and
