@@ -71,7 +71,7 @@ function reusableRuns(dir: string, io: Io, quiet: boolean): FinishedRuns | undef
     return FinishedRuns.of(mergeDirs([dir]));
   } catch (e) {
     if (e instanceof OtherBuildError) {
-      if (!quiet) io.err(`note: --reuse ${dir}: made by retrystorm ${e.made}, and this is ${e.current} (version+code digest): its runs may not be what this build computes, so every run is simulated`);
+      if (!quiet) io.err(`note: --reuse ${dir}: ${e.builds}: its runs may not be what this build computes, so every run is simulated`);
       return undefined;
     }
     if (e instanceof ScenarioError) throw new UsageError(`--reuse ${dir}: its scenario.yaml cannot be loaded here (${e.problems[0]?.message ?? 'invalid'}), so its runs cannot be matched`);

@@ -104,7 +104,7 @@ function runsOfFolder(dir: string, io: Io): ExperimentResult | undefined {
   try {
     return mergeDirs([dir]);
   } catch (e) {
-    if (e instanceof OtherBuildError) io.err(`note: base ${dir}: made by retrystorm ${e.made}, and this is ${e.current} (version+code digest): the head simulates every run rather than take the base's`);
+    if (e instanceof OtherBuildError) io.err(`note: base ${dir}: ${e.builds}: the head simulates every run rather than take the base's`);
     if (e instanceof MergeError || e instanceof ScenarioError) return undefined;
     throw e;
   }

@@ -18,8 +18,13 @@ export class MergeError extends Error {
  * known to be what this build computes).
  */
 export class OtherBuildError extends MergeError {
-  constructor(file: string, readonly made: string, readonly current: string) {
-    super(`${file} was made by retrystorm ${made}, and this is ${current} (version+code digest): runs of different builds cannot be merged or reused, since their code may compute other results; rerun them with this build`);
+  /** "made by retrystorm A, and this is B (version+code digest)": what every message about it says. */
+  readonly builds: string;
+
+  constructor(file: string, made: string, current: string) {
+    const builds = `made by retrystorm ${made}, and this is ${current} (version+code digest)`;
+    super(`${file} was ${builds}: runs of different builds cannot be merged or reused, since their code may compute other results; rerun them with this build`);
     this.name = 'OtherBuildError';
+    this.builds = builds;
   }
 }

@@ -58,11 +58,8 @@ function codeDigest(): string {
 
 /** Every file ending in `ext` under `dir` (declarations excluded), in a fixed order. */
 function modules(dir: string, ext: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...modules(path, ext));
-    else if (entry.name.endsWith(ext) && !entry.name.endsWith('.d.ts')) out.push(path);
-  }
-  return out;
+  return (readdirSync(dir, { recursive: true }) as string[])
+    .filter((name) => name.endsWith(ext) && !name.endsWith('.d.ts'))
+    .sort()
+    .map((name) => join(dir, name));
 }
