@@ -11,7 +11,7 @@
 import type { Identities, RequestView } from './request.js';
 import { OUTCOME_BLOCKED, OUTCOME_DISABLED } from '../outcomes.js';
 import { compareVersions } from '../version.js';
-import { mix } from './stages.js';
+import { mix } from './hash.js';
 
 /** `check` passes the request, refuses it with -outcome, or drops it (no answer). */
 export const EDGE_PASS = 0;

@@ -14,6 +14,8 @@ import { compareVersions } from '../version.js';
 import { makeRateLimiter, type RateLimiter, type RateLimiterSpec } from './rate-limiters.js';
 import { makeConcurrencyLimit, type ConcurrencyLimit } from './concurrency-limits.js';
 import { stream } from '../../engine/rng.js';
+import { mix } from './hash.js';
+import { Sightings } from './sightings.js';
 import type { z } from 'zod';
 import type { stageSchema } from '../../scenario/schema-server.js';
 
@@ -33,12 +35,7 @@ export interface Stage {
  * positive. The table's peak size is what a real server would have to hold.
  */
 export class RetryDetection implements Stage {
-  private readonly seen = new Map<number, number>();
-  // Insertion-ordered expiry queue of (key, time) so the table only holds the window.
-  private expKeys: number[] = [];
-  private expTimes: number[] = [];
-  private expHead = 0;
-  peakEntries = 0;
+  private readonly sightings: Sightings;
   // Bodies per (client, route): the widest population's, so body keys of two populations never overlap.
   private readonly bodies: number;
 
@@ -49,19 +46,19 @@ export class RetryDetection implements Stage {
     private readonly actions: Actions,
     private readonly rec: Recorder,
   ) {
+    this.sightings = new Sightings(window);
     this.bodies = Math.max(1, ...ids.pops.map((p) => p.distinctBodies));
   }
 
+  /** The most fingerprints held at once. */
+  get peakEntries(): number {
+    return this.sightings.peak;
+  }
+
   check(req: RequestView, now: number): number {
-    this.expire(now);
-    const key = this.fingerprint(req);
-    const last = this.seen.get(key);
-    let detected = last !== undefined && now - last <= this.window;
+    const last = this.sightings.see(this.fingerprint(req), now);
+    let detected = last >= 0 && now - last <= this.window;
     if (this.useHeader && req.declaredAttempt > 1) detected = true;
-    this.seen.set(key, now);
-    this.expKeys.push(key);
-    this.expTimes.push(now);
-    if (this.seen.size > this.peakEntries) this.peakEntries = this.seen.size;
     if (detected) {
       req.detectedRetry = true;
       this.rec.detectedRetry(now, !req.isRetry);
@@ -84,29 +81,6 @@ export class RetryDetection implements Stage {
     const h = mix(req.client ^ mix(req.route + 1));
     return h * 2097152 + (mix(body ^ mix(h + 1)) & 0x1fffff);
   }
-
-  private expire(now: number): void {
-    const keys = this.expKeys, times = this.expTimes;
-    let h = this.expHead;
-    while (h < keys.length && now - times[h] > this.window) {
-      // Only forget a key whose latest sighting is this one.
-      if (this.seen.get(keys[h]) === times[h]) this.seen.delete(keys[h]);
-      h++;
-    }
-    if (h > 65536 && h * 2 > keys.length) {
-      this.expKeys = keys.slice(h);
-      this.expTimes = times.slice(h);
-      h = 0;
-    }
-    this.expHead = h;
-  }
-}
-
-/** A 32-bit integer hash (Murmur3's finaliser): spreads neighbouring ids uniformly. */
-export function mix(x: number): number {
-  x = Math.imul(x ^ (x >>> 16), 0x85ebca6b);
-  x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35);
-  return (x ^ (x >>> 16)) >>> 0;
 }
 
 /** Admission control: refuse above capacity, and refuse detected retries above the originals' reserve. */
