@@ -18,13 +18,16 @@ RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src src
 COPY bench bench
-RUN npx tsc -p tsconfig.build.json && npm prune --omit=dev --no-audit --no-fund
+COPY scripts/bundle.mjs scripts/bundle.mjs
+RUN npx tsc -p tsconfig.build.json && node scripts/bundle.mjs && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:${NODE_VERSION}-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
 COPY --from=build /app/node_modules node_modules
+# The CLI runs from the bundle; dist/src is what its build digest (runs.json's "tool") is of.
 COPY --from=build /app/dist/src dist/src
+COPY --from=build /app/dist/bundle dist/bundle
 COPY package.json ./
 COPY bin bin
 COPY scenarios scenarios

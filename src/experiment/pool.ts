@@ -22,15 +22,19 @@ export interface PoolCallbacks {
   onError: (task: RunTask, error: Error) => void;
 }
 
-/** Where the worker module is: the compiled .js next to this file, or the .ts source under tsx/vitest. */
+/**
+ * Where the worker module is: the .ts source under tsx/vitest, or the compiled worker.js. The
+ * path is relative to this module's URL, which works from dist/src/experiment/pool.js and from
+ * the bundle, whose files all sit one folder below dist/bundle/ (scripts/bundle.mjs).
+ */
 function workerFile(): { filename: string; execArgv: string[] } {
   const here = fileURLToPath(import.meta.url);
   if (here.endsWith('.ts')) {
     // Sources run through tsx; worker threads need the loader too (vitest does not pass it on).
     const execArgv = process.execArgv.includes('tsx') ? process.execArgv : [...process.execArgv, '--import', 'tsx'];
-    return { filename: here.replace(/pool\.ts$/, 'worker.ts'), execArgv };
+    return { filename: fileURLToPath(new URL('../experiment/worker.ts', import.meta.url)), execArgv };
   }
-  return { filename: here.replace(/pool\.js$/, 'worker.js'), execArgv: [] };
+  return { filename: fileURLToPath(new URL('../experiment/worker.js', import.meta.url)), execArgv: [] };
 }
 
 /**

@@ -11,9 +11,9 @@
  *
  * The digest is of the compiled code a run's result depends on: every module of the engine,
  * the model, the measures, the experiment and the scenario loader under dist/src, by path and
- * content (not the CLI or the report, which only present results). What a process runs from
- * dist/ (the CLI, the worker threads, an installed package, a container image built from the
- * same commit) is exactly that code. The tests run the sources through tsx and take the
+ * content (not the CLI or the report, which only present results). What a process runs (the
+ * CLI and its worker threads from dist/bundle/, an installed package, a container image built
+ * from the same commit) is that code, bundled from dist/src by the same `npm run build`. The tests run the sources through tsx and take the
  * digest of the dist/ beside them, which `npm test` has just built from those sources; with no
  * dist/ at all, the sources' own. A change to any of those modules makes another build, even
  * one that cannot change a result (a comment): over-strict, never silently wrong. Computed
@@ -37,7 +37,8 @@ const RESULT_CODE = ['engine', 'model', 'measures', 'experiment', 'scenario'];
 
 function codeDigest(): string {
   const here = fileURLToPath(import.meta.url);
-  // The package: above src/experiment/tool-build.ts (tsx), or dist/src/experiment/tool-build.js.
+  // The package: above src/experiment/tool-build.ts (tsx), dist/src/experiment/tool-build.js,
+  // or a file of dist/bundle/ (each one folder below it, as here).
   const pkg = join(here, here.endsWith('.ts') ? '../../..' : '../../../..');
   const compiled = join(pkg, 'dist/src');
   const sources = join(pkg, 'src');

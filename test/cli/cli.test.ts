@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCliInProcess } from '../helpers/cli.js';
+import { ensureBuilt, runCliInProcess } from '../helpers/cli.js';
 
 // The CLI as users meet it: `node bin/retrystorm.js ...`, from the compiled dist/ (`npm test` builds first).
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -37,10 +37,7 @@ function write(name: string, text: string): string {
 }
 
 beforeAll(() => {
-  if (!existsSync(join(ROOT, 'dist/src/cli/main.js'))) {
-    spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit', shell: process.platform === 'win32' });
-  }
-  expect(existsSync(join(ROOT, 'dist/src/cli/main.js')), 'dist/ is missing: run `npm run build`').toBe(true);
+  ensureBuilt();
   dir = mkdtempSync(tmpdir() + '/rs-');
 });
 

@@ -3,9 +3,8 @@
  * summary.json, runs.json and timeseries.csv whatever the number of workers and whatever
  * order the runs finish in (results are stored by expansion index, never by arrival).
  */
-import { runCliProcess } from '../helpers/cli.js';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { ensureBuilt, runCliProcess } from '../helpers/cli.js';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -112,10 +111,7 @@ describe('runExperiment: the calling thread and two workers give the same bytes'
 let dir: string;
 
 beforeAll(() => {
-  if (!existsSync(join(ROOT, 'dist/src/cli/main.js'))) {
-    spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit', shell: process.platform === 'win32' });
-  }
-  expect(existsSync(join(ROOT, 'dist/src/cli/main.js')), 'dist/ is missing: run `npm run build`').toBe(true);
+  ensureBuilt();
   dir = mkdtempSync(join(tmpdir(), 'rs-determinism-'));
 });
 

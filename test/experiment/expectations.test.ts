@@ -4,9 +4,8 @@
  * checked against aggregates (each bound, its boundary, scopes, the `at` filter), and the CLI
  * contract CI relies on: exit 1 naming what failed, exit 0 with PASS lines.
  */
-import { runCliProcess, type CliResult } from '../helpers/cli.js';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { ensureBuilt, runCliProcess, type CliResult } from '../helpers/cli.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -217,10 +216,7 @@ ${expectations}`;
 let dir: string;
 
 beforeAll(() => {
-  if (!existsSync(join(ROOT, 'dist/src/cli/main.js'))) {
-    spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit', shell: process.platform === 'win32' });
-  }
-  expect(existsSync(join(ROOT, 'dist/src/cli/main.js')), 'dist/ is missing: run `npm run build`').toBe(true);
+  ensureBuilt();
   dir = mkdtempSync(join(tmpdir(), 'rs-expect-'));
 });
 

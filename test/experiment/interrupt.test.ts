@@ -4,13 +4,14 @@
  * worker (runs on the main thread, the case where a busy loop could starve the SIGINT
  * handler); the pool's abort is tested in-process below, which costs less CPU.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScenario } from '../../src/scenario/load.js';
 import { runExperiment } from '../../src/experiment/experiment.js';
+import { ensureBuilt } from '../helpers/cli.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -65,10 +66,7 @@ variants:
 let dir: string;
 
 beforeAll(() => {
-  if (!existsSync(join(ROOT, 'dist/src/cli/main.js'))) {
-    spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit', shell: process.platform === 'win32' });
-  }
-  expect(existsSync(join(ROOT, 'dist/src/cli/main.js')), 'dist/ is missing: run `npm run build`').toBe(true);
+  ensureBuilt();
   dir = mkdtempSync(join(tmpdir(), 'rs-interrupt-'));
   writeFileSync(join(dir, 'interrupt.yaml'), SCENARIO);
 });

@@ -3,8 +3,7 @@
  * and get exactly the bytes the unsharded run writes. Merging folders that are not shards
  * of one experiment is refused with exit code 2 and one line saying why.
  */
-import { runCliProcess } from '../helpers/cli.js';
-import { spawnSync } from 'node:child_process';
+import { ensureBuilt, runCliProcess } from '../helpers/cli.js';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -126,10 +125,7 @@ describe('runExperiment with shards, folded by assemble', () => {
 let dir: string;
 
 beforeAll(() => {
-  if (!existsSync(join(ROOT, 'dist/src/cli/main.js'))) {
-    spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit', shell: process.platform === 'win32' });
-  }
-  expect(existsSync(join(ROOT, 'dist/src/cli/main.js')), 'dist/ is missing: run `npm run build`').toBe(true);
+  ensureBuilt();
   dir = mkdtempSync(join(tmpdir(), 'rs-shards-'));
   writeFileSync(join(dir, 'shards.yaml'), SCENARIO);
 });

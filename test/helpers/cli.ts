@@ -12,11 +12,16 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Builds dist/ when a test runs without `npm test` having built it. */
+/**
+ * Builds dist/ (the compiled modules and the CLI's bundle, as `npm run build` does) when a
+ * test runs without `npm test` having built it.
+ */
 export function ensureBuilt(): void {
-  if (!existsSync(join(ROOT, 'dist/src/cli/main.js'))) {
-    execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { cwd: ROOT, stdio: 'inherit' });
+  if (!existsSync(join(ROOT, 'dist/bundle/cli/main.js'))) {
+    execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-b', join(ROOT, 'tsconfig.build.json')], { cwd: ROOT, stdio: 'inherit' });
+    execFileSync(process.execPath, [join(ROOT, 'scripts/bundle.mjs')], { cwd: ROOT, stdio: 'inherit' });
   }
+  if (!existsSync(join(ROOT, 'dist/bundle/cli/main.js'))) throw new Error('dist/ is missing: run `npm run build`');
 }
 
 /**

@@ -27,7 +27,7 @@ describe('reportCommand', () => {
 
   it('links summary.md to report.html where --report-url or RETRYSTORM_REPORT_URL says (the CLI as a process)', async () => {
     const root = resolve(import.meta.dirname, '../..');
-    expect(existsSync(join(root, 'dist/src/cli/main.js')), 'dist/ is missing: run `npm run build`').toBe(true);
+    expect(existsSync(join(root, 'dist/bundle/cli/main.js')), 'dist/ is missing: run `npm run build`').toBe(true);
     const { dir } = await small();
     const cli = (args: string[], env: Record<string, string>) => {
       const { RETRYSTORM_REPORT_URL: _, ...rest } = process.env;
