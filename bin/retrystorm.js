@@ -1,7 +1,16 @@
 #!/usr/bin/env node
 // Runs the CLI from its bundle (npm install builds it through the "prepare" script; see
 // scripts/bundle.mjs). A stack trace asked for with RETRYSTORM_DEBUG points into the sources.
+import { statSync } from 'node:fs';
+
+// The bundle is made from dist/src/ by the last step of `npm run build`. After a bare
+// `tsc -b` it is older than what tsc has just compiled, and would run yesterday's code: the
+// compiled modules run then (slower to start, never stale). An installed package has no
+// build info, and runs its bundle.
+const modified = (path) => statSync(new URL(path, import.meta.url), { throwIfNoEntry: false })?.mtimeMs ?? -Infinity;
+const bundle = '../dist/bundle/cli/main.js';
+const fresh = modified(bundle) >= modified('../dist/tsconfig.build.tsbuildinfo');
 if (process.env.RETRYSTORM_DEBUG) process.setSourceMapsEnabled(true);
-const { runCli } = await import('../dist/bundle/cli/main.js');
+const { runCli } = await import(fresh ? bundle : '../dist/src/cli/main.js');
 
 await runCli();

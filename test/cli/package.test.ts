@@ -54,10 +54,12 @@ describe('the package', () => {
       const text = readFileSync(join(ROOT, file), 'utf8');
       for (const m of text.matchAll(/(?:from|import)\s*\(?\s*(['"])(\.[^'"]+)\1/g)) visit(join(file, '..', m[2]));
     };
-    visit('bin/retrystorm.js');
-    // The pool starts the worker by its path (src/experiment/pool.ts), not by an import.
-    visit('dist/bundle/experiment/worker.js');
+    // bin/retrystorm.js picks its entry at run time (the bundle, or dist/src after a bare
+    // tsc -b), and the pool starts the worker by its path (src/experiment/pool.ts): entries
+    // no import names.
+    for (const entry of ['bin/retrystorm.js', 'dist/bundle/cli/main.js', 'dist/bundle/experiment/worker.js', 'dist/src/cli/main.js']) visit(entry);
     expect([...seen].filter((f) => f.startsWith('dist/bundle/chunks/')).length).toBeGreaterThan(3);
+    expect([...seen].filter((f) => f.startsWith('dist/src/')).length).toBeGreaterThan(50);
     expect(missing).toEqual([]);
   });
 
