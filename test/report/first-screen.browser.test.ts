@@ -20,9 +20,16 @@ afterAll(async () => {
   cleanupFixtures();
 });
 
+/**
+ * The report at 1400x900, opened once for the two tests that only read it: an open costs
+ * Chromium about 2.6 s of CPU (docs/testing.md). Neither clicks, scrolls or changes the page.
+ */
+let firstScreen: ReturnType<typeof openReport> | undefined;
+const atFirstScreen = () => (firstScreen ??= openReport(browser!, f.dir, { width: 1400, height: 900 }));
+
 describe('the first screen', () => {
   it.skipIf(!hasChromium)(`shows the verdict and the recovery-time curve inside a 1400x900 window${skipNote}`, async () => {
-    const { page, watch } = await openReport(browser!, f.dir, { width: 1400, height: 900 });
+    const { page, watch } = await atFirstScreen();
     expect(watch.problems).toEqual([]);
     expect(await page.textContent('#verdict')).toBe(verdictSentence(f.bundle.results));
     const inside = async (selector: string) => {
@@ -43,11 +50,10 @@ describe('the first screen', () => {
     const notRecovered = f.bundle.results.variants.flatMap((v) => v.points).filter((p) => p.measures.recoveryTimeS.value === null).length;
     expect(notRecovered).toBeGreaterThan(1);
     expect(crosses).toBeGreaterThanOrEqual(notRecovered);
-    await page.close();
   });
 
   it.skipIf(!hasChromium)(`draws each variant's "not recovered" crosses on its own row, never on top of another's${skipNote}`, async () => {
-    const { page } = await openReport(browser!, f.dir, { width: 1400, height: 900 });
+    const { page } = await atFirstScreen();
     // The strip is the first view of the chart whose marks are crosses; read their positions.
     const marks = await page.evaluate(() => {
       const view = (globalThis as unknown as { __views: Record<string, { scenegraph: () => { root: unknown } }> }).__views.recovery;
@@ -75,7 +81,6 @@ describe('the first screen', () => {
       else rowOf.set(m.variant, m.y);
     }
     expect(new Set(rowOf.values()).size).toBe(rowOf.size);
-    await page.close();
   });
 
   it.skipIf(!hasChromium)(`has nothing that overflows sideways at 1280 px${skipNote}`, async () => {
