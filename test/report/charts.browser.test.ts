@@ -34,9 +34,20 @@ export function opacities(page: Page, chart: string, marktype: string): Promise<
   }, [chart, marktype] as const);
 }
 
+/**
+ * One page for the three tests, opened by whichever runs first (an open costs Chromium about
+ * 2.6 s of CPU, docs/testing.md). They run in an order that leaves each the state it starts
+ * from: the legend test puts every variant back (and checks it), the heatmap test changes only
+ * the heatmap's measure, and the sweep test, which changes the point and the variant filter,
+ * runs last. Each first checks the state it starts from, so a test that left the page changed
+ * fails there, not somewhere unexplained.
+ */
+let opened: ReturnType<typeof openReport> | undefined;
+const shared = () => (opened ??= openReport(browser!, f.dir, { width: 1400, height: 900 }));
+
 describe('chart interactions', () => {
   it.skipIf(!hasChromium)(`isolates a variant when its legend entry is clicked, and shows all again on a double-click${skipNote}`, async () => {
-    const { page, watch } = await openReport(browser!, f.dir, { width: 1400, height: 900 });
+    const { page, watch } = await shared();
     const variants = f.bundle.results.variants.map((v) => v.name);
     for (const chart of ['load', 'goodput', 'latency', 'queue', 'recovery']) {
       const before = await opacities(page, chart, 'line');
@@ -58,11 +69,37 @@ describe('chart interactions', () => {
       for (const v of variants) expect(again[v].every((o) => o === 1), `${chart} ${v} shown again`).toBe(true);
     }
     expect(watch.problems).toEqual([]);
-    await page.close();
+  });
+
+  it.skipIf(!hasChromium)(`writes each variant's value in its heatmap cell, for the measure chosen under the chart${skipNote}`, async () => {
+    const { page, watch } = await shared();
+    const r = f.bundle.results;
+    const cells = () => page.evaluate(() => {
+      const out: Record<string, string> = {};
+      type Node = { marktype?: string; items?: Node[]; datum?: { variant?: string; point?: string }; text?: string };
+      const walk = (n: Node) => {
+        if (n.marktype === 'text') for (const it of n.items ?? []) if (it.datum?.variant) out[`${it.datum.variant} ${it.datum.point}`] = String(it.text);
+        for (const c of n.items ?? []) walk(c);
+      };
+      walk((globalThis as unknown as { __views: Record<string, { scenegraph: () => { root: Node } }> }).__views.heatmap.scenegraph().root);
+      return out;
+    });
+    const expected = (key: string, format: (v: number | null) => string) => Object.fromEntries(r.variants.flatMap((v) => v.points.map((p) => [`${v.name} ${p.values['faults[0].duration']}`, format(p.measures[key].value)])));
+    expect(await cells()).toEqual(expected('recoveryTimeS', (x) => (x === null ? 'not recovered' : formatValue('duration', x))));
+
+    await page.selectOption('#chart-heatmap select', 'peakLoadMultiple');
+    const peaks = expected('peakLoadMultiple', (x) => formatValue('multiple', x));
+    await page.waitForFunction((want) => {
+      const view = (globalThis as unknown as { __views: Record<string, { signal: (n: string) => string }> }).__views.heatmap;
+      return view.signal('measure') === want;
+    }, 'peakLoadMultiple');
+    await nextFrames(page);
+    expect(await cells()).toEqual(peaks);
+    expect(watch.problems).toEqual([]);
   });
 
   it.skipIf(!hasChromium)(`redraws the time series with another sweep point's data when it is chosen, and filters variants${skipNote}`, async () => {
-    const { page, watch } = await openReport(browser!, f.dir, { width: 1400, height: 900 });
+    const { page, watch } = await shared();
     const plan = planReport(f.bundle);
     type Row = Record<string, number | string | null>;
     const data = (chart: string, name: string) => page.evaluate(([c, n]) => (globalThis as unknown as { __views: Record<string, { data: (n: string) => Row[] }> }).__views[c].data(n), [chart, name] as const);
@@ -98,34 +135,5 @@ describe('chart interactions', () => {
     expect(new Set((await data('latency', 'series')).map((r) => r.variant))).toEqual(new Set(['no-retries', 'short-queue']));
     expect(new Set((await data('attempts', 'series')).map((r) => r.variant))).toEqual(new Set(['retries', 'no-retries', 'short-queue']));
     expect(watch.problems).toEqual([]);
-    await page.close();
-  });
-
-  it.skipIf(!hasChromium)(`writes each variant's value in its heatmap cell, for the measure chosen under the chart${skipNote}`, async () => {
-    const { page, watch } = await openReport(browser!, f.dir, { width: 1400, height: 900 });
-    const r = f.bundle.results;
-    const cells = () => page.evaluate(() => {
-      const out: Record<string, string> = {};
-      type Node = { marktype?: string; items?: Node[]; datum?: { variant?: string; point?: string }; text?: string };
-      const walk = (n: Node) => {
-        if (n.marktype === 'text') for (const it of n.items ?? []) if (it.datum?.variant) out[`${it.datum.variant} ${it.datum.point}`] = String(it.text);
-        for (const c of n.items ?? []) walk(c);
-      };
-      walk((globalThis as unknown as { __views: Record<string, { scenegraph: () => { root: Node } }> }).__views.heatmap.scenegraph().root);
-      return out;
-    });
-    const expected = (key: string, format: (v: number | null) => string) => Object.fromEntries(r.variants.flatMap((v) => v.points.map((p) => [`${v.name} ${p.values['faults[0].duration']}`, format(p.measures[key].value)])));
-    expect(await cells()).toEqual(expected('recoveryTimeS', (x) => (x === null ? 'not recovered' : formatValue('duration', x))));
-
-    await page.selectOption('#chart-heatmap select', 'peakLoadMultiple');
-    const peaks = expected('peakLoadMultiple', (x) => formatValue('multiple', x));
-    await page.waitForFunction((want) => {
-      const view = (globalThis as unknown as { __views: Record<string, { signal: (n: string) => string }> }).__views.heatmap;
-      return view.signal('measure') === want;
-    }, 'peakLoadMultiple');
-    await nextFrames(page);
-    expect(await cells()).toEqual(peaks);
-    expect(watch.problems).toEqual([]);
-    await page.close();
   });
 });
