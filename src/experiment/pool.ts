@@ -28,13 +28,11 @@ export interface PoolCallbacks {
  * the bundle, whose files all sit one folder below dist/bundle/ (scripts/bundle.mjs).
  */
 function workerFile(): { filename: string; execArgv: string[] } {
-  const here = fileURLToPath(import.meta.url);
-  if (here.endsWith('.ts')) {
-    // Sources run through tsx; worker threads need the loader too (vitest does not pass it on).
-    const execArgv = process.execArgv.includes('tsx') ? process.execArgv : [...process.execArgv, '--import', 'tsx'];
-    return { filename: fileURLToPath(new URL('../experiment/worker.ts', import.meta.url)), execArgv };
-  }
-  return { filename: fileURLToPath(new URL('../experiment/worker.js', import.meta.url)), execArgv: [] };
+  const sources = import.meta.url.endsWith('.ts');
+  const filename = fileURLToPath(new URL(`../experiment/worker.${sources ? 'ts' : 'js'}`, import.meta.url));
+  if (!sources) return { filename, execArgv: [] };
+  // Sources run through tsx; worker threads need the loader too (vitest does not pass it on).
+  return { filename, execArgv: process.execArgv.includes('tsx') ? process.execArgv : [...process.execArgv, '--import', 'tsx'] };
 }
 
 /**

@@ -18,8 +18,7 @@ export interface CliResult {
  */
 export function ensureBuilt(): void {
   if (!existsSync(join(ROOT, 'dist/bundle/cli/main.js'))) {
-    execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-b', join(ROOT, 'tsconfig.build.json')], { cwd: ROOT, stdio: 'inherit' });
-    execFileSync(process.execPath, [join(ROOT, 'scripts/bundle.mjs')], { cwd: ROOT, stdio: 'inherit' });
+    execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit', shell: process.platform === 'win32' });
   }
   if (!existsSync(join(ROOT, 'dist/bundle/cli/main.js'))) throw new Error('dist/ is missing: run `npm run build`');
 }
