@@ -8,12 +8,16 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 /** The line the preload writes: `peak-rss-kib N`. */
 export const PEAK_RSS_TAG = 'peak-rss-kib';
+/** The line it writes after it: `cpu-us N`, user and system CPU of every thread. */
+export const CPU_TAG = 'cpu-us';
 
 const PRELOAD = fileURLToPath(new URL('./peak-rss.js', import.meta.url));
 
 export interface ProcessRun {
   wallS: number;
   peakRssMiB: number;
+  /** User and system CPU seconds of the whole process (every thread); NaN when it did not say. */
+  cpuS: number;
   stdout: string;
   stderr: string;
 }
@@ -27,7 +31,9 @@ export function runNode(args: string[], cwd?: string): ProcessRun {
   if (p.status !== 0) throw new Error(`node ${args.join(' ')} exited with ${p.status ?? p.signal}:\n${p.stderr}`);
   const kib = peakRssKiB(p.stderr);
   if (kib === undefined) throw new Error(`node ${args.join(' ')} did not report its peak RSS`);
-  return { wallS, peakRssMiB: kib / 1024, stdout: p.stdout, stderr: p.stderr };
+  // Process-wide and only growing, like the peak: the largest line is the process's total.
+  const cpu = tagged(p.stderr, CPU_TAG);
+  return { wallS, peakRssMiB: kib / 1024, cpuS: cpu.length ? Math.max(...cpu) / 1e6 : NaN, stdout: p.stdout, stderr: p.stderr };
 }
 
 /**
@@ -36,8 +42,13 @@ export function runNode(args: string[], cwd?: string): ProcessRun {
  * largest line is the process's peak.
  */
 export function peakRssKiB(stderr: string): number | undefined {
-  const all = [...stderr.matchAll(new RegExp(`^${PEAK_RSS_TAG} (\\d+)$`, 'gm'))].map((m) => Number(m[1]));
+  const all = tagged(stderr, PEAK_RSS_TAG);
   return all.length ? Math.max(...all) : undefined;
+}
+
+/** The numbers of every `TAG N` line. */
+function tagged(stderr: string, tag: string): number[] {
+  return [...stderr.matchAll(new RegExp(`^${tag} (\\d+)$`, 'gm'))].map((m) => Number(m[1]));
 }
 
 export const median = (xs: number[]): number => {
