@@ -19,10 +19,10 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { isAbsolute, join } from 'node:path';
-import { loadavg } from 'node:os';
 import { simulate } from '../src/model/simulate.js';
 import { referenceScenario, ROOT, type ReferenceCase } from './reference-model.js';
-import { median, runNode, type ProcessRun } from './whole-process.js';
+import { flag, wholeNumber } from './args.js';
+import { loadAverages, median, runNode, spread, type ProcessRun } from './whole-process.js';
 
 const CASES: Record<string, ReferenceCase> = {
   'storm-1h': { horizonS: 3600, outage: true },
@@ -63,22 +63,9 @@ function runCase(name: string, general = false): Measured {
 
 const SELF = fileURLToPath(import.meta.url);
 
-function flag(args: string[], name: string): string | undefined {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-}
-
-function wholeNumber(args: string[], name: string, fallback: number): number {
-  const v = flag(args, name);
-  if (v === undefined) return fallback;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} takes a whole number >= 1 (got ${v})`);
-  return n;
-}
-
 function table(args: string[]): void {
   const reps = wholeNumber(args, '--reps', 3);
-  console.log(`retrystorm engine benchmark: ${reps} runs per case, each in its own process (node ${process.version}, load ${loads()})`);
+  console.log(`retrystorm engine benchmark: ${reps} runs per case, each in its own process (node ${process.version}, load ${loadAverages()})`);
   console.log('case         events        attempts      wall s   attempts/s   events/s     peak RSS MiB');
   const rss: Record<string, number> = {};
   for (const name of Object.keys(CASES)) {
@@ -98,7 +85,7 @@ function table(args: string[]): void {
       ].join(' '),
     );
   }
-  console.log(`\nmedians over ${reps} runs (wall s is the simulation alone); stable peak RSS 10h / 1h = ${(rss['stable-10h'] / rss['stable-1h']).toFixed(2)}; load after ${loads()}`);
+  console.log(`\nmedians over ${reps} runs (wall s is the simulation alone); stable peak RSS 10h / 1h = ${(rss['stable-10h'] / rss['stable-1h']).toFixed(2)}; load after ${loadAverages()}`);
 }
 
 // ── Paired against the hand-written loop ─────────────────────────────────────────────────
@@ -116,8 +103,6 @@ function referenceAttempts(run: ProcessRun): number {
   return n;
 }
 
-const loads = () => loadavg().map((x) => x.toFixed(2)).join(' ');
-const spread = (xs: number[], digits = 2) => `${median(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)}-${Math.max(...xs).toFixed(digits)})`;
 
 function vsReference(args: string[]): void {
   const pairs = wholeNumber(args, '--pairs', 5);
@@ -132,7 +117,7 @@ function vsReference(args: string[]): void {
   console.log(`paired whole-process runs, ours (A) and the hand-written loop (B) alternating A B A B, ${pairs} pairs per case after one warm-up pair`);
   console.log(`A: node ${fileURLToPath(new URL('.', import.meta.url))}engine.bench.js --case CASE`);
   console.log(`B: node ${reference} ${referenceArgs(CASES[cases[0]]).join(' ')}   (--down 0:0 for a stable case)`);
-  console.log(`node ${process.version}; ${new Date().toISOString()}; load average before ${loads()}`);
+  console.log(`node ${process.version}; ${new Date().toISOString()}; load average before ${loadAverages()}`);
   for (const name of cases) {
     const c = CASES[name];
     const ours = () => runNode([SELF, '--case', name]);
@@ -150,7 +135,7 @@ function vsReference(args: string[]): void {
     const memory = a.map((x, i) => x.peakRssMiB / b[i].peakRssMiB);
     const ourAttempts = (JSON.parse(a[0].stdout) as Measured).attempts;
     const theirAttempts = referenceAttempts(b[0]);
-    console.log(`\n${name}: load average after ${loads()}`);
+    console.log(`\n${name}: load average after ${loadAverages()}`);
     console.log(`  wall s        ours ${spread(a.map((x) => x.wallS))}   hand loop ${spread(b.map((x) => x.wallS))}   median (min-max)`);
     console.log(`  peak RSS MiB  ours ${spread(a.map((x) => x.peakRssMiB), 0)}   hand loop ${spread(b.map((x) => x.peakRssMiB), 0)}`);
     console.log(`  speed relative to the hand loop (their wall / ours, per pair): median ${median(speed).toFixed(2)}x; pairs ${speed.map((r) => r.toFixed(2)).join(' ')}`);

@@ -19,10 +19,11 @@
  * first, under 2 s when dist/ is fresh.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { ROOT } from './reference-model.js';
-import { median, runNode, type ProcessRun } from './whole-process.js';
+import { flag, wholeNumber } from './args.js';
+import { loadAverages, median, runNode, spread, type ProcessRun } from './whole-process.js';
 
 /** The hand loop's storm on the machine issue 16 was measured on, in seconds. */
 const ISSUE_MACHINE_HAND_LOOP_S = 4.66;
@@ -32,19 +33,9 @@ const TARGET_S = 90;
 /** The hand loop's storm: the engine benchmark's storm-1h case (bench/engine.bench.ts, referenceArgs). */
 const HAND_LOOP_STORM = ['--lam', '800', '--T', '3600', '--down', '600:720'];
 
-function flag(args: string[], name: string): string | undefined {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-}
-
-const loads = () => loadavg().map((x) => x.toFixed(2)).join(' ');
-const spread = (xs: number[], digits = 1) => `${median(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)}-${Math.max(...xs).toFixed(digits)})`;
-
 function main(): void {
   const args = process.argv.slice(2);
-  const pairsText = flag(args, '--pairs') ?? '2';
-  const pairs = Number(pairsText);
-  if (!Number.isInteger(pairs) || pairs < 1) throw new Error(`--pairs takes a whole number >= 1 (got ${pairsText})`);
+  const pairs = wholeNumber(args, '--pairs', 2);
   const given = flag(args, '--reference') ?? '../shared/bench/reference-loop.js';
   const reference = isAbsolute(given) ? given : join(ROOT, given);
   if (!existsSync(reference)) throw new Error(`no hand-written reference loop at ${reference}: it is not part of this repository; pass --reference PATH`);
@@ -55,7 +46,7 @@ function main(): void {
   console.log(`the flagship (A) and the hand loop's storm (B), alternating A B A B, ${pairs} pair(s)`);
   console.log(`A: node bin/retrystorm.js run scenarios/retry-storm.yaml --out DIR --quiet   (npm start without its build)`);
   console.log(`B: node ${given} ${HAND_LOOP_STORM.join(' ')}`);
-  console.log(`node ${process.version}; ${new Date().toISOString()}; load average before ${loads()}`);
+  console.log(`node ${process.version}; ${new Date().toISOString()}; load average before ${loadAverages()}`);
   const a: ProcessRun[] = [];
   const b: ProcessRun[] = [];
   try {
@@ -71,8 +62,8 @@ function main(): void {
   // Per pair: the flagship's wall time in hand-loop storms, and what that is at the issue machine's pace.
   const units = a.map((x, i) => x.wallS / b[i].wallS);
   const atIssuePace = units.map((u) => u * ISSUE_MACHINE_HAND_LOOP_S);
-  console.log(`\nload average after ${loads()}`);
-  console.log(`flagship   wall s ${spread(a.map((x) => x.wallS))}, CPU s ${spread(a.map((x) => x.cpuS), 0)}, peak RSS MiB ${spread(a.map((x) => x.peakRssMiB), 0)}   median (min-max)`);
+  console.log(`\nload average after ${loadAverages()}`);
+  console.log(`flagship   wall s ${spread(a.map((x) => x.wallS), 1)}, CPU s ${spread(a.map((x) => x.cpuS), 0)}, peak RSS MiB ${spread(a.map((x) => x.peakRssMiB), 0)}   median (min-max)`);
   console.log(`hand loop  wall s ${spread(b.map((x) => x.wallS), 2)}   (${ISSUE_MACHINE_HAND_LOOP_S} s on issue 16's machine)`);
   console.log(`the flagship in hand-loop storms, per pair: ${units.map((u) => u.toFixed(1)).join(' ')} (median ${median(units).toFixed(1)}; target ${(TARGET_S / ISSUE_MACHINE_HAND_LOOP_S).toFixed(1)})`);
   console.log(`at the pace of issue 16's machine: about ${median(atIssuePace).toFixed(0)} s (target ${TARGET_S} s)`);

@@ -28,16 +28,12 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { flag } from './args.js';
 import { ROOT } from './reference-model.js';
 
 /** What the counted process prints: the run's events. */
 interface Counted {
   events: number;
-}
-
-function flag(args: string[], name: string): string | undefined {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
 }
 
 /** In the counted process: loads the scenario with the build at `root`, simulates one run, prints its events. */

@@ -5,6 +5,7 @@
  * would flatter us.
  */
 import { spawnSync } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 /** The line the preload writes: `peak-rss-kib N`. */
 export const PEAK_RSS_TAG = 'peak-rss-kib';
@@ -56,3 +57,10 @@ export const median = (xs: number[]): number => {
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
+
+/** "median (min-max)" of a set of figures. */
+export const spread = (xs: number[], digits = 2): string =>
+  `${median(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)}-${Math.max(...xs).toFixed(digits)})`;
+
+/** The machine's load averages over 1, 5 and 15 minutes, printed beside every figure (these machines are shared). */
+export const loadAverages = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
