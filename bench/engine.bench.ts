@@ -16,11 +16,9 @@
  *       one case in this process, as JSON (what the two modes above spawn); --general runs
  *       it through the general model instead of the plain world (src/model/plain/)
  */
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { isAbsolute, join } from 'node:path';
 import { simulate } from '../src/model/simulate.js';
-import { referenceScenario, ROOT, type ReferenceCase } from './reference-model.js';
+import { handLoopArgs, handLoopPath, referenceScenario, type ReferenceCase } from './reference-model.js';
 import { flag, wholeNumber } from './args.js';
 import { loadAverages, median, runNode, spread, type ProcessRun } from './whole-process.js';
 
@@ -90,11 +88,6 @@ function table(args: string[]): void {
 
 // ── Paired against the hand-written loop ─────────────────────────────────────────────────
 
-/** The hand-written loop's flags for a case: the same horizon and outage window. */
-function referenceArgs(c: ReferenceCase): string[] {
-  return ['--lam', '800', '--T', String(c.horizonS), '--down', c.outage ? '600:720' : '0:0'];
-}
-
 /** The reference loop prints one JSON summary line on stderr; we read its attempt count. */
 function referenceAttempts(run: ProcessRun): number {
   const line = run.stderr.split('\n').find((l) => l.startsWith('{'));
@@ -103,25 +96,20 @@ function referenceAttempts(run: ProcessRun): number {
   return n;
 }
 
-
 function vsReference(args: string[]): void {
   const pairs = wholeNumber(args, '--pairs', 5);
-  const given = flag(args, '--reference') ?? '../shared/bench/reference-loop.js';
-  const reference = isAbsolute(given) ? given : join(ROOT, given);
-  if (!existsSync(reference)) {
-    throw new Error(`no hand-written reference loop at ${reference}: it is not part of this repository; pass --reference PATH`);
-  }
+  const reference = handLoopPath(flag(args, '--reference'));
   const cases = (flag(args, '--cases') ?? 'storm-1h,stable-1h').split(',');
   for (const name of cases) if (!CASES[name]) throw new Error(`unknown case ${name}: one of ${Object.keys(CASES).join(', ')}`);
 
   console.log(`paired whole-process runs, ours (A) and the hand-written loop (B) alternating A B A B, ${pairs} pairs per case after one warm-up pair`);
   console.log(`A: node ${fileURLToPath(new URL('.', import.meta.url))}engine.bench.js --case CASE`);
-  console.log(`B: node ${reference} ${referenceArgs(CASES[cases[0]]).join(' ')}   (--down 0:0 for a stable case)`);
+  console.log(`B: node ${reference} ${handLoopArgs(CASES[cases[0]]).join(' ')}   (--down 0:0 for a stable case)`);
   console.log(`node ${process.version}; ${new Date().toISOString()}; load average before ${loadAverages()}`);
   for (const name of cases) {
     const c = CASES[name];
     const ours = () => runNode([SELF, '--case', name]);
-    const theirs = () => runNode([reference, ...referenceArgs(c)]);
+    const theirs = () => runNode([reference, ...handLoopArgs(c)]);
     ours();
     theirs();
     const a: ProcessRun[] = [];

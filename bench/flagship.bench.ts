@@ -22,8 +22,8 @@
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
-import { ROOT } from './reference-model.js';
+import { join } from 'node:path';
+import { handLoopArgs, handLoopPath, ROOT } from './reference-model.js';
 import { flag, wholeNumber } from './args.js';
 import { loadAverages, median, runNode, spread, type ProcessRun } from './whole-process.js';
 
@@ -32,22 +32,20 @@ const ISSUE_MACHINE_HAND_LOOP_S = 4.66;
 /** Issue 16's target for the flagship on that machine, in seconds. */
 const TARGET_S = 90;
 
-/** The hand loop's storm: the engine benchmark's storm-1h case (bench/engine.bench.ts, referenceArgs). */
-const HAND_LOOP_STORM = ['--lam', '800', '--T', '3600', '--down', '600:720'];
+/** The hand loop's storm: the engine benchmark's storm-1h case. */
+const HAND_LOOP_STORM = handLoopArgs({ horizonS: 3600, outage: true });
 
 function main(): void {
   const args = process.argv.slice(2);
   const runs = wholeNumber(args, '--runs', 2);
-  const given = flag(args, '--reference') ?? '../shared/bench/reference-loop.js';
-  const reference = isAbsolute(given) ? given : join(ROOT, given);
-  if (!existsSync(reference)) throw new Error(`no hand-written reference loop at ${reference}: it is not part of this repository; pass --reference PATH`);
+  const reference = handLoopPath(flag(args, '--reference'));
   const cli = join(ROOT, 'bin/retrystorm.js');
   if (!existsSync(join(ROOT, 'dist/bundle/cli/main.js'))) throw new Error('no build: run `npm run build` first (or `npm run bench:flagship`)');
 
   const scratch = mkdtempSync(join(tmpdir(), 'retrystorm-flagship-bench-'));
   console.log(`the hand loop's storm (B) before and after each run of the flagship (A): B A B A B ..., ${runs} run(s) of the flagship`);
   console.log(`A: node bin/retrystorm.js run scenarios/retry-storm.yaml --out DIR --quiet   (npm start without its build)`);
-  console.log(`B: node ${given} ${HAND_LOOP_STORM.join(' ')}`);
+  console.log(`B: node ${reference} ${HAND_LOOP_STORM.join(' ')}`);
   console.log(`node ${process.version}; ${new Date().toISOString()}; load average before ${loadAverages()}`);
   const handLoop = () => runNode([reference, ...HAND_LOOP_STORM]);
   const a: ProcessRun[] = [];

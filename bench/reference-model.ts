@@ -6,8 +6,9 @@
  * outage happens, which is what the hand-written loop it is compared with takes as flags
  * (`--T`, `--down 0:0`).
  */
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { loadScenarioFile } from '../src/scenario/load.js';
 import type { Scenario } from '../src/scenario/schema.js';
 
@@ -28,4 +29,19 @@ export function referenceScenario(c: ReferenceCase): Scenario {
   if (!retries) throw new Error(`${REFERENCE_FILE} has no variant "retries"`);
   const s = retries.scenario;
   return { ...s, horizon: c.horizonS, faults: c.outage ? s.faults : [] };
+}
+
+/** The hand-written loop's flags for a case: the same horizon and outage window. */
+export function handLoopArgs(c: ReferenceCase): string[] {
+  return ['--lam', '800', '--T', String(c.horizonS), '--down', c.outage ? '600:720' : '0:0'];
+}
+
+/**
+ * The hand-written loop's file: `given` (a benchmark's --reference), relative to the
+ * repository unless absolute; by default where the team keeps it, beside the repository.
+ */
+export function handLoopPath(given = '../shared/bench/reference-loop.js'): string {
+  const path = isAbsolute(given) ? given : join(ROOT, given);
+  if (!existsSync(path)) throw new Error(`no hand-written reference loop at ${path}: it is not part of this repository; pass --reference PATH`);
+  return path;
 }
