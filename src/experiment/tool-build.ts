@@ -14,9 +14,10 @@
  * content (not the CLI or the report, which only present results). What a process runs (the
  * CLI and its worker threads from dist/bundle/, an installed package, a container image built
  * from the same commit) is that code, bundled from dist/src by the same `npm run build`. The
- * tests run the sources through tsx and take the digest of the dist/ beside them, which `npm test` has just built from those sources; with no
- * dist/ at all, the sources' own. A change to any of those modules makes another build, even
- * one that cannot change a result (a comment): over-strict, never silently wrong. Computed
+ * tests run the sources through tsx and take the digest of the dist/ beside them, which
+ * `npm test` has just built from those sources; with no dist/ at all, the sources' own. A
+ * change to any of those modules makes another build, even one that cannot change a result
+ * (a comment): over-strict, never silently wrong. Computed
  * once, on the thread that writes or checks runs.json (about 150 files, a few milliseconds).
  */
 import { createHash } from 'node:crypto';

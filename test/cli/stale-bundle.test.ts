@@ -29,11 +29,16 @@ afterAll(() => {
   if (pkg) rmSync(pkg, { recursive: true, force: true });
 });
 
+/** What the copy's `retrystorm --version` prints. */
+function version(): string {
+  return execFileSync(process.execPath, [join(pkg, 'bin/retrystorm.js'), '--version'], { encoding: 'utf8' }).trim();
+}
+
 /** Sets the two files' modification times (seconds since the epoch) and runs `--version`. */
 function versionWith(bundleAt: number, buildInfoAt: number): string {
   utimesSync(join(pkg, BUNDLE_ENTRY), bundleAt, bundleAt);
   utimesSync(join(pkg, BUILD_INFO), buildInfoAt, buildInfoAt);
-  return execFileSync(process.execPath, [join(pkg, 'bin/retrystorm.js'), '--version'], { encoding: 'utf8' }).trim();
+  return version();
 }
 
 describe('bin/retrystorm.js', () => {
@@ -47,7 +52,6 @@ describe('bin/retrystorm.js', () => {
 
   it('runs the bundle when there is no build info (an installed package)', () => {
     rmSync(join(pkg, BUILD_INFO));
-    const out = execFileSync(process.execPath, [join(pkg, 'bin/retrystorm.js'), '--version'], { encoding: 'utf8' }).trim();
-    expect(out).toBe('the bundle ran');
+    expect(version()).toBe('the bundle ran');
   });
 });
