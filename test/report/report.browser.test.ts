@@ -1,8 +1,8 @@
 /**
  * report.html in a real browser (Debian's Chromium through playwright-core): it must open
  * offline with no request but the file itself, draw every chart, agree with summary.json,
- * and show hostile scenario text as text without running any of it. Skipped only when
- * /usr/bin/chromium is absent (CI installs it: apt-get install -y chromium).
+ * and show hostile scenario text as text without running any of it. Skipped only when no
+ * Chromium is installed (CI installs chromium and chromium-headless-shell: browser.ts).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
