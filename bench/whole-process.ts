@@ -5,6 +5,7 @@
  * would flatter us.
  */
 import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 /** The line the preload writes: `peak-rss-kib N`. */
@@ -23,13 +24,18 @@ export interface ProcessRun {
   stderr: string;
 }
 
-/** Runs `node [args]` with the peak-RSS preload; throws with the child's stderr if it fails. */
-export function runNode(args: string[], cwd?: string): ProcessRun {
+/**
+ * Runs `node [args]` with the peak-RSS preload; throws with the child's stderr if it fails.
+ * `preload: false` runs it bare (its peak RSS and CPU are then NaN): for a command whose
+ * child processes would inherit the preload, such as vitest's workers.
+ */
+export function runNode(args: string[], cwd?: string, { preload = true } = {}): ProcessRun {
   const t0 = process.hrtime.bigint();
-  const p = spawnSync(process.execPath, ['--import', PRELOAD, ...args], { encoding: 'utf8', cwd, maxBuffer: 64 << 20 });
+  const p = spawnSync(process.execPath, preload ? ['--import', PRELOAD, ...args] : args, { encoding: 'utf8', cwd, maxBuffer: 64 << 20 });
   const wallS = Number(process.hrtime.bigint() - t0) / 1e9;
   if (p.error) throw p.error;
-  if (p.status !== 0) throw new Error(`node ${args.join(' ')} exited with ${p.status ?? p.signal}:\n${p.stderr}`);
+  if (p.status !== 0) throw new Error(`node ${args.join(' ')} exited with ${p.status ?? p.signal}:\n${p.stderr.slice(-4000)}`);
+  if (!preload) return { wallS, peakRssMiB: NaN, cpuS: NaN, stdout: p.stdout, stderr: p.stderr };
   const kib = peakRssKiB(p.stderr);
   if (kib === undefined) throw new Error(`node ${args.join(' ')} did not report its peak RSS`);
   // Process-wide and only growing, like the peak: the largest line is the process's total.
@@ -61,6 +67,18 @@ export const median = (xs: number[]): number => {
 /** "median (min-max)" of a set of figures. */
 export const spread = (xs: number[], digits = 2): string =>
   `${median(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)}-${Math.max(...xs).toFixed(digits)})`;
+
+/**
+ * CPU seconds the whole machine has been busy since boot (user, nice, system, irq, softirq
+ * and steal in /proc/stat), or NaN where there is no /proc/stat: the difference over a run
+ * counts every process it started, waited for or not (a browser a test launched, too).
+ */
+export function machineBusyS(): number {
+  if (!existsSync('/proc/stat')) return NaN;
+  const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const [user, nice, system, , , irq, softirq, steal] = cpu;
+  return (user + nice + system + irq + softirq + (steal ?? 0)) / 100; // USER_HZ: 100 on Linux
+}
 
 /** The machine's load averages over 1, 5 and 15 minutes, printed beside every figure (these machines are shared). */
 export const loadAverages = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
