@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Runs the CLI from its bundle (npm install builds it through the "prepare" script; see
-// scripts/bundle.mjs). A stack trace asked for with RETRYSTORM_DEBUG points into the sources.
+// scripts/bundle.mjs). With RETRYSTORM_DEBUG it runs the compiled modules instead, whose
+// source maps point a stack trace into the sources (the bundle runs as a V8 script, for
+// its code cache, and Node maps no script's stack).
 import { statSync } from 'node:fs';
 
 // The bundle is made from dist/src/ by the last step of `npm run build`. After a bare
@@ -10,7 +12,8 @@ import { statSync } from 'node:fs';
 const modified = (path) => statSync(new URL(path, import.meta.url), { throwIfNoEntry: false })?.mtimeMs ?? -Infinity;
 const bundle = '../dist/bundle/cli/main.js';
 const fresh = modified(bundle) >= modified('../dist/tsconfig.build.tsbuildinfo');
-if (process.env.RETRYSTORM_DEBUG) process.setSourceMapsEnabled(true);
-const { runCli } = await import(fresh ? bundle : '../dist/src/cli/main.js');
+const debug = Boolean(process.env.RETRYSTORM_DEBUG);
+if (debug) process.setSourceMapsEnabled(true);
+const { runCli } = await import(fresh && !debug ? bundle : '../dist/src/cli/main.js');
 
 await runCli();

@@ -1,6 +1,6 @@
 // bin/retrystorm.js runs the CLI's bundle (scripts/bundle.mjs) unless a bare `tsc -b` has
 // compiled dist/src/ since it was made: then the bundle is yesterday's code, and the compiled
-// modules run instead. Tried on a copy of the package whose bundle entry is a marker, with
+// modules run instead (and with RETRYSTORM_DEBUG, for their source maps). Tried on a copy of the package whose bundle entry is a marker, with
 // the two files' modification times set, not waited for.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
@@ -29,9 +29,12 @@ afterAll(() => {
   if (pkg) rmSync(pkg, { recursive: true, force: true });
 });
 
-/** What the copy's `retrystorm --version` prints. */
-function version(): string {
-  return execFileSync(process.execPath, [join(pkg, 'bin/retrystorm.js'), '--version'], { encoding: 'utf8' }).trim();
+/** What the copy's `retrystorm --version` prints (RETRYSTORM_DEBUG unset unless `debug`). */
+function version(debug = false): string {
+  const env = { ...process.env };
+  if (debug) env.RETRYSTORM_DEBUG = '1';
+  else delete env.RETRYSTORM_DEBUG;
+  return execFileSync(process.execPath, [join(pkg, 'bin/retrystorm.js'), '--version'], { encoding: 'utf8', env }).trim();
 }
 
 /** Sets the two files' modification times (seconds since the epoch) and runs `--version`. */
@@ -48,6 +51,12 @@ describe('bin/retrystorm.js', () => {
 
   it('runs the compiled modules when tsc compiled after the bundle was made', () => {
     expect(versionWith(1_900_000_000, 2_000_000_000)).toBe(TOOL_VERSION);
+  });
+
+  it('runs the compiled modules with RETRYSTORM_DEBUG, whose source maps point a stack trace into the sources', () => {
+    utimesSync(join(pkg, BUNDLE_ENTRY), 2_000_000_000, 2_000_000_000);
+    utimesSync(join(pkg, BUILD_INFO), 1_900_000_000, 1_900_000_000);
+    expect(version(true)).toBe(TOOL_VERSION);
   });
 
   it('runs the bundle when there is no build info (an installed package)', () => {
