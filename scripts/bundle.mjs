@@ -51,7 +51,8 @@ await build({
 const header = '// Written by scripts/bundle.mjs: loads the bundled file through V8\'s code cache (src/cli/code-cache.ts).\n';
 writeFileSync(join(outdir, 'cli/main.js'), `${header}import { loadWithCodeCache } from '../../src/cli/code-cache.js';
 
-// A cache per command: each holds what its command compiles.
+// A cache per command: each holds what its command compiles. A command missing from this list
+// (the commands are src/cli/main.ts's) shares the cache 'other', and only loses some speed.
 const command = process.argv.slice(2).find((a) => !a.startsWith('-'));
 const main = loadWithCodeCache(new URL('./main.cjs', import.meta.url), /^(run|diff|edge|merge|report|validate|schema)$/.test(command ?? '') ? command : 'other');
 // At exit, when the work is done: the cache then holds every function this command compiled.
