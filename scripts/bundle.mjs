@@ -55,8 +55,11 @@ writeFileSync(join(outdir, 'cli/main.js'), `${header}import { loadWithCodeCache 
 // (the commands are src/cli/main.ts's) shares the cache 'other', and only loses some speed.
 const command = process.argv.slice(2).find((a) => !a.startsWith('-'));
 const main = loadWithCodeCache(new URL('./main.cjs', import.meta.url), /^(run|diff|edge|merge|report|validate|schema)$/.test(command ?? '') ? command : 'other');
-// At exit, when the work is done: the cache then holds every function this command compiled.
-process.once('exit', main.writeCache);
+// At a successful exit, when the command has done all its work: the cache then holds every
+// function it compiled (a refused command, exit 2, compiled only the way to its refusal).
+process.once('exit', (code) => {
+  if (code === 0) main.writeCache();
+});
 export const { runCli } = main.exports;
 `);
 writeFileSync(join(outdir, 'experiment/worker.js'), `${header}import { loadWithCodeCache } from '../../src/cli/code-cache.js';
