@@ -14,7 +14,9 @@
  * measured against their mean: the machine's pace drifts over minutes, and one hand-loop
  * run on one side moved the ratio by up to 20%.
  */
-import { handLoopArgs } from './reference-model.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { handLoopArgs, ROOT } from './reference-model.js';
 import { loadAverages, median, runNode, spread, type ProcessRun } from './whole-process.js';
 
 /** The hand loop's storm on the machine issue 16 was measured on, in seconds. */
@@ -35,9 +37,13 @@ export interface TimedCommand {
   runs: number;
   /** The hand loop's file. */
   reference: string;
+  /** The npm script that builds and runs this benchmark, named when the CLI is not built. */
+  npmScript: string;
 }
 
 export function againstHandLoop(c: TimedCommand): void {
+  // Both commands run the CLI from its bundle (the suite's tests spawn it too).
+  if (!existsSync(join(ROOT, 'dist/bundle/cli/main.js'))) throw new Error(`no build: run \`npm run build\` first (or \`npm run ${c.npmScript}\`)`);
   const handLoop = () => runNode([c.reference, ...HAND_LOOP_STORM]);
   console.log(`the hand loop's storm (B) before and after each run of the ${c.name} (A): B A B A B ..., ${c.runs} run(s) of the ${c.name}`);
   console.log(`A: ${c.shown}`);

@@ -14,7 +14,7 @@
  * storm (about 5 s) just before and just after it. The flagship's build is not included:
  * `npm start` runs `npm run build` first, under 2 s when dist/ is fresh.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { handLoopPath, ROOT } from './reference-model.js';
@@ -25,7 +25,6 @@ import { againstHandLoop } from './against-hand-loop.js';
 function main(): void {
   const args = process.argv.slice(2);
   const cli = join(ROOT, 'bin/retrystorm.js');
-  if (!existsSync(join(ROOT, 'dist/bundle/cli/main.js'))) throw new Error('no build: run `npm run build` first (or `npm run bench:flagship`)');
   const scratch = mkdtempSync(join(tmpdir(), 'retrystorm-flagship-bench-'));
   try {
     againstHandLoop({
@@ -36,6 +35,7 @@ function main(): void {
       run: (i) => runNode([cli, 'run', 'scenarios/retry-storm.yaml', '--out', join(scratch, `run-${i}`), '--quiet'], ROOT),
       runs: wholeNumber(args, '--runs', 2),
       reference: handLoopPath(flag(args, '--reference')),
+    npmScript: 'bench:flagship',
     });
   } finally {
     rmSync(scratch, { recursive: true, force: true });

@@ -16,7 +16,6 @@
  * the run (/proc/stat), so it includes the browser, which the suite's own accounting does
  * not see; run it on an otherwise idle machine.
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { handLoopPath, ROOT } from './reference-model.js';
 import { flag, wholeNumber } from './args.js';
@@ -25,7 +24,6 @@ import { againstHandLoop } from './against-hand-loop.js';
 
 function main(): void {
   const args = process.argv.slice(2);
-  if (!existsSync(join(ROOT, 'dist/bundle/cli/main.js'))) throw new Error('no build: run `npm run build` first (or `npm run bench:suite`)');
   const vitest = join(ROOT, 'node_modules/vitest/vitest.mjs');
   againstHandLoop({
     name: 'quick suite',
@@ -39,6 +37,7 @@ function main(): void {
     },
     runs: wholeNumber(args, '--runs', 2),
     reference: handLoopPath(flag(args, '--reference')),
+    npmScript: 'bench:suite',
   });
 }
 
