@@ -25,6 +25,30 @@ import type { PresetName } from '../../scenario/preset-names.js';
 /** The simulator's largest maxAttempts (LIMITS.maxAttempts): "no fixed count", for libraries limited only by a budget. */
 const NO_FIXED_COUNT = 1000;
 
+/**
+ * gRPC has no default retry policy, so the three gRPC presets take the example of gRFC A6
+ * itself (the same retryPolicy and retryThrottling in grpc-java, grpc-go and grpc-js): these
+ * are its values, and what the simulator makes of them.
+ */
+const GRFC_A6_EXAMPLE_NOTES =
+  'gRPC has no default retry policy: an RPC is retried only if the service config has a retryPolicy. These are the ' +
+  'values of the gRFC\'s own example: maxAttempts 4, initialBackoff 0.1s, maxBackoff 1s, backoffMultiplier 2, ' +
+  'retryableStatusCodes [UNAVAILABLE]; retryThrottling maxTokens 10, tokenRatio 0.1. UNAVAILABLE stands for 503 and for ' +
+  'broken connections (reset); DEADLINE_EXCEEDED is not retried and the call deadline spans all attempts (no ' +
+  'per-attempt timeout, no default deadline). Throttling: a success adds 0.1 token, and only a failure with a status ' +
+  'the policy retries takes one (a 400, a 429 or a timeout does not); retries stop while tokens <= 5. Server pushback ' +
+  '(grpc-retry-pushback-ms) is modelled as Retry-After and waited exactly; a negative pushback (do not retry) is not ' +
+  'modelled, nor is the reset of the backoff to initialBackoff after a pushback. maxAttempts above 5 is treated as 5 by ' +
+  'clients. Transparent retries (RPCs that never left the client) are not modelled.';
+
+const GRFC_A6_EXAMPLE_LAYER: Preset['layer'] = {
+  maxAttempts: 4,
+  backoff: { kind: 'exponential', base: 0.1, multiplier: 2, max: 1 },
+  retryOn: ['reset', 503],
+  retryAfter: { mode: 'exact' },
+  budget: { kind: 'grpc-throttle', maxTokens: 10, tokenRatio: 0.1 },
+};
+
 export const PRESETS: Record<PresetName, Preset> = {
   got: {
     library: 'got (Node.js HTTP client)',
@@ -179,15 +203,7 @@ export const PRESETS: Record<PresetName, Preset> = {
       'Retry Attempts and Hedged RPCs": only failures with a retryable status count; "Pushback": retry after exactly that ' +
       'delay); https://github.com/grpc/proposal/pull/452 (the backoff change)',
     notes:
-      'gRPC has no default retry policy: an RPC is retried only if the service config has a retryPolicy. These are the ' +
-      'values of the gRFC\'s own example: maxAttempts 4, initialBackoff 0.1s, maxBackoff 1s, backoffMultiplier 2, ' +
-      'retryableStatusCodes [UNAVAILABLE]; retryThrottling maxTokens 10, tokenRatio 0.1. UNAVAILABLE stands for 503 and for ' +
-      'broken connections (reset); DEADLINE_EXCEEDED is not retried and the call deadline spans all attempts (no ' +
-      'per-attempt timeout, no default deadline). Throttling: a success adds 0.1 token, and only a failure with a status ' +
-      'the policy retries takes one (a 400, a 429 or a timeout does not); retries stop while tokens <= 5. Server pushback ' +
-      '(grpc-retry-pushback-ms) is modelled as Retry-After and waited exactly; a negative pushback (do not retry) is not ' +
-      'modelled, nor is the reset of the backoff to initialBackoff after a pushback. maxAttempts above 5 is treated as 5 by ' +
-      'clients. Transparent retries (RPCs that never left the client) are not modelled.' +
+      GRFC_A6_EXAMPLE_NOTES +
       ' The jitter multiplies the capped wait, so a wait may reach 1.2 × maxBackoff. C-core (and the languages that wrap ' +
       'it) follows this; for grpc-java, grpc-go and grpc-js use their own presets, whose jitter depends on the release.',
     layer: {
@@ -207,24 +223,10 @@ export const PRESETS: Record<PresetName, Preset> = {
       '(makeRetryDecision: the throttle is charged only "if (isRetryableStatusCode || pushback < 0)"; pushback is waited ' +
       'as is; Throttle.onQualifiedFailureThenCheckIsAboveThreshold, onSuccess); jitter: PR #11858 and PR #12639',
     notes:
-      'gRPC has no default retry policy: an RPC is retried only if the service config has a retryPolicy. These are the ' +
-      'values of the gRFC\'s own example: maxAttempts 4, initialBackoff 0.1s, maxBackoff 1s, backoffMultiplier 2, ' +
-      'retryableStatusCodes [UNAVAILABLE]; retryThrottling maxTokens 10, tokenRatio 0.1. UNAVAILABLE stands for 503 and for ' +
-      'broken connections (reset); DEADLINE_EXCEEDED is not retried and the call deadline spans all attempts (no ' +
-      'per-attempt timeout, no default deadline). Throttling: a success adds 0.1 token, and only a failure with a status ' +
-      'the policy retries takes one (a 400, a 429 or a timeout does not); retries stop while tokens <= 5. Server pushback ' +
-      '(grpc-retry-pushback-ms) is modelled as Retry-After and waited exactly; a negative pushback (do not retry) is not ' +
-      'modelled, nor is the reset of the backoff to initialBackoff after a pushback. maxAttempts above 5 is treated as 5 by ' +
-      'clients. Transparent retries (RPCs that never left the client) are not modelled.' +
+      GRFC_A6_EXAMPLE_NOTES +
       ' grpc-java also retries after a pushback when the status is not retryable (not modelled). The ' +
       'GRPC_EXPERIMENTAL_RETRY_JITTER=false flag of 1.71 and later brings back the full jitter.',
-    layer: {
-      maxAttempts: 4,
-      backoff: { kind: 'exponential', base: 0.1, multiplier: 2, max: 1 },
-      retryOn: ['reset', 503],
-      retryAfter: { mode: 'exact' },
-      budget: { kind: 'grpc-throttle', maxTokens: 10, tokenRatio: 0.1 },
-    },
+    layer: GRFC_A6_EXAMPLE_LAYER,
     releases: [
       {
         versions: 'before 1.71.0',
@@ -254,22 +256,8 @@ export const PRESETS: Record<PresetName, Preset> = {
       'https://github.com/grpc/grpc-go/blob/master/stream.go (csAttempt.shouldRetry: "we count this as a failure only if ' +
       'the code matched a retryable code"; cur *= 0.8 + 0.4*rand.Float64(); pushback waited as is); jitter: ' +
       'https://github.com/grpc/grpc-go/pull/7869 (release notes of 1.69.0)',
-    notes: 'gRPC has no default retry policy: an RPC is retried only if the service config has a retryPolicy. These are the ' +
-      'values of the gRFC\'s own example: maxAttempts 4, initialBackoff 0.1s, maxBackoff 1s, backoffMultiplier 2, ' +
-      'retryableStatusCodes [UNAVAILABLE]; retryThrottling maxTokens 10, tokenRatio 0.1. UNAVAILABLE stands for 503 and for ' +
-      'broken connections (reset); DEADLINE_EXCEEDED is not retried and the call deadline spans all attempts (no ' +
-      'per-attempt timeout, no default deadline). Throttling: a success adds 0.1 token, and only a failure with a status ' +
-      'the policy retries takes one (a 400, a 429 or a timeout does not); retries stop while tokens <= 5. Server pushback ' +
-      '(grpc-retry-pushback-ms) is modelled as Retry-After and waited exactly; a negative pushback (do not retry) is not ' +
-      'modelled, nor is the reset of the backoff to initialBackoff after a pushback. maxAttempts above 5 is treated as 5 by ' +
-      'clients. Transparent retries (RPCs that never left the client) are not modelled.',
-    layer: {
-      maxAttempts: 4,
-      backoff: { kind: 'exponential', base: 0.1, multiplier: 2, max: 1 },
-      retryOn: ['reset', 503],
-      retryAfter: { mode: 'exact' },
-      budget: { kind: 'grpc-throttle', maxTokens: 10, tokenRatio: 0.1 },
-    },
+    notes: GRFC_A6_EXAMPLE_NOTES,
+    layer: GRFC_A6_EXAMPLE_LAYER,
     releases: [
       {
         versions: 'before 1.69.0',
@@ -294,23 +282,9 @@ export const PRESETS: Record<PresetName, Preset> = {
       '(1.14.7: line 322 jitter Math.random() * (1.2 - 0.8) + 0.8; lines 396 and 426 addCallFailed only for retryable or ' +
       'non-fatal codes; 470 addCallSucceeded on OK; 356 pushback waited as is); https://github.com/grpc/grpc-node/issues/2959',
     notes:
-      'gRPC has no default retry policy: an RPC is retried only if the service config has a retryPolicy. These are the ' +
-      'values of the gRFC\'s own example: maxAttempts 4, initialBackoff 0.1s, maxBackoff 1s, backoffMultiplier 2, ' +
-      'retryableStatusCodes [UNAVAILABLE]; retryThrottling maxTokens 10, tokenRatio 0.1. UNAVAILABLE stands for 503 and for ' +
-      'broken connections (reset); DEADLINE_EXCEEDED is not retried and the call deadline spans all attempts (no ' +
-      'per-attempt timeout, no default deadline). Throttling: a success adds 0.1 token, and only a failure with a status ' +
-      'the policy retries takes one (a 400, a 429 or a timeout does not); retries stop while tokens <= 5. Server pushback ' +
-      '(grpc-retry-pushback-ms) is modelled as Retry-After and waited exactly; a negative pushback (do not retry) is not ' +
-      'modelled, nor is the reset of the backoff to initialBackoff after a pushback. maxAttempts above 5 is treated as 5 by ' +
-      'clients. Transparent retries (RPCs that never left the client) are not modelled.' +
+      GRFC_A6_EXAMPLE_NOTES +
       ' grpc-js checks the throttle when the backoff timer fires rather than when the failure arrives (here: when it arrives).',
-    layer: {
-      maxAttempts: 4,
-      backoff: { kind: 'exponential', base: 0.1, multiplier: 2, max: 1 },
-      retryOn: ['reset', 503],
-      retryAfter: { mode: 'exact' },
-      budget: { kind: 'grpc-throttle', maxTokens: 10, tokenRatio: 0.1 },
-    },
+    layer: GRFC_A6_EXAMPLE_LAYER,
     releases: [
       {
         versions: 'before 1.14.0 (and the 1.13.x patch releases, read up to 1.13.7)',
