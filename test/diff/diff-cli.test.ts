@@ -125,9 +125,11 @@ describe('retrystorm diff on the flagship (smaller model)', () => {
   }, 300_000);
 
   it('a guard on change fails the check when recovery worsens by more than it allows, and passes when it allows that much', async () => {
-    // A 30 s deadline instead of 20 s: every seed still recovers, about 40% later.
-    const r = await runCliProcess(dir, ['run', 'deadline-30s.yaml', '--base', 'base-out', '--out', 'deadline-30s-out', '--quiet']);
+    // A 30 s deadline instead of 20 s: every seed still recovers, about 40% later. as-is is
+    // unchanged, so its three storms are taken from the base (--reuse), as a user would.
+    const r = await runCliProcess(dir, ['run', 'deadline-30s.yaml', '--base', 'base-out', '--reuse', 'base-out', '--out', 'deadline-30s-out']);
     expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/3 run\(s\) unchanged in base-out \(same scenario and seed\), taken from it/);
     const fail = /^FAIL {2}guard: client-ceiling at faults\[0\]\.duration=12m: recovery time worsens by at most 10% \((\d+)m(\d+)s -> (\d+)m(\d+)s: .* worse \(\+(\d+\.\d)% worse\)\)$/m.exec(r.stdout);
     expect(fail, r.stdout).not.toBeNull();
     const worse = Number(fail![5]);
