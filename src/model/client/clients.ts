@@ -508,6 +508,10 @@ export class Clients {
       this.attempts.release(actions.inflight[act]);
       actions.inflight[act] = -1;
     }
+    // An action that never started a hedged try (still queued offline, or waiting for a
+    // breaker when its user gave up) may lie beyond the hedge arrays, which grow only in
+    // tryHedged: it has no hedge out.
+    if (act >= this.hedgeSent.length) return;
     const base = act * MAX_HEDGES;
     for (let k = 0; k < MAX_HEDGES; k++) {
       const b = this.hedgeOut[base + k];

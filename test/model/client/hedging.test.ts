@@ -19,7 +19,7 @@
  * is exactly (attempts - actions) x S once the backlog is served.
  */
 import { describe, it, expect } from 'vitest';
-import { run, sum } from './harness.js';
+import { failures, run, sum } from './harness.js';
 import { positionedProblems } from '../../helpers/positioned-problems.js';
 import type { RunRecord } from '../../../src/model/series.js';
 
@@ -128,6 +128,40 @@ describe('hedged requests: one of two instances paused', () => {
     const ratio = excess(r) / excess(none);
     expect(ratio).toBeGreaterThan(0.92);
     expect(ratio).toBeLessThan(0.975);
+  });
+});
+
+describe('hedged requests: an action given up before its first try', () => {
+  // Devices offline from 30 s to 2 min queue their actions, and their users give up on them
+  // after 10 s: those actions end without ever starting a (hedged) try. Giving one up must
+  // release nothing: it once read the hedge arrays past their end and put attempt record 0 on
+  // the free list again and again, so later attempts shared records and timed out against a
+  // healthy server.
+  const world = (hedge: string) => `
+name: hedge-give-up
+horizon: 5m
+clients:
+  u:
+    arrivals: { kind: constant, rate: 20/s }
+    behaviour: { giveUpAfter: 10s, offline: { from: 30s, to: 2m, flush: at-once } }
+    retry: { maxAttempts: 1, timeout: 5s${hedge} }
+server:
+  slots: 10
+  serviceTime: { kind: exponential, mean: 30ms }
+`;
+
+  it('leaves the actions that reach the server as they are without hedging', () => {
+    const plain = run(world(''));
+    const hedged = run(world(', hedge: { delay: 20ms }'));
+    // 6,000 actions; those queued offline for more than 10 s are given up (counted as failed),
+    // every other one is served by a healthy server (30 ms against a 5 s timeout): none times out.
+    expect(plain.totals.actionsStarted).toBe(6000);
+    expect(hedged.totals.actionsStarted).toBe(6000);
+    // (A hedge may still save an action its user was about to give up on: within 1%.)
+    expect(Math.abs(hedged.totals.actionsOk - plain.totals.actionsOk)).toBeLessThanOrEqual(0.01 * plain.totals.actionsOk);
+    expect(hedged.totals.actionsOk).toBeGreaterThan(4000);
+    expect(failures(hedged.series, 'timeout')).toBe(0);
+    expect(Math.abs(hedged.totals.actionsFailed - plain.totals.actionsFailed)).toBeLessThanOrEqual(0.01 * plain.totals.actionsFailed); // the given-up ones
   });
 });
 
