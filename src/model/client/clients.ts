@@ -600,7 +600,9 @@ export class Clients {
       const seen = ++actions.failuresSeen[act];
       const limit = p.behaviour.giveUpAfterFailures;
       if (limit !== undefined && seen >= limit) {
+        // The user abandons the action: it ends like one given up by its timer (giveUp).
         this.rec.actionAbandoned(now, actions.population[act], actions.attempts[act]);
+        this.ended(act);
         this.release(act);
         return;
       }

@@ -34,6 +34,32 @@ function law(r: RunRecord): { x: number; r: number } {
 }
 
 describe('closed loop: the interactive response time law', () => {
+  it('holds when users abandon their actions after failures (giveUpAfterFailures): each user thinks and acts again', () => {
+    // The dependency is down for the whole run: every try fails at once, the layer retries
+    // after 1 s, and the user abandons the action at the second failure (1 s in), thinks
+    // 1 s and starts the next. An abandoned action once ended nothing: its user never acted
+    // again, and 100 actions were all the run ever started.
+    const rec = run(`
+name: closed-give-up
+horizon: 10m
+clients:
+  u:
+    clients: 100
+    arrivals: { kind: closed, users: 100, thinkTime: { kind: constant, value: 1s } }
+    behaviour: { giveUpAfterFailures: 2 }
+    layers:
+      app: { maxAttempts: 3, timeout: 5s, backoff: { kind: constant, base: 1s, jitter: none }, retryOn: [5xx], retryable: ignore }
+server: { slots: 10, queue: 100, serviceTime: { kind: constant, value: 10ms } }
+faults:
+  - { kind: dependency-down, at: 0s, duration: 10m }
+`);
+    const { x, r } = law(rec);
+    expect(r).toBeGreaterThanOrEqual(1); // failures are answered at once: 1 s, the backoff
+    expect(r).toBeLessThan(1.1);
+    expect(Math.abs(x - 100 / (r + 1)) / x).toBeLessThan(0.02);
+    expect(rec.totals.actionsStarted).toBeGreaterThan(25_000); // about 600 s x 100 users / 2 s
+  });
+
   it('at light load, throughput is N / (R + Z) within 2%, with R measured from the run', () => {
     // 25 users, Z = 0.5 s, 20 ms of service on 4 slots: utilisation about 0.25.
     const rec = run(closedWorld({ users: 25, think: '{ kind: exponential, mean: 500ms }', slots: 4, service: '20ms' }));
