@@ -319,7 +319,11 @@ export class Instance {
     this.freeJobs[this.freeTop++] = j;
     this.rec.busyChanged(this.engine.now, -1);
     this.finish(this.jobId[j], this.jobGen[j], this.jobOutcome[j], this.jobWork[j]);
-    this.onComplete?.(this.engine.now, this.engine.now - this.jobArrived[j], this.jobInflight[j], this.jobOutcome[j] !== OUTCOME_OK);
+    // A job that ended the instant it arrived (its calls refused at once, failing fast in 0 s)
+    // has no round-trip time to learn from: like a job with no work (begin), it is no sample.
+    // The RTT-based limiters cannot take one (Vegas refuses it, Gradient2 would divide by it).
+    const rtt = this.engine.now - this.jobArrived[j];
+    if (rtt > 0) this.onComplete?.(this.engine.now, rtt, this.jobInflight[j], this.jobOutcome[j] !== OUTCOME_OK);
     this.pump();
   }
 

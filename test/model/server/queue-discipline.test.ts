@@ -76,6 +76,40 @@ describe('adaptive-concurrency stage', () => {
     expect(limited.summary.measures.successRatio!).toBeGreaterThan(3 * unlimited.summary.measures.successRatio!);
     expect(limited.summary.measures.wastedWorkShare).toBeLessThan(0.2);
   });
+
+  it.each(['vegas', 'gradient2'])('learns nothing from a job that ended the instant it arrived (%s): its calls refused at once, failing fast in 0 s', (algorithm) => {
+    // For 10 s every call to service a is reset before it is sent: the job fails at once
+    // (failFastTime 0). Such a job has no round-trip time: Vegas once threw on it ("rtt must
+    // be >0") and ended the run, and Gradient2 would divide by it.
+    const r = run(`
+name: zero-rtt
+horizon: 1m
+measures: { bucket: 5s }
+clients:
+  u:
+    arrivals: { kind: constant, rate: 10/s }
+    retry: { maxAttempts: 1, timeout: 1s }
+server:
+  slots: 10
+  serviceTime: { kind: constant, value: 1ms }
+  stages:
+    - { kind: adaptive-concurrency, algorithm: ${algorithm} }
+  routes:
+    default:
+      services:
+        - service: a
+services:
+  a:
+    slots: 10
+    serviceTime: { kind: constant, value: 5ms }
+faults:
+  - { kind: reset, service: a, at: 10s, duration: 10s, probability: 1, when: before }
+`);
+    // About 600 actions; the 100 of the reset's 10 s fail, every other one succeeds (the limit never drops below the load).
+    expect(total(r.columns.first_tries)).toBeGreaterThan(590);
+    expect(r.summary.measures.successRatio!).toBeGreaterThan(0.8);
+    expect(r.summary.measures.successRatio!).toBeLessThan(0.86);
+  });
 });
 
 describe('overload contract: status and retryable flag', () => {
