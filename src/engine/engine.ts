@@ -33,6 +33,15 @@ export interface EngineOptions {
   eventsAtOneInstant?: number;
 }
 
+/**
+ * An event at NaN would sort before everything (every comparison with NaN is false) and end
+ * the run at once as if it had reached its horizon, and a delay of NaN would silently be 0:
+ * either is a model's arithmetic gone wrong (a 0/0), so it stops the run loudly instead.
+ */
+function notATime(kind: number): Error {
+  return new Error(`an event of kind ${kind} was scheduled at NaN: a bug in the model's arithmetic (a 0/0), not in the scenario`);
+}
+
 /** Returned by afterInLane for an event that went to the heap: it cannot be cancelled. */
 export const NOT_CANCELLABLE = -1;
 
@@ -93,6 +102,7 @@ export class Engine {
 
   /** Schedules `kind` at absolute time `time` (never before now). */
   at(time: number, kind: number, ref = 0, aux = 0): void {
+    if (time !== time) throw notATime(kind);
     this.queue.push(time < this.now ? this.now : time, this.seq++, kind, ref, aux);
   }
 
@@ -102,6 +112,7 @@ export class Engine {
    * (each drawn after the one before). An out-of-order event, or lane -1, goes to the heap.
    */
   atInLane(lane: number, time: number, kind: number, ref = 0, aux = 0): void {
+    if (time !== time) throw notATime(kind);
     if (time < this.now) time = this.now;
     if (lane >= 0 && time >= this.lanes[lane].tailTime) this.lanes[lane].push(time, this.seq++, kind, ref, aux);
     else this.queue.push(time, this.seq++, kind, ref, aux);
@@ -109,6 +120,7 @@ export class Engine {
 
   /** Schedules `kind` after `delay` seconds. */
   after(delay: number, kind: number, ref = 0, aux = 0): void {
+    if (delay !== delay) throw notATime(kind);
     this.queue.push(this.now + (delay > 0 ? delay : 0), this.seq++, kind, ref, aux);
   }
 
@@ -117,6 +129,7 @@ export class Engine {
    * out-of-order event goes to the heap instead, and the handle is NOT_CANCELLABLE.
    */
   afterInLane(lane: number, delay: number, kind: number, ref = 0, aux = 0): number {
+    if (delay !== delay) throw notATime(kind);
     const l = this.lanes[lane];
     const time = this.now + (delay > 0 ? delay : 0);
     if (time >= l.tailTime) return l.push(time, this.seq++, kind, ref, aux);

@@ -211,6 +211,18 @@ describe('Engine', () => {
     expect(seen).toEqual(['h1 7 -9', 'h0 3 0']);
   });
 
+  it('refuses an event at NaN, or after a delay of NaN, instead of ending the run as if at its horizon', () => {
+    const e = new Engine();
+    const k = e.on(() => {});
+    const lane = e.lane();
+    for (const schedule of [() => e.at(NaN, k), () => e.atInLane(lane, NaN, k), () => e.after(NaN, k), () => e.afterInLane(lane, NaN, k)]) {
+      expect(schedule).toThrow(/scheduled at NaN: a bug in the model's arithmetic/);
+    }
+    e.at(5, k);
+    e.run(10);
+    expect(e.eventsProcessed).toBe(1);
+  });
+
   it('runs events in (time, scheduling order), with the clock at each event time', () => {
     const e = new Engine();
     const log: Array<[number, number]> = [];

@@ -435,6 +435,12 @@ export class Frontend {
     this.applyCapacity();
     if (share >= 1) return;
     const full = this.slotsPerInstance;
+    if (full === 0) {
+      // No slots to grow through (a capacity cut to 0): the share still grows with time, in
+      // 1,000 steps over the warm-up, so a cut that ends mid-warm-up finds it where it would be.
+      this.engine.at(now + w.durationS / 1000, this.kWarm, i, token);
+      return;
+    }
     const step = Math.max(1, Math.ceil(full / 1000));
     const nextSlots = Math.min(full, Math.floor(full * share + 1e-9) + step);
     const nextT = w.startS + ((nextSlots / full - w.from) / (1 - w.from)) * w.durationS;

@@ -193,6 +193,21 @@ describe('crash and restart', () => {
     expect(Math.max(...r.series.queueLen.slice(90, 150))).toBeGreaterThan(50);
   });
 
+  it('with a warm-up that begins inside a capacity cut to 0 slots, it warms with time and takes up its share when the cut ends', () => {
+    // The restart (90 s) falls in a cut to no slots (80 s to 120 s): there are no slots to
+    // step through, and the warm-up's next step was once computed as 0/0, an event at NaN that
+    // ended the run at the restart.
+    const r = run(crash(', warmup: { duration: 60s, capacity: 0.25 } }\n  - { kind: capacity-cut, at: 80s, duration: 40s, slots: 0'));
+    expect(Array.from(r.series.slots.slice(81, 120))).toEqual(Array(39).fill(0));
+    // At 120 s the share is 0.25 + 0.75 x 30/60 = 0.625 of 40 slots, then grows to all 40 at 150 s.
+    const slotsAt = (t: number) => Math.floor(40 * (0.25 + (0.75 * t) / 60) + 1e-9);
+    expect(r.series.slots[120]).toBeCloseTo(slotsAt(30.5), 0);
+    expect(r.series.slots[135]).toBeCloseTo(slotsAt(45.5), 0);
+    expect(Array.from(r.series.slots.slice(151, 160))).toEqual(Array(9).fill(40));
+    // And the run goes on to its horizon.
+    expect(sum(r.series.attemptsOk, 200)).toBeGreaterThan(700); // 20/s over its last 40 s
+  });
+
   it('with several instances the balancer routes around the one that is down', () => {
     const r = run(world({
       faults: '  - { kind: crash, at: 60s, duration: 30s, instance: 1 }',
