@@ -42,6 +42,12 @@ export class Dependency {
   failedOver = 0;
   /** Extra slot time of the last successful call. */
   lastLatency = 0;
+  /**
+   * Whether the last call that went through holds one of the dependency's `capacity` units,
+   * to give back with release(): one validated locally (a failover, an operator's fallback)
+   * made no call and holds none.
+   */
+  lastHeld = false;
   /** An error rate or a slowdown while a fault on this dependency is active (src/model/faults.ts). */
   faults: ServiceFaults | undefined;
   /** Calls in progress, and calls refused because capacity was full. */
@@ -101,6 +107,7 @@ export class Dependency {
   /** One call from `route` at `now`: OK (lastLatency set), or the outcome of its failure. */
   call(route: number, now: number): number {
     this.lastLatency = 0;
+    this.lastHeld = false;
     if (this.forced[route] > 0) {
       this.failedOver++;
       return OUTCOME_OK; // validated locally by an operator's switch: no call, no quota
@@ -137,13 +144,16 @@ export class Dependency {
     }
     if (this.latency) this.lastLatency = this.latency();
     if (f !== undefined && f.slow) this.lastLatency = this.lastLatency * f.factor + (f.add ? f.add() : 0);
-    if (this.spec.capacity !== undefined) this.inflight++;
+    if (this.spec.capacity !== undefined) {
+      this.inflight++;
+      this.lastHeld = true;
+    }
     return OUTCOME_OK;
   }
 
-  /** A call that went through is over (the request holding it finished). */
+  /** A call that holds a capacity unit (lastHeld) is over: the request holding it finished. */
   release(): void {
-    if (this.spec.capacity !== undefined) this.inflight--;
+    this.inflight--;
   }
 
   private roll(now: number): void {

@@ -99,7 +99,12 @@ export class Instance {
   private readonly jobInflight: Int32Array;
   // The route of each job and how many of its dependency calls it holds.
   private readonly jobRoute: Int32Array;
-  private readonly jobHeld: Int32Array;
+  /**
+   * Per job, a row of one flag per call of its route (callsPerJob wide): whether that call
+   * holds a unit of its dependency's capacity, given back when the job ends (releaseCalls).
+   */
+  private readonly jobHolds: Uint8Array;
+  private readonly callsPerJob: number;
   // When each job's service ends, and the token its completion event carries (a crash or a
   // pause changes it, so the event it outlived does nothing).
   private readonly jobEnd: Float64Array;
@@ -139,7 +144,8 @@ export class Instance {
     this.jobArrived = new Float64Array(size);
     this.jobInflight = new Int32Array(size);
     this.jobRoute = new Int32Array(size);
-    this.jobHeld = new Int32Array(size);
+    this.callsPerJob = Math.max(0, ...opts.routes.map((r) => r.calls.length));
+    this.jobHolds = new Uint8Array(size * this.callsPerJob);
     this.jobEnd = new Float64Array(size);
     this.jobToken = new Int32Array(size);
     this.jobBusy = new Uint8Array(size);
@@ -218,16 +224,19 @@ export class Instance {
     if (f !== undefined && outcome === OUTCOME_OK && f.errorRate > 0 && f.errorRng() < f.errorRate) outcome = OUTCOME_ERROR;
     let extra = 0;
     // The route's calls, in order: the first that fails fails the request (at fail-fast cost).
-    // Calls that went through hold the dependency until the request is done.
-    let held = 0;
-    for (let d = 0; outcome === OUTCOME_OK && d < handler.calls.length; d++) {
-      outcome = handler.calls[d].call(route, now);
-      if (outcome === OUTCOME_OK) held++;
-      extra += handler.calls[d].lastLatency;
+    // Calls that went through hold the dependency until the request is done. Their flags go
+    // in the row of the job this request will be, if it takes a slot (begin runs only with
+    // a slot free): the next on the free stack.
+    const row = this.freeJobs[this.freeTop - 1] * this.callsPerJob;
+    for (let d = 0; d < handler.calls.length; d++) {
+      const call = handler.calls[d];
+      const holds = outcome === OUTCOME_OK && (outcome = call.call(route, now)) === OUTCOME_OK && call.lastHeld;
+      this.jobHolds[row + d] = holds ? 1 : 0;
+      extra += call.lastLatency;
     }
     if (handler.services !== undefined && outcome === OUTCOME_OK) {
       // Calls to other services first: the job holds its slot while it waits (callsDone).
-      this.startWaiting(a, gen, now, arrivedT, route, held, extra);
+      this.startWaiting(a, gen, now, arrivedT, route, extra);
       return;
     }
     let work = outcome === OUTCOME_OK ? handler.serviceTime() + extra : this.opts.failFastTime;
@@ -241,7 +250,7 @@ export class Instance {
     }
     if (work <= 0) {
       // Failing (or finishing) in no time holds no slot: answer now.
-      for (let d = 0; d < held; d++) handler.calls[d].release();
+      this.releaseCalls(this.freeJobs[this.freeTop - 1], route);
       this.finish(a, gen, outcome, 0);
       return;
     }
@@ -252,7 +261,6 @@ export class Instance {
     this.jobOutcome[j] = outcome;
     this.jobArrived[j] = arrivedT;
     this.jobRoute[j] = route;
-    this.jobHeld[j] = held;
     this.jobInflight[j] = this.busy + this.line.length + 1;
     this.jobEnd[j] = now + work;
     this.jobBusy[j] = 1;
@@ -261,14 +269,13 @@ export class Instance {
     this.engine.after(work, this.kDone, j, this.jobToken[j]);
   }
 
-  private startWaiting(a: number, gen: number, now: number, arrivedT: number, route: number, held: number, extra: number): void {
+  private startWaiting(a: number, gen: number, now: number, arrivedT: number, route: number, extra: number): void {
     const j = this.freeJobs[--this.freeTop];
     this.jobId[j] = a;
     this.jobGen[j] = gen;
     this.jobWork[j] = extra; // the dependencies' latency, added to the service time once the calls are over
     this.jobArrived[j] = arrivedT;
     this.jobRoute[j] = route;
-    this.jobHeld[j] = held;
     this.jobInflight[j] = this.busy + this.line.length + 1;
     this.jobEnd[j] = Infinity;
     this.jobBusy[j] = 1;
@@ -313,8 +320,7 @@ export class Instance {
   private done(j: number, token: number): void {
     if (token !== this.jobToken[j]) return; // a crash or a pause made this completion obsolete
     this.jobBusy[j] = 0;
-    const calls = this.opts.routes[this.jobRoute[j]].calls;
-    for (let d = 0; d < this.jobHeld[j]; d++) calls[d].release();
+    this.releaseCalls(j, this.jobRoute[j]);
     this.busy--;
     this.freeJobs[this.freeTop++] = j;
     this.rec.busyChanged(this.engine.now, -1);
@@ -325,6 +331,17 @@ export class Instance {
     const rtt = this.engine.now - this.jobArrived[j];
     if (rtt > 0) this.onComplete?.(this.engine.now, rtt, this.jobInflight[j], this.jobOutcome[j] !== OUTCOME_OK);
     this.pump();
+  }
+
+  /** Job j's calls that hold a unit of their dependency's capacity give it back. */
+  private releaseCalls(j: number, route: number): void {
+    const calls = this.opts.routes[route].calls;
+    const row = j * this.callsPerJob;
+    for (let d = 0; d < calls.length; d++) {
+      if (this.jobHolds[row + d] === 0) continue;
+      this.jobHolds[row + d] = 0;
+      calls[d].release();
+    }
   }
 
   /** The server is through with an attempt: answer it, or count its work as wasted. */
@@ -380,8 +397,7 @@ export class Instance {
       if (!this.jobBusy[j]) continue;
       this.jobBusy[j] = 0;
       this.jobToken[j] = (this.jobToken[j] + 1) | 0;
-      const calls = this.opts.routes[this.jobRoute[j]].calls;
-      for (let d = 0; d < this.jobHeld[j]; d++) calls[d].release();
+      this.releaseCalls(j, this.jobRoute[j]);
       if (this.jobWaiting[j]) {
         // Lost while waiting for its calls: they are cancelled, and it had done no work yet.
         this.jobWaiting[j] = 0;

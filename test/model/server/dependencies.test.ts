@@ -92,3 +92,41 @@ describe('a quota shared by two routes', () => {
     expect(routeOk(undefended, 'login')).toBeLessThan(routeOk(r, 'login') / 2);
   });
 });
+
+describe('a dependency\'s capacity (a connection pool)', () => {
+  // 50 actions/s (Poisson), each holding a db connection for its 100 ms of service: an offered
+  // load of 5 on a pool of 2 that refuses at once when full, Erlang's loss system. Erlang B:
+  // B(5, 2) = 12.5 / 18.5 = 0.676 are refused, so 50 x 0.324 = 16.2/s get through. From 1 to
+  // 2 minutes an operator switches the route to its fallback (no db call), then back.
+  const r = run(`
+name: pool
+horizon: 3m
+measures: { bucket: 10s }
+clients:
+  u:
+    clients: 10000
+    arrivals: { kind: constant, rate: 50/s }
+    retry: { maxAttempts: 1, timeout: 1s }
+server:
+  slots: 100
+  serviceTime: { kind: constant, value: 100ms }
+  routes: { default: { calls: [db] } }
+  dependencies:
+    db: { capacity: 2 }
+actions:
+  - { name: local, when: { at: 1m }, do: { kind: fallback, dependency: db } }
+  - { name: back, when: { at: 2m }, do: { kind: undo, action: local } }
+`);
+  const okPerS = (from: number, to: number) => sum(r.series.attemptsOk, from / 10, to / 10) / (to - from);
+
+  it('holds at its size before and after a fallback: a request validated locally takes no connection and gives none back', () => {
+    expect(okPerS(10, 60)).toBeGreaterThan(15);
+    expect(okPerS(10, 60)).toBeLessThan(17.5);
+    expect(okPerS(70, 120)).toBeGreaterThan(47); // the fallback: every request, no pool
+    expect(okPerS(70, 120)).toBeLessThan(53);
+    // Back on the db, the pool is 2 again (it once counted the fallback's requests as given
+    // back, went below zero, and let everything through for a long while).
+    expect(okPerS(130, 180)).toBeGreaterThan(15);
+    expect(okPerS(130, 180)).toBeLessThan(17.5);
+  });
+});
