@@ -537,10 +537,20 @@ export class Clients {
   private layerTimeout(act: number, aux: number): void {
     const l = aux & LAYER_MASK;
     if (this.actions.layerToken[this.actions.layerSlot(act, l)] !== aux >>> LAYER_SHIFT) return;
-    this.abandonBelow(act, l);
     const pop = this.actions.population[act];
-    this.rec.timedOut(this.engine.now, pop, OUTCOME_TIMEOUT);
+    // An attempt still out fails now, by timeout; with none out (a layer below was waiting to
+    // retry), the failures it saw were counted when they came, and no attempt fails here.
+    if (this.attemptOut(act)) this.rec.timedOut(this.engine.now, pop, OUTCOME_TIMEOUT);
+    this.abandonBelow(act, l);
     this.tryEnded(act, this.pops[pop], l, OUTCOME_TIMEOUT, NaN);
+  }
+
+  /** Whether an attempt of the action is still out (a hedged try's hedges included). */
+  private attemptOut(act: number): boolean {
+    if (this.actions.inflight[act] >= 0) return true;
+    if (this.hedged[this.actions.population[act]] === 0 || act >= this.hedgeSent.length) return false;
+    for (let k = 0; k < MAX_HEDGES; k++) if (this.hedgeOut[act * MAX_HEDGES + k] >= 0) return true;
+    return false;
   }
 
   /**

@@ -101,6 +101,20 @@ describe('per-try timeout of an outer layer', () => {
     expect(r.totals.workS).toBeCloseTo(4 * 0.6 * n, 6);
   });
 
+  it('counts a timeout only for an attempt it cuts: one cut while the layer below waits to retry fails no attempt', () => {
+    // app: one try of 1 s. http: 3 tries 2 s apart, each failing at once (at 0, 2 and 4 s).
+    // The app try is cut at 1 s, while http waits to retry: its one attempt had already failed
+    // (a dependency failure), so no attempt fails by timeout. It once counted one more.
+    const r = run(allFail(`
+      app: { maxAttempts: 1, timeout: 1s }
+      http: { maxAttempts: 3, backoff: { kind: constant, base: 2s, jitter: none }, retryOn: [5xx], retryable: ignore }`));
+    const n = r.totals.actionsFailed;
+    expect(n).toBeGreaterThan(30);
+    expect(histogram(r)).toEqual({ 1: n });
+    expect(failures(r.series, 'dependency')).toBe(n);
+    expect(failures(r.series, 'timeout')).toBe(0);
+  });
+
   it('cuts the app try at exactly 1 s (exact timeline against a scripted server)', () => {
     const d = drive(allFail(`
       app: { maxAttempts: 2, timeout: 1s, retryOn: [timeout], backoff: { kind: none } }
