@@ -333,8 +333,13 @@ export class Clients {
     // A deadline passed down by a calling service bounds every layer (graph/route-calls.ts).
     if (this.callDeadline !== undefined && this.callDeadline[act] < end) end = this.callDeadline[act];
     const remaining = end - now;
-    if (remaining <= 0) return this.callFailed(act, p, l, OUTCOME_TIMEOUT, NaN);
     const client = actions.client[act];
+    if (remaining <= 0) {
+      // A retry that comes due past the deadline (after a breaker's wait, bounded by the
+      // layer's own deadline but not the caller's) is not made: its budget gets back what it lent.
+      this.returnLoan(layer, slot, client, now);
+      return this.callFailed(act, p, l, OUTCOME_TIMEOUT, NaN);
+    }
     for (let g = 0; g < layer.gates.length; g++) {
       const key = layer.gateScopeIsClient[g] ? client : 0;
       if (layer.gates[g].admit(key, now)) continue;
@@ -349,10 +354,7 @@ export class Clients {
       }
       actions.layerTries[slot]++;
       this.rec.refusedLocally(now, actions.population[act]);
-      if (layer.budget && actions.layerTaken[slot] > 0) {
-        layer.budget.cancel(layer.budgetScopeIsClient ? client : 0, now, actions.layerTaken[slot]);
-        actions.layerTaken[slot] = -1;
-      }
+      this.returnLoan(layer, slot, client, now);
       return this.tryEnded(act, p, l, OUTCOME_REFUSED_LOCALLY, NaN);
     }
     actions.layerTries[slot]++;
@@ -382,6 +384,14 @@ export class Clients {
       if (timeout < Infinity) actions.layerTimer[slot] = this.engine.afterInLane(layer.timeoutLane, timeout, this.kLayerTimeout, act, (token << LAYER_SHIFT) | l);
       this.startCall(act, p, l + 1);
     }
+  }
+
+  /** A retry its budget lent (layerTaken) will not be made: the budget gets it back. */
+  private returnLoan(layer: LayerState, slot: number, client: number, now: number): void {
+    const taken = this.actions.layerTaken[slot];
+    if (layer.budget === undefined || taken <= 0) return;
+    layer.budget.cancel(layer.budgetScopeIsClient ? client : 0, now, taken);
+    this.actions.layerTaken[slot] = -1;
   }
 
   /**
