@@ -45,6 +45,9 @@ export class RouteCalls implements ServiceCalls {
   private gFail: number[] = [];
   private gAct: number[] = [];
   private gGen: number[] = [];
+  /** Per group: which use of it this is (a count over all groups; 0 while free), so a loop that started one use can tell it ended. */
+  private gLife: number[] = [];
+  private lives = 0;
   private readonly free: number[] = [];
   /** Per caller instance: the group of each of its job slots (-1: none), and its client number. */
   private readonly groupOf = new Map<Instance, Int32Array>();
@@ -65,12 +68,15 @@ export class RouteCalls implements ServiceCalls {
     this.gClient[g] = this.client(inst);
     this.gOk[g] = 0;
     this.gFail[g] = 0;
+    const life = (this.gLife[g] = ++this.lives);
     for (let i = 0; i < this.n; i++) this.gAct[g * MAX_CALLS + i] = NONE;
     this.jobs(inst)[job] = g;
     if (!this.parallel) return this.launch(g, 0);
     for (let i = 0; i < this.n; i++) {
-      // A call that ends at once may settle the group (and free it) before the others start.
-      if (this.gInst[g] !== inst || this.gJob[g] !== job || this.gToken[g] !== token) return;
+      // A call that ends at once may settle the group (and free it) before the others start;
+      // the job's slot may then have gone to the next queued request, which may have taken
+      // this same group (same instance, job and token): only the group's life tells them apart.
+      if (this.gLife[g] !== life) return;
       this.launch(g, i);
     }
   }
@@ -126,6 +132,7 @@ export class RouteCalls implements ServiceCalls {
     }
     this.jobs(this.gInst[g]!)[this.gJob[g]] = -1;
     this.gInst[g] = undefined;
+    this.gLife[g] = 0; // no use (lives count from 1)
     this.free.push(g);
   }
 

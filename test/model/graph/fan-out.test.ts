@@ -63,3 +63,41 @@ describe('a route calling two services, one of them always failing', () => {
     expect(r.fine.attempts).toBe(r.actions);
   });
 });
+
+describe('parallel calls whose first call fails at once', () => {
+  // One slot, a queue behind it; a's calls are reset before a sees them half the time, which
+  // ends the request at once (failFastTime 0): its slot goes to the next request in the queue
+  // before the first request's loop has started its call to b. That loop once took the next
+  // request's calls for its own and started b a second time for it, uncancelled.
+  it('calls b once for each request whose call to a did not fail at once', () => {
+    const rec = simulate(loadScenario(`
+name: fan-reentry
+horizon: 2m
+clients:
+  u:
+    clients: 1000
+    arrivals: { kind: constant, rate: 30/s }
+    retry: { maxAttempts: 1, timeout: 100s }
+server:
+  slots: 1
+  queue: unbounded
+  serviceTime: { kind: constant, value: 1ms }
+  routes:
+    default:
+      fanOut: parallel
+      services:
+        - service: a
+        - service: b
+services:
+  a: { slots: 100, serviceTime: { kind: constant, value: 20ms } }
+  b: { slots: 100, serviceTime: { kind: constant, value: 20ms } }
+faults:
+  - { kind: reset, service: a, at: 0s, duration: 10m, probability: 0.5, when: before }
+`, 'fan.yaml').base, 1);
+    const tier = (n: string) => rec.tiers!.find((t) => t.name === n)!.totals;
+    const a = tier('a'), b = tier('b');
+    expect(a.calls).toBeGreaterThan(1000);
+    expect(a.callsFailed).toBeGreaterThan(0.4 * a.calls);
+    expect(b.calls).toBe(a.calls - a.callsFailed);
+  });
+});
