@@ -85,6 +85,7 @@ export class Frontend {
   rejectionWorkS = 0;
   private readonly kResume: number;
   // Requests held by a stage's delay (a shared store's round trip, a leaky-bucket queue).
+  // Its attempt is -1 once it resumed or was lost to a crash of its instance (its resume event then does nothing).
   private readonly held: Array<[number, number, number, number, boolean]> = []; // attempt, gen, next stage, instance, detected retry
   private readonly freeHeld: number[] = [];
 
@@ -278,7 +279,9 @@ export class Frontend {
 
   private resume(h: number): void {
     const [a, gen, next, instance, detected] = this.held[h];
+    this.held[h][0] = -1;
     this.freeHeld.push(h);
+    if (a < 0) return; // lost to a crash of its instance meanwhile (crash)
     if (!this.attempts.isAwaited(a, gen)) return; // the client gave up meanwhile
     const req = this.req.fill(a);
     req.instance = instance;
@@ -397,7 +400,7 @@ export class Frontend {
     const now = this.engine.now;
     for (const i of this.indices(which)) {
       const inst = this.instances[i];
-      const lost = inst.crash(opts.reset);
+      const lost = inst.crash(opts.reset) + this.loseHeld(i, opts.reset);
       this.rec.lost(now, lost);
       this.lostAttempts += lost;
       const token = ++this.lifeToken[i];
@@ -410,7 +413,24 @@ export class Frontend {
     this.applyCapacity();
   }
 
-  /** Attempts lost to crashes and restarts (in service or queued when the instance went down). */
+  /**
+   * Requests a stage of instance i holds (a leaky bucket's queue, a shared store's round trip)
+   * are lost with it, as its own queue is: their callers see a reset (with `reset`), and their
+   * resume does nothing. Returns how many.
+   */
+  private loseHeld(i: number, reset: boolean): number {
+    let lost = 0;
+    for (const entry of this.held) {
+      const [a, gen, , instance] = entry;
+      if (a < 0 || instance !== i) continue;
+      entry[0] = -1;
+      lost++;
+      if (reset && this.attempts.isAwaited(a, gen)) this.answer(a, OUTCOME_RESET, NaN);
+    }
+    return lost;
+  }
+
+  /** Attempts lost to crashes and restarts (in service, queued or held by a stage when the instance went down). */
   lostAttempts = 0;
 
   private restart(i: number, token: number): void {

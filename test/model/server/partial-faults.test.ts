@@ -208,6 +208,25 @@ describe('crash and restart', () => {
     expect(sum(r.series.attemptsOk, 200)).toBeGreaterThan(700); // 20/s over its last 40 s
   });
 
+  it('loses the requests a stage of the crashed instance holds (a leaky bucket\'s queue), as it loses its own queue', () => {
+    // 20/s through a leaky bucket draining 10/s on each of two instances (round-robin: 10/s
+    // each, so the bucket holds a few requests at a time); instance 0 crashes at 60 s for 60 s.
+    // What its bucket held is lost with it (a reset), and nothing the bucket held before the
+    // crash lands in the dead instance's queue afterwards: it once did, and waited there
+    // for the whole minute.
+    const r = run(world({
+      faults: '  - { kind: crash, at: 60s, duration: 60s, instance: 0 }',
+      layers: '{ app: { maxAttempts: 1, timeout: 1000s } }',
+      rate: '20/s',
+      horizon: '3m',
+      bucket: '5s',
+      server: '  instances: 2\n  slots: 10\n  serviceTime: { kind: constant, value: 10ms }\n  stages:\n    - { kind: rate-limit, key: global, limit: { algorithm: leaky-bucket-queue, rate: 10/s, capacity: 2000 } }',
+    }));
+    expect(r.totals.lostAttempts).toBeGreaterThan(0);
+    expect(r.series.lostAttempts[12]).toBe(r.totals.lostAttempts); // all at the crash
+    expect(Math.max(...r.series.queueLen.slice(13, 24))).toBeLessThan(1);
+  });
+
   it('with several instances the balancer routes around the one that is down', () => {
     const r = run(world({
       faults: '  - { kind: crash, at: 60s, duration: 30s, instance: 1 }',
