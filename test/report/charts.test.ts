@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compile } from 'vega-lite';
 import * as vega from 'vega';
 import { attemptBins, planReport, specWithData } from '../../src/report/html/plan.js';
-import { decadeTicks } from '../../src/report/charts/common.js';
+import { decadeTicks, variantColors } from '../../src/report/charts/common.js';
 import { cleanupFixtures, full, small, type Fixture } from './fixtures.js';
 
 async function render(spec: Parameters<typeof compile>[0]): Promise<string> {
@@ -128,5 +128,14 @@ describe('planReport charts', () => {
         expect(row.outageMin).toBeCloseTo(scope.measures.perceivedOutageS.value! / plan.ctx.time.divisor, 9);
       }
     });
+  });
+});
+
+describe('variant colours', () => {
+  it('gives each of up to 13 variants its own colour (the flagship has 10), the same colour to the same variant every time', () => {
+    const colours = variantColors(13);
+    expect(new Set(colours).size).toBe(13);
+    expect(variantColors(10)).toEqual(colours.slice(0, 10));
+    expect(colours.every((c) => /^#[0-9A-F]{6}$/.test(c))).toBe(true);
   });
 });

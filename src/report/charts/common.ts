@@ -62,9 +62,14 @@ export const LINE_GAPS = 'break-paths-filter-domains';
 /**
  * One colour per variant, the same in every chart and table swatch: the Okabe–Ito palette,
  * told apart with the common colour-vision deficiencies, without its yellow (unreadable on
- * white) and with Paul Tol's wine and teal for an 8th and 9th variant; after that hues repeat.
+ * white), then Paul Tol's wine, teal, indigo, olive, purple and green ("muted" scheme) for the
+ * 8th to the 13th variant; after that hues repeat. The flagship has 10 variants: with 9
+ * colours its 10th took the baseline's blue.
  */
-export const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#D55E00', '#56B4E9', '#CC79A7', '#000000', '#882255', '#44AA99'];
+export const PALETTE = [
+  '#0072B2', '#E69F00', '#009E73', '#D55E00', '#56B4E9', '#CC79A7', '#000000',
+  '#882255', '#44AA99', '#332288', '#999933', '#AA4499', '#117733',
+];
 
 export function variantColors(n: number): string[] {
   return Array.from({ length: n }, (_, i) => PALETTE[i % PALETTE.length]);
