@@ -227,12 +227,18 @@ export class Instance {
     // Calls that went through hold the dependency until the request is done. Their flags go
     // in the row of the job this request will be, if it takes a slot (begin runs only with
     // a slot free): the next on the free stack.
-    const row = this.freeJobs[this.freeTop - 1] * this.callsPerJob;
-    for (let d = 0; d < handler.calls.length; d++) {
-      const call = handler.calls[d];
-      const holds = outcome === OUTCOME_OK && (outcome = call.call(route, now)) === OUTCOME_OK && call.lastHeld;
-      this.jobHolds[row + d] = holds ? 1 : 0;
-      extra += call.lastLatency;
+    const calls = handler.calls;
+    if (calls.length > 0) {
+      const row = this.freeJobs[this.freeTop - 1] * this.callsPerJob;
+      for (let d = 0; d < calls.length; d++) {
+        let holds = 0;
+        if (outcome === OUTCOME_OK) {
+          outcome = calls[d].call(route, now);
+          extra += calls[d].lastLatency;
+          if (outcome === OUTCOME_OK && calls[d].lastHeld) holds = 1;
+        }
+        this.jobHolds[row + d] = holds;
+      }
     }
     if (handler.services !== undefined && outcome === OUTCOME_OK) {
       // Calls to other services first: the job holds its slot while it waits (callsDone).
@@ -320,7 +326,7 @@ export class Instance {
   private done(j: number, token: number): void {
     if (token !== this.jobToken[j]) return; // a crash or a pause made this completion obsolete
     this.jobBusy[j] = 0;
-    this.releaseCalls(j, this.jobRoute[j]);
+    if (this.callsPerJob !== 0) this.releaseCalls(j, this.jobRoute[j]);
     this.busy--;
     this.freeJobs[this.freeTop++] = j;
     this.rec.busyChanged(this.engine.now, -1);
