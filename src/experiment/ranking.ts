@@ -8,20 +8,24 @@
  * objectives`; default the most seeds recovered, the shortest recovery time, the shortest
  * perceived outage, then the costs: peak load, excess load, wasted work, attempts per action), each in its
  * better direction, null (not recovered, no value) last. Values within a measure's tie
- * tolerance of each other are a tie on it (recovery time within 10 s or 5%, shares within a
- * percent), so noise finer than that does not order variants: the variants are sorted on the
+ * tolerance of each other are a tie on it (src/measures/measure.ts tieTolerance: recovery time
+ * within 10 s or 5%, shares within a point, and a default by unit for a measure that declares
+ * none), so noise finer than that does not order variants: the variants are sorted on the
  * first objective and cut into groups wherever two neighbours differ by more than the
  * tolerance, each group is ordered by the next objective the same way, and so on. Variants
  * left in one group share a rank ("1, 2, 2, 4") and keep the scenario's order. A variant
  * without runs at a point (an interrupted experiment) is left out of that point.
  *
  * With one swept parameter whose values are durations (an outage length), each variant also
- * gets the longest swept value at which every seed recovered (null when none did).
+ * gets how far it recovers, as a threshold: the longest swept value such that every seed
+ * recovered at it and at every shorter swept value (null when not even the shortest). Recovery
+ * need not be monotone in the outage's length (a seed can fail at 6m and recover at 30m);
+ * "recovers up to 30m" beside "not recovered at 12m" would contradict itself.
  */
 import type { CompareSpec } from '../scenario/schema.js';
 import { parseDuration } from '../scenario/units.js';
 import { sameValue } from '../scenario/sweep.js';
-import type { MeasureDescriptor } from '../measures/measure.js';
+import { tieLimit, tieTolerance, type MeasureDescriptor } from '../measures/measure.js';
 import type { MeasureRegistry } from '../measures/registry.js';
 import type { PointAggregate, VariantAggregate } from './aggregate.js';
 
@@ -50,7 +54,11 @@ export interface RankingEntry {
   outageSavedS: number | null;
   /** outageSavedS as a share of the baseline's perceived outage; null when the baseline's is 0. */
   outageSavedRatio: number | null;
-  /** The longest swept value (as written) at which every seed recovered; only with one duration-valued parameter. */
+  /**
+   * The longest swept value (as written) such that every seed recovered at it and at every
+   * shorter swept value: a threshold ("recovers up to"); null when not even the shortest.
+   * Only with one duration-valued parameter.
+   */
   longestRecovered?: Value | null;
 }
 
@@ -80,16 +88,15 @@ export interface RankingOptions {
 
 /**
  * Are two values of a measure a tie? Within the larger of its absolute and relative
- * tolerance ("10 s or 5%": 156 s and 166 s tie, 20 min and 21 min do not); without a
- * tolerance, equal as summary.json writes them (6 significant digits). No value ties only
- * with no value.
+ * tolerance (tieTolerance: its own, else its unit's default; "10 s or 5%": 156 s and 166 s
+ * tie, 20 min and 21 min do not); with a tolerance of 0, equal as summary.json writes them
+ * (6 significant digits). No value ties only with no value.
  */
 export function tied(m: MeasureDescriptor, a: number | null, b: number | null): boolean {
   if (a === null || b === null) return a === b;
-  const { relative, absolute } = m.tie ?? {};
-  if (relative === undefined && absolute === undefined) return Number(a.toPrecision(6)) === Number(b.toPrecision(6));
-  const tolerance = Math.max(absolute ?? 0, (relative ?? 0) * Math.max(Math.abs(a), Math.abs(b)));
-  return Math.abs(a - b) <= tolerance + 1e-12;
+  const { relative, absolute } = tieTolerance(m);
+  if (relative === 0 && absolute === 0) return Number(a.toPrecision(6)) === Number(b.toPrecision(6));
+  return Math.abs(a - b) <= tieLimit(m, a, b) + 1e-12;
 }
 
 /** Sorts better first on one measure, null last; a stable sort keeps the scenario's order among equals. */
@@ -130,8 +137,11 @@ export function rankVariants(variants: readonly VariantAggregate[], registry: Me
    * The first part keeps what set the whole below the group before it (`by`); each later part
    * was set apart by this objective.
    */
+  const scenarioOrder = new Map(variants.map((v, i) => [v.name, i]));
   const order = (items: Item[], depth: number, by: string | null): Group[] => {
-    if (depth === keys.length || items.length < 2) return [{ items, by }];
+    // A group that ties on every objective shares a rank and lists its variants in the
+    // scenario's order (the sorts above left them in the last objective's order).
+    if (depth === keys.length || items.length < 2) return [{ items: items.sort((a, b) => scenarioOrder.get(a.name)! - scenarioOrder.get(b.name)!), by }];
     const { m, value } = keys[depth];
     const sorted = [...items].sort((a, b) => better(m, value(a.p), value(b.p)));
     const parts: Item[][] = [];
@@ -189,7 +199,10 @@ export function rankVariants(variants: readonly VariantAggregate[], registry: Me
 
 /**
  * With exactly one swept parameter, all of whose values are durations: per variant, the
- * longest value at which every seed recovered (points without runs do not count).
+ * threshold it recovers up to. Its points are read from the shortest value up; the first at
+ * which not every seed recovered ends it, and so does one without runs (an interrupted
+ * experiment: nothing is known there, and "up to" would vouch for it). The answer is the last
+ * value before that, absent (null) when the shortest already ends it.
  */
 function longestRecovered(variants: readonly VariantAggregate[], parameters: readonly string[]): { parameter: string; byVariant: Map<string, Value> } | null {
   if (parameters.length !== 1) return null;
@@ -202,10 +215,12 @@ function longestRecovered(variants: readonly VariantAggregate[], parameters: rea
   };
   const byVariant = new Map<string, Value>();
   for (const v of variants) {
+    // A stable sort: two values of one length ("60s", "1m") keep the sweep's order, and both must recover.
+    const ascending = [...v.points].sort((a, b) => seconds(a.values[parameter]) - seconds(b.values[parameter]));
     let best: Value | undefined;
-    for (const p of v.points) {
-      const x = p.values[parameter];
-      if (p.runs > 0 && (p.measures.recovered?.value ?? 0) >= 1 && (best === undefined || seconds(x) > seconds(best))) best = x;
+    for (const p of ascending) {
+      if (p.runs === 0 || (p.measures.recovered?.value ?? 0) < 1) break;
+      best = p.values[parameter];
     }
     if (best !== undefined) byVariant.set(v.name, best);
   }

@@ -33,6 +33,8 @@ export const detectionFalsePositiveShare = defineMeasure({
   aggregate: 'share',
   scope: 'server',
   range: { min: 0, max: 1 },
+  // Its values are fractions of a percent: a tenth of a point, not the shares' default point.
+  tie: { absolute: 0.001 },
   compute: (v) => {
     const attempts = sum(v.record.series.attempts);
     return attempts > 0 ? sum(v.record.series.detectionFalsePositives) / attempts : 0;

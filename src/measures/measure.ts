@@ -63,11 +63,12 @@ export interface MeasureDescriptor<K extends string = string> {
   /** Smallest and largest value a run can give ('horizon': the run's length); intervals never leave it. Default [0, ∞). */
   range?: { min?: number; max?: number | 'horizon' };
   /**
-   * The ranking's tolerance: two values closer than the larger of `absolute` (in the
-   * measure's unit) and `relative` x the larger value are a tie on this measure. Default:
-   * equal as summary.json writes them.
+   * The tie tolerance, read by the ranking and by `diff` (through tieTolerance): two values no
+   * further apart than the larger of `absolute` (in the measure's unit) and `relative` x the
+   * larger value are a tie on this measure. Default: the unit's (DEFAULT_TIE). `{ absolute: 0 }`
+   * is no tolerance: equal as summary.json writes them.
    */
-  tie?: { relative?: number; absolute?: number };
+  tie?: Tie;
   /**
    * Null means the worst outcome (recovery time: the service never came back), not "no
    * data": `diff` then calls more seeds without a value a change for the worse.
@@ -77,6 +78,42 @@ export interface MeasureDescriptor<K extends string = string> {
   compute(view: RunView): number | null;
 }
 
+/** A tie tolerance: the larger of `absolute` (in the measure's unit) and `relative` x the larger of the two values. */
+export interface Tie { relative?: number; absolute?: number }
+
+/**
+ * The tie tolerance of a measure that declares none, by its unit: durations within 1 s or 5%,
+ * shares within one percentage point, everything else (multiples, counts, rates, plain
+ * numbers, slot-seconds, bytes) within 5%. Without it a measure would have no tolerance at
+ * all, and `diff` would flag a 2 ms queue wait that moved by a tenth of a millisecond.
+ */
+export const DEFAULT_TIE: Readonly<Record<Unit, Readonly<Required<Tie>>>> = Object.freeze({
+  duration: { relative: 0.05, absolute: 1 },
+  share: { relative: 0, absolute: 0.01 },
+  count: { relative: 0.05, absolute: 0 },
+  multiple: { relative: 0.05, absolute: 0 },
+  rate: { relative: 0.05, absolute: 0 },
+  'slot-seconds': { relative: 0.05, absolute: 0 },
+  bytes: { relative: 0.05, absolute: 0 },
+  number: { relative: 0.05, absolute: 0 },
+});
+
+/**
+ * The one place a measure's tie tolerance is read (the ranking's ties, `diff`'s "beyond seed
+ * noise"): its own `tie`, else its unit's default. A measure that declares only one part of
+ * `tie` has no other part (recovery time's `{ relative: 0.05, absolute: 10 }` is both).
+ */
+export function tieTolerance(m: { unit: Unit; tie?: Tie }): Required<Tie> {
+  if (m.tie === undefined) return DEFAULT_TIE[m.unit] ?? { relative: 0, absolute: 0 };
+  return { relative: m.tie.relative ?? 0, absolute: m.tie.absolute ?? 0 };
+}
+
+/** How far apart two values of the measure may be and still tie: the larger of the absolute and relative tolerance. */
+export function tieLimit(m: { unit: Unit; tie?: Tie }, a: number, b: number): number {
+  const { relative, absolute } = tieTolerance(m);
+  return Math.max(absolute, relative * Math.max(Math.abs(a), Math.abs(b)));
+}
+
 /** A measure, checked for the mistakes a new one is likely to make (a doc with no sentence, a range upside down). */
 export function defineMeasure<const K extends string>(d: MeasureDescriptor<K>): MeasureDescriptor<K> {
   if (!/^[a-z][A-Za-z0-9]*$/.test(d.key)) throw new Error(`measure key "${d.key}" must be camelCase`);
@@ -84,6 +121,7 @@ export function defineMeasure<const K extends string>(d: MeasureDescriptor<K>): 
   if (d.perPopulation && d.scope !== 'users') throw new Error(`measure ${d.key}: only users measures can be shown per population`);
   const { min = 0, max = Infinity } = d.range ?? {};
   if (typeof max === 'number' && max < min) throw new Error(`measure ${d.key}: range max below min`);
+  if (d.tie && [d.tie.relative, d.tie.absolute].some((x) => x !== undefined && !(x >= 0))) throw new Error(`measure ${d.key}: a tie tolerance is a number at or above 0`);
   return Object.freeze(d);
 }
 

@@ -15,6 +15,8 @@ export const recovered = defineMeasure({
   aggregate: 'fraction',
   scope: 'subject',
   range: { min: 0, max: 1 },
+  // No tolerance: a seed that did not recover is never noise (not the shares' default point).
+  tie: { absolute: 0 },
   compute: (v) => (v.recovery.recovered ? 1 : 0),
 });
 
@@ -42,5 +44,7 @@ export const healthyBeforeTrigger = defineMeasure({
   aggregate: 'fraction',
   scope: 'subject',
   range: { min: 0, max: 1 },
+  // No tolerance: one seed more or less is a real difference (not the shares' default point).
+  tie: { absolute: 0 },
   compute: (v) => (v.healthyBeforeTrigger ? 1 : 0),
 });

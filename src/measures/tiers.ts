@@ -125,6 +125,8 @@ export const tierQueueWaitS = defineTierMeasure({
   unit: 'duration',
   better: 'lower',
   aggregate: 'mean',
+  // As the server's queue wait: 10 ms or 5%.
+  tie: { relative: 0.05, absolute: 0.01 },
   computeTier: (v) => ratio(v.tier.totals.queueWaitS, v.tier.totals.served),
 });
 

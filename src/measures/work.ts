@@ -55,6 +55,8 @@ export const meanQueueWaitS = defineMeasure({
   aggregate: 'mean',
   scope: 'server',
   range: { min: 0, max: 'horizon' },
+  // Queue waits are milliseconds to seconds: 10 ms or 5%, not the durations' default second.
+  tie: { relative: 0.05, absolute: 0.01 },
   compute: (v) => {
     const { served, queueWaitS } = v.record.totals;
     return served > 0 ? queueWaitS / served : 0;

@@ -164,7 +164,7 @@ function rankingMarkdown(r: Results, points: NonNullable<Results['ranking']>['po
     out.push('');
   }
   if (compact && k.longestRecoveredParameter) {
-    out.push(`Longest ${mdText(k.longestRecoveredParameter, true)} at which every seed recovered: ${points[0].entries.map((e) => `${mdText(e.variant, true)} ${e.longestRecovered === null || e.longestRecovered === undefined ? 'none' : mdText(String(e.longestRecovered), true)}`).join(', ')}.`, '');
+    out.push(`Recovers up to (every seed recovered at each ${mdText(k.longestRecoveredParameter, true)} swept up to it): ${points[0].entries.map((e) => `${mdText(e.variant, true)} ${e.longestRecovered === null || e.longestRecovered === undefined ? 'none' : mdText(String(e.longestRecovered), true)}`).join(', ')}.`, '');
   }
   return out;
 }

@@ -19,11 +19,16 @@ export interface RankingColumn { key: string; header: string; definition: string
 const label = (r: Results, key: string) => r.measures.find((m) => m.key === key)?.label ?? key;
 const doc = (r: Results, key: string) => r.measures.find((m) => m.key === key)?.doc ?? '';
 
+/** What "recovers up to" means: a threshold, so a failure at a shorter value caps it ("none" when the shortest fails). */
+export function upToDefinition(parameter: string): string {
+  return `The longest swept ${parameter} such that every seed recovered at it and at every shorter one swept: a failure at a shorter ${parameter} caps it ("none": not every seed recovered even at the shortest).`;
+}
+
 /** How the ranking orders, in one paragraph, from the objectives it used. */
 export function rankingNote(r: Results): string {
   const k = r.ranking!;
   const objectives = k.objectives.map((o) => label(r, o)).join(', then ');
-  const upTo = k.longestRecoveredParameter ? ` "recovers up to": the longest ${k.longestRecoveredParameter} swept at which every seed recovered.` : '';
+  const upTo = k.longestRecoveredParameter ? ` "recovers up to": ${upToDefinition(k.longestRecoveredParameter)}` : '';
   return `Best first: variants healthy before the fault, then ${objectives}; values within each measure's tie tolerance are a tie, and tied variants share a rank. "decided by" names the objective that put a variant below the one above it. Savings are against ${k.baseline}.${upTo}`;
 }
 
@@ -40,17 +45,23 @@ export function rankingColumns(r: Results): RankingColumn[] {
     { key: 'originalSuccessAfterFault', header: 'new users served', definition: doc(r, 'originalSuccessAfterFault') },
     { key: 'retryWaves', header: 'retry waves', definition: doc(r, 'retryWaves') },
     { key: 'decidedBy', header: 'decided by', definition: 'The objective on which this variant differs from the one ranked above it.' },
-    ...(k.longestRecoveredParameter ? [{ key: 'longestRecovered', header: 'recovers up to', definition: `The longest swept ${k.longestRecoveredParameter} at which every seed recovered.` }] : []),
+    ...(k.longestRecoveredParameter ? [{ key: 'longestRecovered', header: 'recovers up to', definition: upToDefinition(k.longestRecoveredParameter) }] : []),
   ];
 }
 
 const signed = (x: number, f: (x: number) => string) => (x < 0 ? `−${f(-x)}` : f(x));
 
-export function savedText(e: RankingRow, baseline: string): string {
+/**
+ * "−44m48s (−896.1% of as-is's 5m outage)": the share is of the baseline's perceived outage at
+ * the point (`baselineOutageS`), said with its length, not of this variant's.
+ */
+export function savedText(e: RankingRow, baseline: string, baselineOutageS: number | null = null): string {
   if (e.variant === baseline) return 'baseline';
   if (e.outageSavedS === null) return '—';
   const d = signed(e.outageSavedS, (x) => formatValue('duration', x));
-  return e.outageSavedRatio === null ? d : `${d} (${signed(e.outageSavedRatio, (x) => formatValue('share', x))} of its outage)`;
+  if (e.outageSavedRatio === null) return d;
+  const of = baselineOutageS === null ? `${baseline}'s outage` : `${baseline}'s ${formatValue('duration', baselineOutageS)} outage`;
+  return `${d} (${signed(e.outageSavedRatio, (x) => formatValue('share', x))} of ${of})`;
 }
 
 export function decidedText(r: Results, e: RankingRow): string {
@@ -63,11 +74,12 @@ export function rankingCells(r: Results, e: RankingRow): RankingCell[] {
   const v = (key: string) => e.values[key] ?? null;
   const unit = (key: string) => r.measures.find((m) => m.key === key)?.unit ?? 'number';
   const measure = (key: string): [string, number | null] => [formatValue(unit(key), v(key)), v(key)];
+  const baselineOutage = k.points.find((p) => p.entries.includes(e))?.entries.find((x) => x.variant === k.baseline)?.values.perceivedOutageS ?? null;
   const text: Record<string, [string, number | string | null]> = {
     recovered: [e.healthyBefore ? seedsText(v('recovered'), e.runs) : UNHEALTHY_TEXT, v('recovered')],
     recoveryTimeS: [v('recoveryTimeS') === null ? 'not recovered' : formatValue('duration', v('recoveryTimeS')), v('recoveryTimeS')],
     perceivedOutageS: measure('perceivedOutageS'),
-    outageSavedS: [savedText(e, k.baseline), e.outageSavedS],
+    outageSavedS: [savedText(e, k.baseline, baselineOutage), e.outageSavedS],
     peakLoadMultiple: measure('peakLoadMultiple'),
     wastedWorkShare: measure('wastedWorkShare'),
     attemptsPerAction: measure('attemptsPerAction'),

@@ -113,12 +113,15 @@ export function rankingText(r: Results, width = Infinity): string {
   for (const p of k.points) {
     const at = pointLabel(p.values);
     if (at) out.push(`  at ${printable(at)}`);
+    // The share saved is of the baseline's perceived outage at this point, said with its length ("of as-is's 5m outage").
+    const baseOutage = p.entries.find((e) => e.variant === k.baseline)?.values.perceivedOutageS ?? null;
+    const ofBaseline = baseOutage === null ? 'the baseline\'s outage' : `${printable(k.baseline)}'s ${formatValue('duration', baseOutage)} outage`;
     const rowsWith = (detail: number) => p.entries.map((e) => {
       const rt = e.values.recoveryTimeS ?? null;
       const recovered = e.values.recovered ?? null;
       const recovery = rt !== null ? `${detail >= 1 ? 'recovered in' : 'back in'} ${formatValue('duration', rt)}`
         : `not recovered${e.runs > 1 && recovered !== null ? ` (${seedCount(recovered, e.runs)}/${e.runs} seeds)` : ''}`;
-      const ratio = detail >= 4 && e.outageSavedRatio !== null ? ` (${formatValue('share', Math.abs(e.outageSavedRatio))} of its outage)` : '';
+      const ratio = detail >= 4 && e.outageSavedRatio !== null ? ` (${formatValue('share', Math.abs(e.outageSavedRatio))} of ${ofBaseline})` : '';
       const saved = e.variant === k.baseline ? 'baseline'
         : e.outageSavedS === null ? ''
         : `${e.outageSavedS < 0 ? 'costs' : 'saves'} ${formatValue('duration', Math.abs(e.outageSavedS))}${ratio}`;
@@ -140,7 +143,7 @@ export function rankingText(r: Results, width = Infinity): string {
   if (k.longestRecoveredParameter) {
     const byVariant = new Map<string, string>();
     for (const p of k.points) for (const e of p.entries) byVariant.set(e.variant, e.longestRecovered === null || e.longestRecovered === undefined ? 'none' : String(e.longestRecovered));
-    out.push(wrapWords(`  longest ${k.longestRecoveredParameter} at which every seed recovered: ${[...byVariant].map(([v, x]) => `${printable(v)} ${x}`).join(', ')}`, width, '    '));
+    out.push(wrapWords(`  recovers up to (every seed recovered at each ${k.longestRecoveredParameter} swept up to it): ${[...byVariant].map(([v, x]) => `${printable(v)} ${x}`).join(', ')}`, width, '    '));
   }
   return out.join('\n');
 }

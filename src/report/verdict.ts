@@ -1,6 +1,7 @@
 /**
  * The verdict in one sentence, generated from the ranking: which variants bring the service
- * back at the compared point and how fast, what the baseline does there, and (with a swept
+ * back at the compared point and how fast, what the baseline does there (and, when its
+ * recovery time ties the winner's, which objective decided between them), and (with a swept
  * outage length) from which length on the baseline no longer recovers. report.html opens with
  * it, summary.md puts it under the question and the terminal prints it, so a reader gets the
  * answer before any table. Every number in it comes from the Results and is formatted by unit.
@@ -69,8 +70,50 @@ function timeRange(xs: number[]): string {
   return a === b ? a : `${a}–${b}`;
 }
 
+/**
+ * The objective that set `e` below `winner` at the point, as the ranking decided it: the
+ * ranking cuts its groups objective by objective, so the two parted at the earliest objective
+ * (in the ranking's order) that decided any place between them. Null when they share a rank.
+ */
+export function decidedBetween(k: RankingResult, p: RankedPoint, winner: RankingRow, e: RankingRow): string | null {
+  const order = ['healthyBeforeTrigger', ...k.objectives];
+  const depth = (key: string) => (order.includes(key) ? order.indexOf(key) : order.length);
+  const i = p.entries.indexOf(winner), j = p.entries.indexOf(e);
+  if (i < 0 || j <= i) return null;
+  let by: string | null = null;
+  for (const x of p.entries.slice(i + 1, j + 1)) if (x.decidedBy !== null && (by === null || depth(x.decidedBy) < depth(by))) by = x.decidedBy;
+  return by;
+}
+
+/** The winners' values of a measure against the baseline's, by unit: "5.08x against 7.51x". */
+function againstText(r: Results, key: string, winners: RankingRow[], e: RankingRow): string {
+  const unit = r.measures.find((m) => m.key === key)?.unit ?? 'number';
+  const xs = winners.map((w) => w.values[key]).filter((x): x is number => x !== null && x !== undefined);
+  const lo = xs.length ? formatValue(unit, Math.min(...xs)) : '—', hi = xs.length ? formatValue(unit, Math.max(...xs)) : '—';
+  return `${lo === hi ? lo : `${lo}–${hi}`} against ${formatValue(unit, e.values[key] ?? null)}`;
+}
+
+/**
+ * A baseline that recovers in every seed but ranks below the winners on another objective
+ * than recovery: its time, and what decided ("as-is takes 54s too: a tie on recovery time,
+ * decided by peak load (5.08x against 7.51x)"). Null when recovery itself decided.
+ */
+function tieClause(r: Results, p: RankedPoint, winners: RankingRow[], e: RankingRow): string | null {
+  const k = r.ranking!;
+  if (winners.length === 0 || !fullyRecovered(e)) return null;
+  const by = decidedBetween(k, p, winners[0], e);
+  if (by === null || by === 'healthyBeforeTrigger' || by === 'recovered' || by === 'recoveryTimeS') return null;
+  const label = r.measures.find((m) => m.key === by)?.label ?? by;
+  const rt = formatValue('duration', e.values.recoveryTimeS!);
+  const decided = `${label} (${againstText(r, by, winners, e)})`;
+  const recoveryFirst = k.objectives.includes('recoveryTimeS') && k.objectives.indexOf('recoveryTimeS') < k.objectives.indexOf(by);
+  if (!recoveryFirst) return `${e.variant} takes ${rt}, but ranks below on ${decided}`;
+  const same = timeRange(winners.map((w) => w.values.recoveryTimeS!)) === rt;
+  return `${e.variant} takes ${rt}${same ? ' too' : ''}: a tie on recovery time, decided by ${decided}`;
+}
+
 /** What the baseline does at the point, in a clause ("as-is does not recover within 3h28m"). */
-function baselineClause(r: Results, p: RankedPoint, e: RankingRow): string {
+function baselineClause(r: Results, p: RankedPoint, e: RankingRow, winners: RankingRow[] = []): string {
   if (!e.healthyBefore) return `${e.variant} is already unhealthy before the fault`;
   const frac = e.values.recovered ?? null;
   const rt = e.values.recoveryTimeS ?? null;
@@ -79,7 +122,7 @@ function baselineClause(r: Results, p: RankedPoint, e: RankingRow): string {
     const w = windowAfterFault(r, e.variant, p.point);
     return `${e.variant} does not recover${w === null ? ' before the run ends' : ` within ${formatValue('duration', w)}`}`;
   }
-  return `${e.variant} takes ${formatValue('duration', rt)}`;
+  return tieClause(r, p, winners, e) ?? `${e.variant} takes ${formatValue('duration', rt)}`;
 }
 
 /** With a swept duration: where the baseline stops recovering ("it stops recovering between 6m and 8m of outage"). */
@@ -92,7 +135,12 @@ function cliffClause(r: Results, e: RankingRow): string | null {
   if (swept.length < 2) return null;
   const noun = FAULT_DURATION.test(param) ? ' of outage' : '';
   const L = e.longestRecovered ?? null;
-  if (L === null) return `recovers from none of the swept lengths, not even ${swept[0]}`;
+  if (L === null) {
+    // "Up to" is a threshold: a variant that fails at the shortest length but recovers at a longer one has none.
+    const v = r.variants.find((x) => x.name === e.variant);
+    const somewhere = v?.points.some((p) => p.runs > 0 && (p.measures.recovered?.value ?? 0) >= 1) ?? false;
+    return somewhere ? `does not recover in every seed even from the shortest swept length, ${swept[0]}` : `recovers from none of the swept lengths, not even ${swept[0]}`;
+  }
   const i = swept.findIndex((x) => String(x) === String(L));
   if (i === swept.length - 1) return `recovers from every swept length up to ${L}`;
   return `stops recovering between ${L} and ${swept[i + 1]}${noun}`;
@@ -125,7 +173,7 @@ export function verdictSentence(r: Results): string | null {
     const cliff = cliffClause(r, base);
     // Already said: the baseline is a winner, or nothing recovered at all.
     const said = winners.includes(base.variant) || (best.length === 0 && (base.values.recovered ?? 0) === 0 && base.healthyBefore);
-    if (!said) parts.push(baselineClause(r, p, base) + (cliff ? `, and it ${cliff}` : ''));
+    if (!said) parts.push(baselineClause(r, p, base, best) + (cliff ? `, and it ${cliff}` : ''));
     else if (cliff) parts.push(`${base.variant} ${cliff}`);
   }
   return `${pointPhrase(r, p)}, ${parts.join('; ')}.`;

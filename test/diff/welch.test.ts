@@ -61,6 +61,36 @@ describe('a measure change', () => {
     expect(c.why).toMatch(/tie tolerance/);
   });
 
+  it('gives every measure a tolerance: one that declares none has its unit\'s, and a change within it is not beyond noise', () => {
+    // The flagship diff that flagged "queue wait 2ms -> 2ms (better, beyond seed noise) -0ms"
+    // and "retry share 21.3% -> 22.2% +0.92 pp": real to Welch, negligible to a reviewer.
+    const queueWait = { key: 'meanQueueWaitS', label: 'queue wait', unit: 'duration' as const, better: 'lower' as const };
+    const q = measureChange(queueWait, point([0.00200, 0.00201, 0.00202], 'meanQueueWaitS'), point([0.00190, 0.00191, 0.00192], 'meanQueueWaitS'));
+    expect(q.p!).toBeLessThan(0.05);
+    expect(q).toMatchObject({ beyondNoise: false, direction: 'same' });
+    expect(q.why).toBe('within the tie tolerance (10ms or 5%), Welch p < 0.001');
+    const retryShare = { key: 'retryShare', label: 'retry share', unit: 'share' as const, better: 'lower' as const };
+    const small = measureChange(retryShare, point([0.212, 0.213, 0.214], 'retryShare'), point([0.221, 0.222, 0.223], 'retryShare'));
+    expect(small.p!).toBeLessThan(0.05);
+    expect(small).toMatchObject({ beyondNoise: false, direction: 'same' });
+    expect(small.why).toMatch(/^within the tie tolerance \(1 point\)/);
+    // Three points is beyond it.
+    const large = measureChange(retryShare, point([0.212, 0.213, 0.214], 'retryShare'), point([0.242, 0.243, 0.244], 'retryShare'));
+    expect(large).toMatchObject({ beyondNoise: true, direction: 'worse' });
+    // A measure this build does not know (an older summary.json's) gets its unit's default: 5% for a count.
+    const unknown = { key: 'someOldCount', label: 'old count', unit: 'count' as const, better: 'lower' as const };
+    expect(measureChange(unknown, point([100, 101, 102], 'someOldCount'), point([103, 104, 105], 'someOldCount'))).toMatchObject({ beyondNoise: false, why: expect.stringMatching(/^within the tie tolerance \(5%\)/) });
+    expect(measureChange(unknown, point([100, 101, 102], 'someOldCount'), point([120, 121, 122], 'someOldCount'))).toMatchObject({ beyondNoise: true, direction: 'worse' });
+  });
+
+  it('flags a drop in the fraction of seeds that recovered beyond noise (it has no tolerance: a seed is never negligible)', () => {
+    const recovered = { key: 'recovered', label: 'recovered', unit: 'share' as const, better: 'higher' as const };
+    const seeds = (ones: number, n: number) => Array.from({ length: n }, (_, i) => (i < ones ? 1 : 0));
+    const c = measureChange(recovered, point(seeds(20, 20), 'recovered'), point(seeds(14, 20), 'recovered'));
+    expect(c).toMatchObject({ beyondNoise: true, direction: 'worse' });
+    expect(c.p!).toBeLessThan(0.05);
+  });
+
   it('calls seeds that stop recovering worse (null recovery time means never)', () => {
     const c = measureChange(recovery, point([150, 155, 160]), point([null, null, null]));
     expect(c).toMatchObject({ beyondNoise: true, direction: 'worse', delta: null });

@@ -2,7 +2,8 @@
  * rankVariants: healthy-before-the-fault first, then the objectives in order (recovered,
  * recovery time with "not recovered" last, perceived outage, then the costs), read at each
  * measure's tie tolerance; shared ranks for ties; which objective decided each place; the savings
- * against the baseline; `at`; and the longest swept duration at which every seed recovered.
+ * against the baseline; `at`; and how far each variant recovers ("recovers up to"): the longest
+ * swept duration such that every seed recovered at it and at every shorter one.
  */
 import { describe, expect, it } from 'vitest';
 import { rankVariants, tied } from '../../src/experiment/ranking.js';
@@ -71,8 +72,8 @@ describe('rankVariants: order', () => {
   });
 
   it('reads each objective within its tie tolerance: 10 s or 5% for durations, a percent for shares', () => {
-    // The flagship at 12 minutes: the client ceiling is back 10 s before all the defences, a
-    // tie; all the defences spare users three minutes of outage, which is not.
+    // The flagship at 12 minutes with seed 1 alone: the client ceiling is back 10 s before all
+    // the defences, a tie; all the defences spare users three minutes of outage, which is not.
     const r = rank([
       v('client-ceiling', pt({ recoveryTimeS: 156, perceivedOutageS: 900 })),
       v('all-defences', pt({ recoveryTimeS: 166, perceivedOutageS: 720 })),
@@ -92,6 +93,33 @@ describe('rankVariants: order', () => {
     expect(tied(success, 0.478, 0.465)).toBe(false);
   });
 
+  it('gives a measure that declares no tolerance its unit\'s default, and recovered none', () => {
+    // Shares: one point (the diff's "retry share 21.3% -> 22.2%" is a tie).
+    const retryShare = MEASURES.get('retryShare')!;
+    expect(retryShare.tie).toBeUndefined();
+    expect(tied(retryShare, 0.213, 0.2222)).toBe(true);
+    expect(tied(retryShare, 0.213, 0.2235)).toBe(false);
+    // Durations: 1 s or 5%.
+    const lastTrigger = MEASURES.get('lastTriggerEndS')!;
+    expect(tied(lastTrigger, 10, 11)).toBe(true); // within 1 s
+    expect(tied(lastTrigger, 10, 11.5)).toBe(false);
+    expect(tied(lastTrigger, 1000, 1049)).toBe(true); // within 5%
+    expect(tied(lastTrigger, 1000, 1060)).toBe(false);
+    // Queue waits declare 10 ms or 5%: "2ms -> 2ms" ties, 2 ms against 50 ms does not.
+    const queueWait = MEASURES.get('meanQueueWaitS')!;
+    expect(tied(queueWait, 0.002, 0.0021)).toBe(true);
+    expect(tied(queueWait, 0.002, 0.05)).toBe(false);
+    // Counts, multiples, plain numbers: 5%.
+    const waves = MEASURES.get('retryWaves')!;
+    expect(waves.tie).toBeUndefined();
+    expect(tied(waves, 100, 104)).toBe(true);
+    expect(tied(waves, 0, 1 / 3)).toBe(false);
+    // A fraction of seeds has no tolerance: 199 of 200 seeds is not every seed.
+    const recovered = MEASURES.get('recovered')!;
+    expect(tied(recovered, 1, 199 / 200)).toBe(false);
+    expect(tied(recovered, 2 / 3, 2 / 3)).toBe(true);
+  });
+
   it('records what set each group apart, whatever order the deeper objectives leave inside it', () => {
     // b and c tie on recovery and are set apart from a by it; inside, c comes first on outage.
     const r = rank([v('a', pt({ recoveryTimeS: 10 })), v('b', pt({ recoveryTimeS: 300, perceivedOutageS: 900 })), v('c', pt({ recoveryTimeS: 301, perceivedOutageS: 100 }))]);
@@ -103,6 +131,13 @@ describe('rankVariants: order', () => {
     const r = rank([v('best', pt({ recoveryTimeS: 10 })), v('p', pt()), v('q', pt()), v('last', pt({ attemptsPerAction: 9 }))]);
     expect(order(r)).toEqual(['1 best', '2 p', '2 q', '4 last']);
     expect(decided(r)).toEqual([null, 'recoveryTimeS', null, 'attemptsPerAction']);
+  });
+
+  it('lists variants that tie on every objective, though not equal, in scenario order too', () => {
+    // p, q and r are within every tolerance of each other (recovery 300, 305 and 302 s; peak
+    // load 5.0, 4.9 and 5.1): one rank, listed as the scenario has them, not by the last sort.
+    const r = rank([v('p', pt({ recoveryTimeS: 300, peakLoad: 5 })), v('q', pt({ recoveryTimeS: 305, peakLoad: 4.9 })), v('r', pt({ recoveryTimeS: 302, peakLoad: 5.1 }))]);
+    expect(order(r)).toEqual(['1 p', '1 q', '1 r']);
   });
 
   it('follows compare.objectives when the scenario names its own order', () => {
@@ -165,10 +200,33 @@ describe('rankVariants: sweep points', () => {
     expect(at.points.map((p) => p.values)).toEqual([{ [D]: '1m' }]);
   });
 
-  it('gives each variant the longest swept duration at which every seed recovered, null when none', () => {
-    const r = rank([swept('gaps', [true, false, true]), swept('short', [true, false, false]), swept('never', [false, false, false])], undefined, [D]);
+  it('gives each variant the longest swept duration up to which every seed recovered at every value, null when none', () => {
+    const r = rank([swept('all', [true, true, true]), swept('short', [true, false, false]), swept('never', [false, false, false])], undefined, [D]);
     expect(r.longestRecoveredParameter).toBe(D);
-    expect(Object.fromEntries(r.points[0].entries.map((e) => [e.variant, e.longestRecovered]))).toEqual({ gaps: '12m', short: '1m', never: null });
+    expect(Object.fromEntries(r.points[0].entries.map((e) => [e.variant, e.longestRecovered]))).toEqual({ all: '12m', short: '1m', never: null });
+  });
+
+  it('makes "recovers up to" a threshold when recovery is not monotone in the swept duration', () => {
+    // The flagship's story-response: 2 of 3 seeds at 6m and at 12m, every seed at 1m and 30m.
+    // "Recovers up to 30m" beside "not recovered (2/3 seeds)" at 12m contradicted itself: a
+    // failure at a shorter value caps it.
+    const lengths = ['1m', '6m', '12m', '30m'];
+    const story = v('story', ...lengths.map((d, i) => pt({ point: i, values: { [D]: d }, runs: 3, recovered: i === 1 || i === 2 ? 2 / 3 : 1, recoveryTimeS: i === 1 || i === 2 ? null : 60 })));
+    // Every seed fails at the shortest, and recovers at every longer one: no threshold at all.
+    const late = v('late', ...lengths.map((d, i) => pt({ point: i, values: { [D]: d }, runs: 3, recovered: i === 0 ? 1 / 3 : 1, recoveryTimeS: i === 0 ? null : 60 })));
+    // The sweep's order is not the lengths' order: the threshold reads them shortest first.
+    const shuffled = v('shuffled', ...[3, 0, 2, 1].map((i) => pt({ point: i, values: { [D]: lengths[i] }, runs: 3, recovered: i === 3 ? 2 / 3 : 1 })));
+    const r = rank([story, late, shuffled], undefined, [D]);
+    const upTo = Object.fromEntries(r.points[0].entries.map((e) => [e.variant, e.longestRecovered]));
+    expect(upTo).toEqual({ story: '1m', late: null, shuffled: '12m' });
+    // Never above a point the same row shows as not recovered.
+    const at12 = r.points.find((p) => p.values[D] === '12m')!.entries.find((e) => e.variant === 'story')!;
+    expect(at12.values.recovered).toBeLessThan(1);
+  });
+
+  it('ends "recovers up to" at a swept value without runs (an interrupted experiment): nothing is known there', () => {
+    const r = rank([v('a', ...['1m', '6m', '12m'].map((d, i) => pt({ point: i, values: { [D]: d }, runs: i === 1 ? 0 : 4 })))], undefined, [D]);
+    expect(r.points[0].entries[0].longestRecovered).toBe('1m');
   });
 
   it('has no longest value unless the sweep is one parameter of durations', () => {
@@ -193,9 +251,10 @@ describe('rankingText (the lines `retrystorm run` prints after the table)', () =
     expect(rankingText(results).split('\n')).toEqual([
       'ranking, best first (outage saved against as-is; objectives: recovered, recovery time, perceived outage, peak load, excess load, wasted work share, attempts per action):',
       '  at faults[0].duration = 12m',
-      '    1.  both   recovered in 1m40s         perceived outage 25m    peak 2x     saves 1h15m (75% of its outage)',
-      '    2.  as-is  not recovered (0/4 seeds)  perceived outage 1h40m  peak 10.2x  baseline                         decided by recovered',
-      '  longest faults[0].duration at which every seed recovered: both 12m, as-is none',
+      // The share saved is of the baseline's outage, said with its length (it read "75% of its outage").
+      '    1.  both   recovered in 1m40s         perceived outage 25m    peak 2x     saves 1h15m (75% of as-is\'s 1h40m outage)',
+      '    2.  as-is  not recovered (0/4 seeds)  perceived outage 1h40m  peak 10.2x  baseline                                   decided by recovered',
+      '  recovers up to (every seed recovered at each faults[0].duration swept up to it): both 12m, as-is none',
     ]);
   });
 });

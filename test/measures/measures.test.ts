@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import type { FaultWindow, RunRecord } from '../../src/model/series.js';
 import { DEFAULT_MEASURE_SETTINGS, type MeasureSettings } from '../../src/measures/settings.js';
 import { RunView } from '../../src/measures/view.js';
-import type { MeasureDescriptor } from '../../src/measures/measure.js';
+import { DEFAULT_TIE, defineMeasure, tieLimit, tieTolerance, type MeasureDescriptor } from '../../src/measures/measure.js';
+import { TIER_MEASURES } from '../../src/measures/tiers.js';
 import { MEASURES } from '../../src/measures/registry.js';
 import { summarize } from '../../src/measures/summarize.js';
 import { perceivedOutageS, relapses } from '../../src/measures/outage.js';
@@ -495,5 +496,30 @@ describe('the registry', () => {
       expect(['lower', 'higher', 'none'], d.key).toContain(d.better);
     }
     expect(() => MEASURES.with(MEASURES.all[0])).toThrow(/two measures named/);
+  });
+});
+
+describe('tie tolerances (the ranking\'s ties, diff\'s "beyond seed noise")', () => {
+  it('gives every measure one: its own, else its unit\'s default', () => {
+    for (const d of [...MEASURES.all, ...TIER_MEASURES]) {
+      const t = tieTolerance(d);
+      expect(t, d.key).toEqual(d.tie ? { relative: d.tie.relative ?? 0, absolute: d.tie.absolute ?? 0 } : DEFAULT_TIE[d.unit]);
+      expect(t.relative >= 0 && t.absolute >= 0, d.key).toBe(true);
+    }
+    // Every unit's default is a tolerance, and only recovered and healthy-before-the-fault have none.
+    for (const unit of Object.keys(DEFAULT_TIE) as Array<keyof typeof DEFAULT_TIE>) expect(tieLimit({ unit }, 1, 1), unit).toBeGreaterThan(0);
+    expect(MEASURES.all.filter((d) => tieLimit(d, 1, 1) === 0).map((d) => d.key)).toEqual(['recovered', 'healthyBeforeTrigger']);
+  });
+
+  it('reads durations within 1 s or 5%, shares within a point, other units within 5%, by default', () => {
+    expect(tieLimit({ unit: 'duration' }, 2, 3)).toBe(1);
+    expect(tieLimit({ unit: 'duration' }, 100, 200)).toBe(10);
+    expect(tieLimit({ unit: 'share' }, 0.2, 0.9)).toBe(0.01);
+    expect(tieLimit({ unit: 'count' }, 90, 100)).toBeCloseTo(5, 12);
+    expect(tieLimit({ unit: 'multiple', tie: { absolute: 0.5 } }, 9, 10)).toBe(0.5); // a declared tolerance has only what it declares
+  });
+
+  it('refuses a negative tolerance', () => {
+    expect(() => defineMeasure({ ...successRatio, key: 'badTie', tie: { absolute: -0.01 } })).toThrow(/tie tolerance/);
   });
 });

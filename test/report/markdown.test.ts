@@ -67,7 +67,7 @@ describe('summaryMarkdown', () => {
     expect(retries.slice(0, 4)).toEqual(['3', '**retries**', '0 of 2 seeds', 'not recovered']);
     expect(retries[5]).toBe('baseline');
     expect(retries[9]).toBe('recovered');
-    expect(top).toContain('Longest faults[0].duration at which every seed recovered: short-queue 5m, no-retries 2m, retries none.');
+    expect(top).toContain('Recovers up to (every seed recovered at each faults[0].duration swept up to it): short-queue 5m, no-retries 2m, retries none.');
     // Inside the fold: every variant at every point, as one table whose rows all have the header's cells.
     const all = tables(md);
     const comparison = all.find((t) => t.header[0] === 'variant' && t.header.includes('success'))!;

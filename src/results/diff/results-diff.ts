@@ -8,12 +8,15 @@
  *
  * "Beyond seed noise" (docs/diff.md): Welch's t test on the per-seed values at the 5% level,
  * AND a change larger than the measure's tie tolerance (the ranking's own notion of "the
- * same", e.g. recovery times within 10 s or 5%), so a real but negligible change is not
- * flagged to a reviewer. A measure whose null means the worst outcome (recovery time: never
- * recovered) compares how many seeds have no value first.
+ * same", read from the one place that defines it, tieTolerance in src/measures/measure.ts:
+ * recovery times within 10 s or 5%, shares within a point, a default by unit for a measure
+ * that declares none), so a real but negligible change is not flagged to a reviewer. A
+ * measure whose null means the worst outcome (recovery time: never recovered) compares how
+ * many seeds have no value first.
  */
 import { MEASURES } from '../../measures/registry.js';
-import type { Better, Unit } from '../../measures/measure.js';
+import { tieLimit, tieTolerance, type Better, type Tie, type Unit } from '../../measures/measure.js';
+import { formatValue } from '../../measures/format.js';
 import { sameValue } from '../../scenario/sweep.js';
 import type { PointResult, Results, RankingResult } from '../results.js';
 import { welch } from './welch.js';
@@ -95,12 +98,18 @@ function perSeed(p: PointResult, key: string): Array<number | null> {
   return p.perSeed.map((s) => (Object.hasOwn(s.measures, key) ? s.measures[key] : null));
 }
 
-function tieOf(key: string, a: number, b: number): { limit: number; text: string } {
-  const tie = MEASURES.get(key)?.tie;
-  const abs = tie?.absolute ?? 0, rel = tie?.relative ?? 0;
-  const limit = Math.max(abs, rel * Math.max(Math.abs(a), Math.abs(b)));
-  const parts = [...(tie?.absolute !== undefined ? [`${tie.absolute}`] : []), ...(tie?.relative !== undefined ? [`${tie.relative * 100}%`] : [])];
-  return { limit, text: parts.join(' or ') };
+/**
+ * The measure's tie tolerance at these two values (the means of base's and head's seeds), and
+ * in words ("10s or 5%", "1 point"): the registry's declaration, else the default of the
+ * measure's unit (a measure this build does not know, from an older summary.json).
+ */
+function tieOf(info: { key: string; unit: Unit }, a: number, b: number): { limit: number; text: string } {
+  const m: { unit: Unit; tie?: Tie } = MEASURES.get(info.key) ?? { unit: info.unit };
+  const { absolute, relative } = tieTolerance(m);
+  const points = Number((absolute * 100).toPrecision(6));
+  const abs = info.unit === 'share' ? `${points} point${points === 1 ? '' : 's'}` : formatValue(info.unit, absolute);
+  const parts = [...(absolute > 0 ? [abs] : []), ...(relative > 0 ? [`${Number((relative * 100).toPrecision(6))}%`] : [])];
+  return { limit: tieLimit(m, a, b), text: parts.length > 0 ? parts.join(' or ') : 'none' };
 }
 
 function directionOf(better: Better, delta: number): Direction {
@@ -138,11 +147,13 @@ export function measureChange(info: { key: string; label: string; unit: Unit; be
   const bv = b.filter((x): x is number => x !== null), hv = h.filter((x): x is number => x !== null);
   const test = welch(bv, hv);
   if (!test) return none('one seed on a side: a change cannot be told from noise');
-  const tie = tieOf(info.key, out.base ?? 0, out.head ?? 0);
+  const baseMean = bv.reduce((x, y) => x + y, 0) / bv.length;
+  const tie = tieOf(info, baseMean, baseMean + test.delta);
   const common = { ...out, delta: test.delta, lo: test.lo, hi: test.hi, p: test.p };
   if (test.delta === 0) return { ...common, beyondNoise: false, direction: 'same', why: 'no change' };
   if (test.p >= NOISE_LEVEL) return { ...common, beyondNoise: false, direction: 'same', why: `within seed noise (Welch ${pText(test.p)})` };
-  if (Math.abs(test.delta) <= tie.limit) return { ...common, beyondNoise: false, direction: 'same', why: `within the tie tolerance (${tie.text || 'none'}), Welch ${pText(test.p)}` };
+  // Beyond noise only when the change exceeds the tolerance (by more than float rounding: a tolerance of 0 is exact).
+  if (Math.abs(test.delta) <= tie.limit + 1e-12) return { ...common, beyondNoise: false, direction: 'same', why: `within the tie tolerance (${tie.text}), Welch ${pText(test.p)}` };
   return { ...common, beyondNoise: true, direction: directionOf(info.better, test.delta), why: test.p === 0 ? 'every seed agrees on each side' : `Welch ${pText(test.p)}` };
 }
 

@@ -1,0 +1,120 @@
+/**
+ * The verdict sentence (src/report/verdict.ts) and the share of the baseline's outage a variant
+ * saves or costs (the terminal's ranking lines and the ranking table's cells), on rankings
+ * made by rankVariants from hand-made aggregates: when the baseline's recovery time ties the
+ * winner's, the sentence says which objective decided; "896.1% of its outage" says whose.
+ */
+import { describe, expect, it } from 'vitest';
+import { rankVariants } from '../../src/experiment/ranking.js';
+import type { PointAggregate, VariantAggregate } from '../../src/experiment/aggregate.js';
+import { MEASURES } from '../../src/measures/registry.js';
+import type { Results } from '../../src/results/results.js';
+import { decidedBetween, verdictSentence } from '../../src/report/verdict.js';
+import { rankingText } from '../../src/report/table.js';
+import { rankingCells, rankingColumns } from '../../src/report/ranking-view.js';
+
+type Values = Record<string, number | null>;
+const M0: Values = {
+  healthyBeforeTrigger: 1, recovered: 1, recoveryTimeS: 54, perceivedOutageS: 300, peakLoadMultiple: 2, excessAttempts: 1000, wastedWorkShare: 0.1,
+  attemptsPerAction: 1.5, successRatio: 0.9, originalSuccessAfterFault: 0.8, retryWaves: 0, relapses: 0, retryShareAtPeak: 0.5, lastTriggerEndS: 1800,
+};
+type Over = { point?: number; values?: Record<string, string | number>; runs?: number } & Record<string, unknown>;
+
+function pt(over: Over = {}): PointAggregate {
+  const { runs = 3, point = 0, values = {}, ...m } = over;
+  const all = { ...M0, ...m } as Values;
+  return {
+    point, values, runs,
+    measures: Object.fromEntries(Object.entries(all).map(([k, x]) => [k, { value: x, lo: null, hi: null }])),
+    attemptsHistogram: [], populations: [], routes: [], quotas: [], perSeed: [], faults: [],
+  };
+}
+const v = (name: string, ...points: PointAggregate[]): VariantAggregate => ({ name, points });
+
+/** A Results value with what the verdict reads: the measures' declarations, the ranking, the variants, the sweep. */
+function results(variants: VariantAggregate[], compare?: Parameters<typeof rankVariants>[2]['compare'], parameter?: string): Results {
+  const ranking = rankVariants(variants, MEASURES, { compare, parameters: parameter ? [parameter] : [] });
+  const points = variants[0].points.map((p) => ({ index: p.point, values: p.values }));
+  return {
+    measures: MEASURES.all.map((m) => ({ key: m.key, label: m.label, unit: m.unit, better: m.better, doc: m.doc })),
+    ranking, variants, horizonS: 4 * 3600,
+    sweep: parameter ? { parameters: [parameter], points } : null,
+  } as never;
+}
+
+describe('the verdict when the baseline\'s recovery ties the winner\'s', () => {
+  it('says the tie, and which objective decided and by how much', () => {
+    // The small scenario that read "budget brings the service back in 54s; as-is takes 54s."
+    const r = results([v('as-is', pt({ peakLoadMultiple: 7.51 })), v('budget', pt({ peakLoadMultiple: 5.08 }))]);
+    expect(r.ranking!.points[0].entries.map((e) => [e.variant, e.decidedBy])).toEqual([['budget', null], ['as-is', 'peakLoadMultiple']]);
+    expect(verdictSentence(r)).toBe('After the fault, budget brings the service back in 54s; as-is takes 54s too: a tie on recovery time, decided by peak load (5.08x against 7.51x).');
+  });
+
+  it('says "a tie" without "too" when the times differ within the tolerance, and names the objective that parted them, not the last one', () => {
+    // as-is is back 6 s later (a tie: 10 s or 5%); its outage is 3 minutes longer, and its
+    // peak load is even lower: perceived outage decided, not peak load.
+    const r = results([
+      v('as-is', pt({ recoveryTimeS: 60, perceivedOutageS: 480, peakLoadMultiple: 1.5 })),
+      v('middle', pt({ recoveryTimeS: 57, perceivedOutageS: 300, peakLoadMultiple: 3 })),
+      v('budget', pt({ recoveryTimeS: 54, perceivedOutageS: 300, peakLoadMultiple: 2 })),
+    ]);
+    expect(r.ranking!.points[0].entries.map((e) => [e.variant, e.decidedBy])).toEqual([['budget', null], ['middle', 'peakLoadMultiple'], ['as-is', 'perceivedOutageS']]);
+    const p = r.ranking!.points[0];
+    expect(decidedBetween(r.ranking!, p, p.entries[0], p.entries[2])).toBe('perceivedOutageS');
+    expect(verdictSentence(r)).toBe('After the fault, budget brings the service back in 54s; as-is takes 1m: a tie on recovery time, decided by perceived outage (5m against 8m).');
+  });
+
+  it('keeps the plain clause when recovery time itself decided', () => {
+    const r = results([v('as-is', pt({ recoveryTimeS: 300, peakLoadMultiple: 7.51 })), v('budget', pt({ peakLoadMultiple: 5.08 }))]);
+    expect(verdictSentence(r)).toBe('After the fault, budget brings the service back in 54s; as-is takes 5m.');
+  });
+
+  it('says the baseline ranks below on another objective when recovery time is not ranked before it', () => {
+    const r = results([v('as-is', pt({ recoveryTimeS: 30, peakLoadMultiple: 7.51 })), v('budget', pt({ peakLoadMultiple: 5.08 }))], { objectives: ['peakLoadMultiple', 'recoveryTimeS'] });
+    expect(verdictSentence(r)).toBe('After the fault, budget brings the service back in 54s; as-is takes 30s, but ranks below on peak load (5.08x against 7.51x).');
+  });
+});
+
+describe('"recovers up to" in the verdict: a threshold', () => {
+  const D = 'faults[0].duration';
+  const swept = (name: string, recovered: number[], extra: Values = {}) =>
+    v(name, ...['1m', '6m', '12m'].map((d, i) => pt({ point: i, values: { [D]: d }, recovered: recovered[i], recoveryTimeS: recovered[i] >= 1 ? 54 : null, ...extra })));
+
+  it('does not say "recovers from none" of a baseline that fails at the shortest length but recovers at a longer one', () => {
+    const r = results([swept('as-is', [2 / 3, 1, 1], { peakLoadMultiple: 7.51 }), swept('budget', [1, 1, 1])], { at: { [D]: '12m' } }, D);
+    const base = r.ranking!.points[0].entries.find((e) => e.variant === 'as-is')!;
+    expect(base.longestRecovered).toBeNull();
+    expect(verdictSentence(r)).toBe('At a 12-minute fault, budget brings the service back in 54s; as-is takes 54s too: a tie on recovery time, decided by peak load (2x against 7.51x), and it does not recover in every seed even from the shortest swept length, 1m.');
+  });
+
+  it('says where the baseline first stops recovering in every seed, whatever it does at longer lengths', () => {
+    // The flagship's story-response shape: 2 of 3 seeds at 6m, every seed at 12m again.
+    const r = results([swept('as-is', [1, 2 / 3, 1]), swept('budget', [1, 1, 1], { peakLoadMultiple: 1 })], { at: { [D]: '12m' } }, D);
+    expect(r.ranking!.points[0].entries.map((e) => [e.variant, e.longestRecovered])).toEqual([['budget', '12m'], ['as-is', '1m']]);
+    expect(verdictSentence(r)).toMatch(/, and it stops recovering between 1m and 6m of outage\.$/);
+  });
+});
+
+describe('the share of the baseline\'s outage saved or cost', () => {
+  // as-is: a 5-minute perceived outage; slow's is 49m48s, 44m48s more (896% of as-is's).
+  const r = results([v('as-is', pt({ perceivedOutageS: 300, recoveryTimeS: 60 })), v('slow', pt({ perceivedOutageS: 2988, recoveryTimeS: 600 }))]);
+
+  it('says whose outage it is a share of in the terminal: the baseline\'s, with its length', () => {
+    const lines = rankingText(r).split('\n');
+    expect(lines[2]).toMatch(/^ {2}2\. +slow +recovered in 10m +perceived outage 49m48s +peak 2x +costs 44m48s \(896% of as-is's 5m outage\) +decided by recovery time$/);
+    expect(rankingText(r)).not.toContain('of its outage');
+  });
+
+  it('says so in the ranking table\'s cell (summary.md, report.html)', () => {
+    const e = r.ranking!.points[0].entries.find((x) => x.variant === 'slow')!;
+    expect(rankingCells(r, e).find((c) => c.key === 'outageSavedS')!.text).toBe('−44m48s (−896% of as-is\'s 5m outage)');
+  });
+
+  it('defines "recovers up to" as a threshold wherever the ranking is shown', () => {
+    const D = 'faults[0].duration';
+    const s = results([v('as-is', pt({ point: 0, values: { [D]: '1m' } }), pt({ point: 1, values: { [D]: '6m' } }))], undefined, D);
+    const col = rankingColumns(s).find((c) => c.key === 'longestRecovered')!;
+    expect(col.definition).toContain('every seed recovered at it and at every shorter one swept');
+    expect(rankingText(s)).toContain('recovers up to (every seed recovered at each faults[0].duration swept up to it): as-is 6m');
+  });
+});
