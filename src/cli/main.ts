@@ -59,6 +59,16 @@ const OPTIONS: Record<string, string[]> = {
   schema: [],
 };
 const COMMANDS = Object.keys(OPTIONS);
+
+/** What each command needs when it is given too few arguments, with an example. */
+const MISSING_ARGUMENT: Record<string, string> = {
+  run: 'give a scenario file (or - for standard input), e.g. retrystorm run scenarios/retry-storm.yaml',
+  validate: 'give a scenario file (or - for standard input), e.g. retrystorm validate scenarios/retry-storm.yaml',
+  edge: 'give a scenario file (or - for standard input), e.g. retrystorm edge scenarios/retry-storm.yaml --parameter faults[0].duration --range 1m..30m',
+  merge: 'give the results folders of the shards, e.g. retrystorm merge shard-1 shard-2 --out merged',
+  report: 'give a results folder (written by run --out or merge), e.g. retrystorm report reports/retry-storm',
+  diff: 'give two results folders or scenario files, the base then the head, e.g. retrystorm diff reports/before reports/after',
+};
 const GLOBAL_OPTIONS = ['help', 'version'];
 
 /** summary.md's link to report.html: --report-url, else $RETRYSTORM_REPORT_URL, else the relative path. */
@@ -86,7 +96,7 @@ async function main(rawArgv: string[], io: Io): Promise<number> {
     .usage('$0 <command> [options]\n\nSimulate retry storms: write the world as a scenario file, run it, compare policies.')
     .command(
       'run <scenario>',
-      'simulate a scenario and write summary.json, timeseries.csv, report.html and summary.md',
+      'simulate a scenario and write report.html, summary.md, summary.json, timeseries.csv, populations.csv, runs.json and scenario.yaml',
       (y) =>
         y
           .positional('scenario', { type: 'string', demandOption: true, describe: 'scenario file (YAML); - reads it from standard input' })
@@ -118,7 +128,7 @@ async function main(rawArgv: string[], io: Io): Promise<number> {
       'merge the output folders of the shards of one experiment',
       (y) =>
         y
-          .positional('dirs', { type: 'string', array: true, demandOption: true })
+          .positional('dirs', { type: 'string', array: true, demandOption: true, describe: 'output folders of the shards (run --shard i/n --out), all of one scenario file' })
           .option('out', { type: 'string', describe: 'output folder (default: reports/<scenario name>)' })
           .option('report-url', { type: 'string', describe: 'where summary.md links to report.html, e.g. a CI artifact URL (default: the relative path report.html, or $RETRYSTORM_REPORT_URL)' }),
       async (a) => {
@@ -146,7 +156,7 @@ async function main(rawArgv: string[], io: Io): Promise<number> {
           .option('json', { type: 'boolean', default: false, describe: 'print the diff as JSON' })
           .option('markdown', { type: 'boolean', default: false, describe: 'print the diff as a pull-request comment' })
           .option('out', { type: 'string', describe: 'when running scenario files: keep their results in OUT/base and OUT/head' })
-          .option('seeds', { type: 'number', describe: 'when running scenario files: seeds per variant for both (overrides the scenarios\'' })
+          .option('seeds', { type: 'number', describe: 'when running scenario files: seeds per variant for both (overrides the scenarios\')' })
           .option('workers', { type: 'number', describe: 'worker threads (default and most: the number of cores)' })
           .option('fail-on-worse', { type: 'boolean', default: false, describe: 'exit 1 when a verdict measure gets worse beyond seed noise' }),
       async (a) => {
@@ -184,7 +194,7 @@ async function main(rawArgv: string[], io: Io): Promise<number> {
     .command(
       'validate <files..>',
       'check scenario files and report every problem with its position (- reads standard input)',
-      (y) => y.positional('files', { type: 'string', array: true, demandOption: true }),
+      (y) => y.positional('files', { type: 'string', array: true, demandOption: true, describe: 'scenario files (YAML); - reads one from standard input' }),
       async (a) => {
         const { validateCommand } = await import('./validate-command.js');
         code = await validateCommand((a.files as string[]).map(undash), io);
@@ -205,6 +215,9 @@ async function main(rawArgv: string[], io: Io): Promise<number> {
       // recommendCommands alone says only "Did you mean …?": name what was not understood too.
       if (/^Did you mean/.test(msg)) throw new UsageError(`unknown command "${argv[0]}". ${msg}`);
       if (/^Unknown arguments?: /.test(msg)) throw new UsageError(unknownArguments(argv));
+      // yargs' "Not enough non-option arguments: got 0, need at least 1": say what to give.
+      const command = argv.find((a) => !a.startsWith('-'));
+      if (/^Not enough non-option arguments/.test(msg) && command && Object.hasOwn(MISSING_ARGUMENT, command)) throw new UsageError(`${command}: ${MISSING_ARGUMENT[command]}`);
       throw new UsageError(msg);
     });
   skipHelpCache(cli);

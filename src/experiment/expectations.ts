@@ -11,7 +11,7 @@
  */
 import type { LoadedScenario } from '../scenario/load.js';
 import { ScenarioError, closest, formatPath, type Problem } from '../scenario/problems.js';
-import { parseDuration } from '../scenario/units.js';
+import { parseDuration, secondsWithUnit } from '../scenario/units.js';
 import { sameValue } from '../scenario/sweep.js';
 import type { MeasureDescriptor } from '../measures/measure.js';
 import type { MeasureRegistry } from '../measures/registry.js';
@@ -96,7 +96,7 @@ function suggest(key: string, known: readonly string[]): string | undefined {
 /** Reads a bound in the measure's unit: a duration for seconds (a bare number is refused, as everywhere), a number otherwise. */
 function readBound(m: BoundMeasure, raw: unknown): number | string {
   if (m.unit === 'duration') {
-    if (typeof raw === 'number') return `${m.key} is in seconds: write the bound with a unit, e.g. "${raw}s" or "${raw}m"`;
+    if (typeof raw === 'number') return `${m.key} is in seconds: write the bound with a unit, e.g. ${secondsWithUnit(raw)}`;
     const d = parseDuration(raw);
     return d.ok ? d.value : `expected a duration such as "10m" for ${m.key}`;
   }

@@ -148,7 +148,19 @@ export function reportIssue(issue: Issue, raw: unknown, sink: IssueSink, schema:
     reportUnion(issue.errors, path, raw, sink, schema);
     return;
   }
-  sink(path, issue.message);
+  sink(path, withWhatWasFound(issue, valueAt(raw, path)));
+}
+
+/**
+ * A range error says what it got, whoever wrote its message: the schema's own words ("must be
+ * at least 1 (concurrency slots)") are kept, and the value found is added as ownWords does.
+ */
+function withWhatWasFound(issue: Issue, found: unknown): string {
+  const range = issue.code === 'too_small' || issue.code === 'too_big' || issue.code === 'not_multiple_of';
+  if (!range || /\(got [^)]*\)/.test(issue.message)) return issue.message;
+  const got = `got ${describeValue(found)}`;
+  // "(concurrency slots)" becomes "(concurrency slots; got the number -8)", not a second pair of brackets.
+  return issue.message.endsWith(')') ? `${issue.message.slice(0, -1)}; ${got})` : `${issue.message} (${got})`;
 }
 
 /**

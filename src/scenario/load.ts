@@ -5,7 +5,10 @@
  *
  * Variants are overlays merged into the raw base before validation, so a variant is
  * checked exactly like a whole scenario; a problem it introduces is reported at the
- * overlay's own position when the overlay wrote that key, and at the base's otherwise.
+ * overlay's own position when the overlay wrote that key (or added or replaced what holds
+ * it), and at the base's otherwise. What the merge would take silently but is almost always
+ * a slip (a misspelt layer or population name, which would add a new one) is refused first
+ * (overlay-check.ts); a problem several variants meet alike is said once.
  */
 import { LineCounter, parseDocument, isCollection, isMap, isScalar, visit, type Document, type Node } from 'yaml';
 import { scenarioSchema, EXPERIMENT_KEYS, type Scenario } from './schema.js';
@@ -16,10 +19,11 @@ import { crossRefProblems } from './cross-refs.js';
 import { compareProblems } from './compare-check.js';
 import { expectationProblems } from './expectation-check.js';
 import { deepMerge } from './merge.js';
+import { overlayProblems, writtenByOverlay } from './overlay-check.js';
 import { defineKey, hasPath, pathsToKey, valueAt } from './raw-path.js';
 import { readScenarioText, tooLargeText } from './read-source.js';
 import { tooDeep } from './nesting.js';
-import { documentErrors, PARSE_OPTIONS } from './yaml-errors.js';
+import { documentErrors, errorsToReport, topLevelEntries, unquotedBracketPath, PARSE_OPTIONS } from './yaml-errors.js';
 import { LIMITS, formatCount } from './limits.js';
 import { shapeProblems, bucketsHeld, heldProblems } from './experiment-size.js';
 import { sweepParameters, applyPoint, scaleLoad, startsWith } from './sweep-apply.js';
@@ -65,8 +69,6 @@ export interface LoadedScenario {
 
 type Path = ReadonlyArray<PropertyKey>;
 
-const MAX_YAML_ERRORS = 10;
-
 /** Reads and loads a scenario file (at most LIMITS.fileBytes; see read-source.ts for standard input). */
 export function loadScenarioFile(file: string): LoadedScenario {
   return loadScenario(readScenarioText(file), file);
@@ -88,18 +90,35 @@ export function loadScenario(source: string, file = '<scenario>'): LoadedScenari
   const doc = parseDocument(source, { lineCounter, ...PARSE_OPTIONS });
   const errors = documentErrors(doc);
   if (errors.length > 0) {
-    // After a syntax error the parser often reports every later token as unexpected: keep
-    // the first error and the distinct ones, and say how many were left out.
-    const kept = errors.filter((e, i) => i === 0 || !/ token in YAML stream/.test(e.message)).slice(0, MAX_YAML_ERRORS);
-    const problems: Problem[] = sortProblems(kept.map((e) => {
+    const lines = source.split('\n');
+    const entryOf = topLevelEntries(lines);
+    const placed = sortProblems(errors.map((e) => {
+      const at = e.linePos ?? lineCounter.linePos(e.pos);
+      // A path such as faults[0].duration unquoted inside { } or [ ]: its [ starts a list, and
+      // the parser's message says nothing of it. Point at the path and say to quote it.
+      const bracket = unquotedBracketPath(lines[at.line - 1] ?? '');
+      const common = { file, path: '', offset: e.pos, entry: entryOf[at.line] ?? 0, duplicate: e.duplicate };
+      if (bracket) {
+        const hint = ` (quote the path: "${bracket.path}"; inside { } or [ ], an unquoted [ starts a list)`;
+        return { ...common, line: at.line, col: bracket.col, message: `YAML: ${firstLine(e.message)}${hint}` };
+      }
       // An unclosed { or [ is noticed where the next line starts; point at the bracket itself.
       const open = /^Flow (map|sequence) in block collection/.test(e.message) ? unclosedFlowAt(doc, source, e.pos) : undefined;
-      const pos = open !== undefined ? lineCounter.linePos(open) : e.linePos ?? lineCounter.linePos(e.pos);
-      const note = open !== undefined ? ` (this ${source[open]} is not closed)` : '';
-      return { file, line: pos.line, col: pos.col, path: '', message: `YAML: ${firstLine(e.message)}${note}` };
+      if (open === undefined) return { ...common, line: at.line, col: at.col, message: `YAML: ${firstLine(e.message)}` };
+      const pos = lineCounter.linePos(open);
+      return { ...common, line: pos.line, col: pos.col, message: `YAML: ${firstLine(e.message)} (this ${source[open]} is not closed)`, covers: [open, e.pos] as [number, number] };
     }));
-    const left = errors.length - kept.length;
-    if (left > 0) problems[problems.length - 1].message += ` (and ${left} more YAML error(s) after it, most likely caused by the one${kept.length > 1 ? 's' : ''} above)`;
+    // After a syntax error the parser often reports the same mistake again and again (every
+    // later token unexpected, several errors on its line): keep the first and the ones that
+    // are not its follow-ons, and say how many were left out.
+    const { kept, left } = errorsToReport(placed);
+    const problems: Problem[] = kept.map(({ file, line, col, path, message }) => ({ file, line, col, path, message }));
+    const syntax = kept.filter((p) => !p.duplicate);
+    const last = syntax[syntax.length - 1];
+    if (left > 0 && last) {
+      const i = kept.indexOf(last);
+      problems[i].message += ` (and ${left} more YAML error(s) after it, most likely caused by ${syntax.length > 1 ? 'the ones above' : 'this one'})`;
+    }
     throw new ScenarioError(problems);
   }
   // An alias inside its own anchor (&a { b: *a }) would make an endless structure.
@@ -182,15 +201,35 @@ export function loadScenario(source: string, file = '<scenario>'): LoadedScenari
   // a whole scenario; a problem is reported where the text that caused it was written.
   const variants: ScenarioVariant[] = [];
   const worlds = new Map<string, { merged: Record<string, unknown>; overlay: Record<string, unknown> }>();
+  // A problem that several variants meet alike (a sweep value none can take) is said once,
+  // naming the variants only when not every one of them meets it.
+  const shared = new Map<string, SharedProblem>();
+  const reportFor = (variant: string, problem: Problem, style: SharedProblem['style'], point?: SweepPoint) => {
+    const id = `${problem.line}:${problem.col}:${problem.path}:${problem.message}`;
+    const s = shared.get(id) ?? { problem, style, variants: [], points: [] };
+    shared.set(id, s);
+    if (!s.variants.includes(variant)) s.variants.push(variant);
+    if (point && !s.points.includes(point)) s.points.push(point);
+  };
   for (const [name, v] of entries) {
     const rawOverlay = v && typeof v === 'object' ? (v as Record<string, unknown>).overlay : undefined;
     const overlay = rawOverlay && typeof rawOverlay === 'object' && !Array.isArray(rawOverlay) ? (rawOverlay as Record<string, unknown>) : {};
-    const merged = deepMerge(world, withoutKeys(overlay, EXPERIMENT_KEYS));
+    const written = withoutKeys(overlay, EXPERIMENT_KEYS);
+    const merged = deepMerge(world, written);
     worlds.set(name, { merged, overlay });
-    const variantSink: Sink = (path, message, key) => {
+    // What the merge would take silently but is almost always a slip (a misspelt layer or
+    // population name adds a new one): said at the overlay's key, and nothing more under it.
+    const slips = overlayProblems(scenarioSchema, world, written);
+    for (const p of slips) {
+      const at = ['variants', name, 'overlay', ...p.path];
+      const { line, col } = locate(at, p.key);
+      report({ file, line, col, path: formatPath([...at, p.key]), message: p.message });
+    }
+    const underSlip = (full: Path) => slips.some((p) => startsWith(full, [...p.path, p.key]));
+    const variantSink = (path: Path, message: string, key?: string, point?: SweepPoint) => {
       const full = key ? [...path, key] : path;
-      if (inBase.has(`${formatPath(full)}:${message}`)) return;
-      if (hasPath(overlay, full)) {
+      if (inBase.has(`${formatPath(full)}:${message}`) || underSlip(full)) return;
+      if (writtenByOverlay(world, written, full)) {
         const overlayPath = ['variants', name, 'overlay', ...path];
         const { line, col } = locate(overlayPath, key);
         const removed = valueAt(overlay, full) === null && /^missing required key/.test(message);
@@ -198,7 +237,7 @@ export function loadScenario(source: string, file = '<scenario>'): LoadedScenari
         report({ file, line, col, path: formatPath(key ? [...overlayPath, key] : overlayPath), message: why });
       } else {
         const { line, col } = locate(path, key);
-        report({ file, line, col, path: formatPath(full), message: `${message} (in variant "${name}")` });
+        reportFor(name, { file, line, col, path: formatPath(full), message }, 'in', point);
       }
     };
     const scenarios: Scenario[] = [];
@@ -207,10 +246,10 @@ export function loadScenario(source: string, file = '<scenario>'): LoadedScenari
       const pointSink: Sink = (path, message, key) => {
         const full = key ? [...path, key] : path;
         const swept = params.find((p) => p.path !== LOAD_PARAMETER && startsWith(full, p.path));
-        if (!swept) return variantSink(path, message, key);
+        if (!swept) return variantSink(path, message, key, point);
         const at = ['sweep', swept.index, swept.valuesKey];
         const { line, col } = locate(at);
-        report({ file, line, col, path: formatPath(at), message: `${message} (at ${swept.parameter} = ${point.values[swept.parameter]}${entries.length > 1 ? `, variant "${name}"` : ''})` });
+        reportFor(name, { file, line, col, path: formatPath(at), message: `${message} (at ${swept.parameter} = ${point.values[swept.parameter]}` }, 'at');
       };
       const scenario = validate(applied.raw, pointSink, entries.length > 1 || declared ? overlay : undefined);
       if (scenario && base) {
@@ -223,6 +262,11 @@ export function loadScenario(source: string, file = '<scenario>'): LoadedScenari
       variants.push({ name, description: descriptionOf(v), scenario: scenarios[0], points: scenarios });
     }
   }
+  const reportShared = () => {
+    for (const s of shared.values()) report({ ...s.problem, message: sharedMessage(s, declared ? entries.length : 0, points.length) });
+    shared.clear();
+  };
+  reportShared();
 
   if (base && variants.length === entries.length) {
     const runs = entries.length * points.length * base.seeds;
@@ -248,7 +292,8 @@ export function loadScenario(source: string, file = '<scenario>'): LoadedScenari
   }
 
   const setsValue = (path: PathSegment[]) => hasPath(rawBase, path);
-  const scenarioAt = (variant: string, search: ResolvedSearch, value: number): Scenario => {
+  /** The variant with the searched parameter at a value, or what is wrong there (each message still to say at which value). */
+  const atValue = (variant: string, search: ResolvedSearch, value: number): { scenario?: Scenario; found: Problem[]; written: string | number } => {
     const w = worlds.get(variant);
     if (!w || !base) throw new Error(`no variant named "${variant}"`);
     const written = writeValue(search.kind, value);
@@ -258,10 +303,15 @@ export function loadScenario(source: string, file = '<scenario>'): LoadedScenari
     const scenario = validate(applied.raw, (path, message, key) => {
       const full = key ? [...path, key] : path;
       const { line, col } = locate(full.length ? full : ['search']);
-      found.push({ file, line, col, path: formatPath(full), message: `${message} (at ${search.parameter} = ${written}${entries.length > 1 ? `, variant "${variant}"` : ''})` });
+      found.push({ file, line, col, path: formatPath(full), message });
     }, entries.length > 1 || declared ? w.overlay : undefined);
-    if (!scenario) throw new ScenarioError(sortProblems(found));
-    return withExperimentOf(base, scaleLoad(scenario, applied.load));
+    return { scenario: scenario && withExperimentOf(base, scaleLoad(scenario, applied.load)), found, written };
+  };
+  const scenarioAt = (variant: string, search: ResolvedSearch, value: number): Scenario => {
+    const { scenario, found, written } = atValue(variant, search, value);
+    if (scenario) return scenario;
+    const at = ` (at ${search.parameter} = ${written}${entries.length > 1 ? `, variant "${variant}"` : ''})`;
+    throw new ScenarioError(sortProblems(found.map((p) => ({ ...p, message: p.message + at }))));
   };
 
   // The file's search: its parameter and range read, and both ends built for every variant, so a
@@ -279,16 +329,14 @@ export function loadScenario(source: string, file = '<scenario>'): LoadedScenari
       search = resolved;
       for (const v of variants) {
         for (const [end, value] of [['from', resolved.from], ['to', resolved.to]] as const) {
-          try {
-            scenarioAt(v.name, resolved, value);
-          } catch (e) {
-            if (!(e instanceof ScenarioError)) throw e;
-            const at = ['search', 'range', end];
-            const { line, col } = locate(at);
-            for (const p of e.problems) report({ file, line, col, path: formatPath(at), message: `${p.path}: ${p.message}` });
-          }
+          const { scenario, found, written } = atValue(v.name, resolved, value);
+          if (scenario) continue;
+          const at = ['search', 'range', end];
+          const { line, col } = locate(at);
+          for (const p of found) reportFor(v.name, { file, line, col, path: formatPath(at), message: `${p.path}: ${p.message} (at ${resolved.parameter} = ${written}` }, 'at');
         }
       }
+      reportShared();
     }
   }
 
@@ -298,6 +346,35 @@ export function loadScenario(source: string, file = '<scenario>'): LoadedScenari
 
 
 type Sink = (path: Path, message: string, key?: string) => void;
+
+/** A problem met by some variants alike, said once; `style` is how its message names them. */
+interface SharedProblem {
+  /** Its message so far: "… (at faults[0].duration = 5 m" ("at", still open) or the bare message ("in"). */
+  problem: Problem;
+  style: 'at' | 'in';
+  variants: string[];
+  /** The sweep points it was met at ("in" style: a problem away from the swept value, such as a fault past a swept horizon). */
+  points: SweepPoint[];
+}
+
+/** Sweep points named in a message at most. */
+const POINTS_LISTED = 3;
+
+/**
+ * The message of a shared problem, naming its variants unless every one of several meets it
+ * (or the file declares none: variantCount 0), and its sweep points unless it is met at every one.
+ */
+function sharedMessage(s: SharedProblem, variantCount: number, pointCount: number): string {
+  const every = s.variants.length === variantCount && variantCount > 1;
+  const which = s.variants.length === 1 ? `variant "${s.variants[0]}"` : `variants ${s.variants.map((v) => `"${v}"`).join(', ')}`;
+  if (s.style === 'at') return `${s.problem.message}${every || variantCount <= 1 ? '' : `, ${which}`})`;
+  const somePoints = s.points.length > 0 && s.points.length < pointCount;
+  const named = s.points.slice(0, POINTS_LISTED).map((p) => Object.entries(p.values).map(([k, v]) => `${k} = ${v}`).join(', ')).join('; ');
+  const at = somePoints ? `at ${named}${s.points.length > POINTS_LISTED ? ` and ${s.points.length - POINTS_LISTED} more sweep point(s)` : ''}` : '';
+  // A problem every variant meets at a sweep point is the sweep's: the point says it all.
+  const parts = [...(variantCount > 0 && !(every && at) ? [`in ${every ? 'every variant' : which}`] : []), ...(at ? [at] : [])];
+  return parts.length > 0 ? `${s.problem.message} (${parts.join(', ')})` : s.problem.message;
+}
 
 /** Schema and semantic validation of one raw scenario object (a variant's, with its overlay); problems go to the sink. */
 function validate(raw: unknown, sink: Sink, overlay?: Record<string, unknown>): Scenario | undefined {
@@ -395,7 +472,7 @@ function linePosOf(source: string, offset: number): { line: number; col: number 
   return { line, col: offset - start + 1 };
 }
 
-function sortProblems(ps: Problem[]): Problem[] {
+function sortProblems<T extends Problem>(ps: T[]): T[] {
   return ps.sort((a, b) => a.line - b.line || a.col - b.col || a.path.localeCompare(b.path));
 }
 

@@ -37,10 +37,11 @@ function withoutNulls(v: unknown): unknown {
   return out;
 }
 
-function changesKind(base: Record<string, unknown>, overlay: Record<string, unknown>): boolean {
+/** Whether both sides write a `kind` and they differ: then the overlay's mapping replaces the base's. */
+export function changesKind(base: Record<string, unknown>, overlay: Record<string, unknown>): boolean {
   return Object.hasOwn(base, 'kind') && Object.hasOwn(overlay, 'kind') && base.kind !== overlay.kind;
 }
 
-function isPlainObject(x: unknown): x is Record<string, unknown> {
+export function isPlainObject(x: unknown): x is Record<string, unknown> {
   return x !== null && typeof x === 'object' && !Array.isArray(x);
 }

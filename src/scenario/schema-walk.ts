@@ -52,7 +52,8 @@ function pickOption(d: Def, data: unknown): AnySchema | undefined {
   return objects[0];
 }
 
-export function knownKeysAt(root: AnySchema, path: ReadonlyArray<PropertyKey>, data: unknown): string[] {
+/** The schema that decides the shape of the value at `path` (wrappers stripped), or undefined where the schema has no such path. */
+export function schemaAt(root: AnySchema, path: ReadonlyArray<PropertyKey>, data: unknown): AnySchema | undefined {
   let s = unwrap(root, data);
   let cursor: unknown = data;
   for (const seg of path) {
@@ -61,9 +62,21 @@ export function knownKeysAt(root: AnySchema, path: ReadonlyArray<PropertyKey>, d
     if (d.type === 'object' && d.shape && typeof seg === 'string' && d.shape[seg]) s = d.shape[seg];
     else if (d.type === 'array' && d.element) s = d.element;
     else if (d.type === 'record' && d.valueType) s = d.valueType;
-    else return [];
+    else return undefined;
     s = unwrap(s, cursor);
   }
-  const d = defOf(s);
-  return d.type === 'object' && d.shape ? Object.keys(d.shape) : [];
+  return s;
+}
+
+export function knownKeysAt(root: AnySchema, path: ReadonlyArray<PropertyKey>, data: unknown): string[] {
+  const s = schemaAt(root, path, data);
+  const d = s && defOf(s);
+  return d && d.type === 'object' && d.shape ? Object.keys(d.shape) : [];
+}
+
+/** Whether the value at `path` is a mapping of names chosen by the user (populations, layers, routes…), and the schema of one entry. */
+export function namedMapAt(root: AnySchema, path: ReadonlyArray<PropertyKey>, data: unknown): AnySchema | undefined {
+  const s = schemaAt(root, path, data);
+  const d = s && defOf(s);
+  return d && d.type === 'record' ? d.valueType : undefined;
 }

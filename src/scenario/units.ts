@@ -82,6 +82,18 @@ export function parseRate(text: unknown): ParseResult {
   return { ok: true, value: value * unit };
 }
 
+/**
+ * A bare number of seconds written with its unit, for a message that suggests one: `"300s" (= 5m)`.
+ * The suggestion must mean what the number meant where it was read as seconds: "300m" would be
+ * five hours. The compact form is added when it reads differently.
+ */
+export function secondsWithUnit(seconds: number): string {
+  const written = `"${seconds}s"`;
+  if (!Number.isFinite(seconds) || seconds < 0) return written;
+  const compact = formatDuration(seconds);
+  return compact === `${seconds}s` ? written : `${written} (= ${compact})`;
+}
+
 /** Formats seconds back into the compact form people write ("1h30m", "250ms"), for messages and reports. */
 export function formatDuration(seconds: number): string {
   if (!Number.isFinite(seconds)) return String(seconds);

@@ -16,14 +16,89 @@ export interface DocumentError {
   pos: number;
   /** Line and column when the parser gave them. */
   linePos?: { line: number; col: number };
+  /** A repeated key (each is a mistake of its own), not a syntax error. */
+  duplicate?: boolean;
 }
 
 /** The parser's errors and the duplicate keys, in the order of their positions. */
 export function documentErrors(doc: Document): DocumentError[] {
   return [
     ...doc.errors.map((e) => ({ message: e.message, pos: e.pos[0], linePos: e.linePos?.[0] })),
-    ...duplicateKeys(doc).map((d) => ({ message: d.message, pos: d.offset })),
+    ...duplicateKeys(doc).map((d) => ({ message: d.message, pos: d.offset, duplicate: true })),
   ].sort((a, b) => a.pos - b.pos);
+}
+
+/** The most syntax errors reported for one file: past the first, the parser has lost its place and mostly sees the same mistake again. */
+export const MAX_SYNTAX_ERRORS = 3;
+
+/** An error placed where it will be reported. */
+export interface PlacedError {
+  line: number;
+  /** The top-level entry it is in (the line of its key): after an error, the parser's view of the rest of that entry is unreliable. */
+  entry: number;
+  message: string;
+  /** Where the parser found it, as an offset into the source. */
+  offset: number;
+  /** The text an unclosed { or [ took in (from the bracket to where the parser noticed): errors inside it are its follow-ons. */
+  covers?: [number, number];
+  duplicate?: boolean;
+}
+
+/**
+ * The errors worth reading, from errors already placed and sorted by position: the first syntax
+ * error, then only those that are not follow-ons of one kept (in the same top-level entry as
+ * one, inside the text an unclosed bracket took in, or an "unexpected token" of the stream the
+ * parser lost after it), at most MAX_SYNTAX_ERRORS in all; every duplicate key is kept. `left`
+ * counts the syntax errors left out.
+ */
+export function errorsToReport<T extends PlacedError>(errors: T[]): { kept: T[]; left: number } {
+  const kept: T[] = [];
+  const entries = new Set<number>();
+  const covered: Array<[number, number]> = [];
+  let syntax = 0;
+  let left = 0;
+  for (const e of errors) {
+    if (e.duplicate) {
+      kept.push(e);
+      continue;
+    }
+    const followOn = syntax > 0 && (entries.has(e.entry) || covered.some(([a, b]) => e.offset >= a && e.offset <= b) || / token in YAML stream/.test(e.message));
+    if (followOn || syntax >= MAX_SYNTAX_ERRORS) {
+      left++;
+      continue;
+    }
+    kept.push(e);
+    entries.add(e.entry);
+    if (e.covers) covered.push(e.covers);
+    syntax++;
+  }
+  return { kept, left };
+}
+
+/** For each line (1-based), the line of the top-level entry it belongs to: the last line at or above it that starts a key in column 1. */
+export function topLevelEntries(lines: readonly string[]): number[] {
+  const out = [0];
+  let entry = 1;
+  lines.forEach((text, i) => {
+    if (/^[^\s#\-\]}]/.test(text)) entry = i + 1;
+    out.push(entry);
+  });
+  return out;
+}
+
+/**
+ * A parameter path with brackets written unquoted inside a flow collection on this line
+ * (`{ parameter: faults[0].duration }`): there its [ starts a list, and the parser's errors say
+ * nothing of the path. The path and its column (1-based), or undefined.
+ */
+export function unquotedBracketPath(line: string): { path: string; col: number } | undefined {
+  // Quoted text and comments are not paths: blank them, keeping the columns.
+  const plain = line
+    .replace(/"(?:[^"\\]|\\.)*"?|'(?:[^']|'')*'?/g, (q) => ' '.repeat(q.length))
+    .replace(/(^|\s)#.*$/, (c) => ' '.repeat(c.length));
+  const m = /(?<![\w.\]-])[A-Za-z_][\w-]*(?:\.[\w-]+)*\[\d+\](?:\[\d+\]|\.[\w-]+)*/.exec(plain);
+  if (!m || !/[{[]/.test(plain.slice(0, m.index))) return undefined;
+  return { path: m[0], col: m.index + 1 };
 }
 
 export interface DuplicateKey {

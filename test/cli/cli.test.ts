@@ -157,7 +157,7 @@ describe('usage errors', () => {
     [['validate', 'scenarios/reference-storm.yaml', '--bogus'], /^retrystorm: unknown option --bogus$/],
     [['run', 'scenarios/reference-storm.yaml', '--seedz', '3', '--seed-count=2'], /^retrystorm: unknown option --seedz \(did you mean --seed\?\); unknown option --seed-count \(options: --seed, --seeds, --out, /],
     [[], /^retrystorm: name a command: run, merge, report, diff, edge, validate or schema$/],
-    [['run'], /^retrystorm: Not enough non-option arguments/],
+    [['run'], /^retrystorm: run: give a scenario file \(or - for standard input\), e\.g\. retrystorm run scenarios\/retry-storm\.yaml$/],
     [['run', 'scenarios/reference-storm.yaml', '--seed', '-1'], /^retrystorm: --seed must be a whole number/],
   ])('%j exits 2 with a one-line message and a pointer to --help', async (args, first) => {
     // The first as a process; the others are the same path (yargs' refusal or a flag's check,

@@ -43,7 +43,7 @@ describe('guards on change in a scenario', () => {
       's.yaml:7:51 expectations[0].recoveryTimeS.worsenBy.atMost: expected a percentage of 0% or more, such as "10%" (got "ten%")',
     ]);
     expect(problems('{ variant: base, recoveryTimeS: { worsenBy: { atMost: 30 } } }')).toEqual([
-      's.yaml:7:51 expectations[0].recoveryTimeS.worsenBy.atMost: recoveryTimeS is in seconds: write the bound with a unit, e.g. "30s" or "30m", or a percentage of the base\'s value such as "10%"',
+      's.yaml:7:51 expectations[0].recoveryTimeS.worsenBy.atMost: recoveryTimeS is in seconds: write the bound with a unit, e.g. "30s", or a percentage of the base\'s value such as "10%"',
     ]);
     expect(problems('{ variant: base, attempts: { worsenBy: { atMost: 10% } } }')[0]).toMatch(/^s\.yaml:7:\d+ expectations\[0\]\.attempts\.worsenBy\.atMost: attempts has no better direction/);
     expect(problems('{ variant: base, recoveryTimeS: { worsenBy: { atLeast: 10% } } }')[0]).toMatch(/^s\.yaml:7:\d+ expectations\[0\]\.recoveryTimeS\.worsenBy/);

@@ -55,7 +55,7 @@ describe('resolveMeasureReferences', () => {
 
   it('refuses a bound in the wrong unit: a bare number for seconds, a share outside [0, 1], a duration for a count', () => {
     expect(problems('  - { variant: v, perceivedOutageS: { atMost: 90 } }')).toEqual([
-      'e.yaml:12:39 expectations[0].perceivedOutageS.atMost: perceivedOutageS is in seconds: write the bound with a unit, e.g. "90s" or "90m"',
+      'e.yaml:12:39 expectations[0].perceivedOutageS.atMost: perceivedOutageS is in seconds: write the bound with a unit, e.g. "90s" (= 1m30s)',
     ]);
     expect(problems('  - { variant: v, successRatio: { atLeast: 95 } }')[0]).toMatch(/expectations\[0\]\.successRatio\.atLeast: successRatio is a share between 0 and 1 \(0\.95 for 95%\)$/);
     expect(problems('  - { variant: v, retryWaves: { atMost: 2m } }')[0]).toMatch(/expected a number for retryWaves$/);

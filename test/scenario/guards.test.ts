@@ -89,7 +89,7 @@ describe('the experiment', () => {
   it('refuses more sweep values than the limit at the list', () => {
     const problems = problemsOf(BASE + `sweep:\n  - { parameter: server.slots, values: [${list(10_000)}] }\n`);
     expect(problems.map((p) => [p.line, p.col, p.path])).toEqual([[11, 40, 'sweep[0].values']]);
-    expect(problems[0].message).toMatch(/^at most 1,000 values in one sweep .*: use fewer values, or a range with fewer steps$/);
+    expect(problems[0].message).toMatch(/^at most 1,000 values in one sweep .*: use fewer values, or a range with fewer steps \(got a list of 10000 item\(s\)\)$/);
   });
 
   it('refuses two sweeps whose product is above the limit, naming the product', () => {

@@ -239,7 +239,7 @@ describe('loadScenario: variants', () => {
 
   it("reports an overlay's bad values at the overlay's own position and path", () => {
     expectProblems(scenario({}, variants), [
-      { line: 22, col: 47, path: 'variants.strict.overlay.clients.app.retry.maxAttempts', message: /^must be at least 1 \(tries per call\)$/ },
+      { line: 22, col: 47, path: 'variants.strict.overlay.clients.app.retry.maxAttempts', message: /^must be at least 1 \(tries per call; got the number 0\)$/ },
       { line: 28, col: 29, path: 'variants.calm.overlay.clients.app.retry.timeout', message: /^a duration needs a unit/ },
     ]);
   });
@@ -258,7 +258,7 @@ describe('loadScenario: variants', () => {
 
   it('reports a problem of the base once, not again for each variant', () => {
     expectProblems(scenario({ 11: '  slots: 0' }, ['variants:', '  a:', '    overlay: { horizon: 11m }', '  b:', '    overlay: { horizon: 12m }']), [
-      { line: 11, col: 10, path: 'server.slots', message: /^must be at least 1 \(concurrency slots\)$/ },
+      { line: 11, col: 10, path: 'server.slots', message: /^must be at least 1 \(concurrency slots; got the number 0\)$/ },
     ]);
   });
 

@@ -62,8 +62,8 @@ describe('the search block', () => {
     [['parameter: faults[0].duration', 'range: { from: 10s, to: 40/s }'], '20:27 search.range.to: the range\'s ends must be the same kind of value (got a duration and a rate): e.g. from: 1m, to: 30m'],
     [['parameter: faults[0].duration', 'range: { from: ten, to: 4m }'], '20:18 search.range.from: "ten" is neither a duration ("5m"), a rate ("800/s") nor a number'],
     [['parameter: faults[0].duration', 'range: { from: 10s, to: 4m }', 'precision: 5/s'], '21:14 search.precision: the precision must be in the range\'s kind of value (a duration; got a rate), e.g. 30s'],
-    [['parameter: faults[0].duration', 'range: { from: 10s, to: 4m }', 'level: 1'], '21:10 search.level: the level is a probability strictly between 0 and 1, e.g. 0.5'],
-    [['parameter: faults[0].duration', 'range: { from: 10s, to: 4m }', 'budget: 10'], '21:11 search.budget: a search needs at least 20 runs (its coarse pass: 5 values x 4 seeds)'],
+    [['parameter: faults[0].duration', 'range: { from: 10s, to: 4m }', 'level: 1'], '21:10 search.level: the level is a probability strictly between 0 and 1, e.g. 0.5 (got the number 1)'],
+    [['parameter: faults[0].duration', 'range: { from: 10s, to: 4m }', 'budget: 10'], '21:11 search.budget: a search needs at least 20 runs (its coarse pass: 5 values x 4 seeds; got the number 10)'],
     [['parameter: load', 'range: { from: 0, to: 2 }'], '20:18 search.range.from: load multiplies every arrival rate: search numbers above 0, e.g. from: 0.5, to: 3'],
   ])('refuses %j where it was written', (lines, problem) => {
     expect(positionedProblems(withSearch(...lines))).toEqual([problem]);

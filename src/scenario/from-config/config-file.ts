@@ -6,7 +6,7 @@
  */
 import { LineCounter, parseDocument, isMap, isScalar, isSeq, type Node, type YAMLMap } from 'yaml';
 import type { Problem } from '../problems.js';
-import { documentErrors, PARSE_OPTIONS } from '../yaml-errors.js';
+import { documentErrors, errorsToReport, topLevelEntries, PARSE_OPTIONS } from '../yaml-errors.js';
 
 export interface ConfigFile {
   file: string;
@@ -27,10 +27,17 @@ export function readConfig(text: string, file: string): ConfigFile {
     const { line, col } = at?.range ? lc.linePos(at.range[0]) : { line: 1, col: 1 };
     problems.push({ file, line, col, path, message });
   };
-  const errors = documentErrors(doc);
-  for (const e of errors.slice(0, 5)) {
+  // As for a scenario (load.ts): the first syntax error and the ones that are not its follow-ons.
+  const entryOf = topLevelEntries(text.split('\n'));
+  const placed = documentErrors(doc).map((e) => {
     const pos = e.linePos ?? lc.linePos(e.pos);
-    problems.push({ file, line: pos.line, col: pos.col, path: '', message: `YAML: ${e.message.split('\n')[0]}` });
+    return { line: pos.line, col: pos.col, entry: entryOf[pos.line] ?? 0, offset: e.pos, duplicate: e.duplicate, message: `YAML: ${e.message.split('\n')[0]}` };
+  });
+  const { kept, left } = errorsToReport(placed);
+  const last = kept.filter((e) => !e.duplicate).pop();
+  for (const e of kept) {
+    const more = e === last && left > 0 ? ` (and ${left} more YAML error(s) after it, most likely caused by the one(s) above)` : '';
+    problems.push({ file, line: e.line, col: e.col, path: '', message: e.message + more });
   }
   return { file, root: (doc.contents ?? undefined) as Node | undefined, problems, report };
 }

@@ -133,7 +133,7 @@ describe('offline: validation', () => {
   });
 
   it('refuses a negative or fractional index, and a fixed window that ends before it starts', () => {
-    expect(problems(world('{ fault: -1, flush: at-once }'))).toEqual(['clients.devices.behaviour.offline.fault: expected a fault index: 0 = the first fault']);
+    expect(problems(world('{ fault: -1, flush: at-once }'))).toEqual(['clients.devices.behaviour.offline.fault: expected a fault index: 0 = the first fault (got the number -1)']);
     expect(problems(world('{ fault: 0.5, flush: at-once }'))).toEqual(['clients.devices.behaviour.offline.fault: expected a whole number (a fault index, 0 = the first)']);
     expect(problems(world('{ from: 2m, to: 1m, flush: at-once }'))).toEqual([
       'clients.devices.behaviour.offline.to: the devices must reconnect (to: 1m) after they go offline (from: 2m)',

@@ -268,7 +268,7 @@ describe('validation', () => {
   it('says where a partial fault is wrong', () => {
     const base = (faults: string) => world({ faults, server: '  slots: 200\n  serviceTime: { kind: constant, value: 10ms }\n  dependencies: { db: {} }' });
     expect(positionedProblems(base('  - { kind: error-rate, at: 0s, duration: 1m, probability: 1.5 }'))).toEqual([
-      '15:60 faults[0].probability: a probability is at most 1',
+      '15:60 faults[0].probability: a probability is at most 1 (got the number 1.5)',
     ]);
     expect(positionedProblems(base('  - { kind: latency, at: 0s, duration: 1m }'))).toEqual([
       '15:5 faults[0]: give add (a latency added), factor (a multiplier) or both',
