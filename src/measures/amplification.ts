@@ -38,7 +38,7 @@ export const attemptsPerAction = defineMeasure({
   key: 'attemptsPerAction',
   headline: true,
   label: 'attempts per action',
-  doc: 'Amplification: the mean number of attempts each finished user action took (1 when nothing retried); 0 when no action finished.',
+  doc: 'Amplification: the mean number of attempts each finished user action took (1 when nothing retried; below 1 when a client refused tries itself, a throttle or a breaker, since those are not attempts); 0 when no action finished.',
   unit: 'number',
   better: 'lower',
   aggregate: 'mean',

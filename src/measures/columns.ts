@@ -54,7 +54,7 @@ const RUN_COLUMNS: Column[] = [
   { name: 'load_multiple', unit: 'multiple', doc: 'Attempts per second ÷ the 1x baseline rate.', values: (v) => v.loadMultiple },
   { name: 'retry_share', unit: 'share', doc: 'Retries ÷ attempts; empty below the minimum attempts for a share.', values: (v) => retryShareSeries(v) },
   { name: 'wasted_work_s', unit: 'slot-seconds', doc: 'Server work done for callers who had already left.', values: (v) => v.record.series.wastedWorkS },
-  { name: 'lost_attempts', unit: 'count', doc: 'Attempts lost when an instance crashed or was restarted (in service or queued).', values: (v) => v.record.series.lostAttempts },
+  { name: 'lost_attempts', unit: 'count', doc: 'Attempts lost when an instance crashed or was restarted (in service, queued, or held by one of its stages).', values: (v) => v.record.series.lostAttempts },
 ];
 
 const POPULATION_COLUMNS: Column[] = [

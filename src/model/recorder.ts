@@ -258,7 +258,7 @@ export class Recorder {
     else this.series.dependencyRefused[d][b]++;
   }
 
-  /** Attempts lost when an instance crashed or restarted (in service or queued). */
+  /** Attempts lost when an instance crashed or restarted (in service, queued, or held by one of its stages). */
   lost(now: number, n: number): void {
     if (n > 0) this.series.lostAttempts[this.at(now)] += n;
   }

@@ -59,28 +59,47 @@ function objectSection(path: string, s: JS, queue: Section[]): string[] {
   const lines = [`## \`${path}\``, ''];
   if (s.description && path !== '(top level)') lines.push(s.description, '');
   if (s.oneOf) {
-    lines.push('One of the following, chosen by `kind`:', '');
+    const tag = discriminator(s.oneOf);
+    lines.push(`One of the following, chosen by \`${tag}\`:`, '');
     for (const option of s.oneOf) {
-      const kind = String(option.properties?.kind?.const ?? '?');
-      lines.push(`### \`kind: ${kind}\``, '');
+      const value = String(option.properties?.[tag]?.const ?? '?');
+      lines.push(`### \`${tag}: ${value}\``, '');
       if (option.description) lines.push(option.description, '');
-      lines.push(...table(`${path}`, option, queue, true));
+      lines.push(...table(`${path}`, option, queue, tag));
     }
     return lines;
   }
-  lines.push(...table(path, s, queue, false));
+  lines.push(...table(path, s, queue, undefined));
   return lines;
 }
 
-function table(path: string, s: JS, queue: Section[], inKind: boolean): string[] {
+/**
+ * The key that tells a union's options apart: `kind`, or the one key every option fixes to a
+ * constant (a rate limit's `algorithm`).
+ */
+function discriminator(options: JS[]): string {
+  const fixed = (key: string) => options.every((o) => o.properties?.[key]?.const !== undefined);
+  if (fixed('kind')) return 'kind';
+  return Object.keys(options[0]?.properties ?? {}).find(fixed) ?? 'kind';
+}
+
+/** A key's meaning: its own description, else its union members' (the duration of "none" or a duration). */
+function meaning(p: JS): string {
+  if (p.description) return p.description;
+  const inner = [...new Set((p.anyOf ?? []).map((o) => o.description).filter((d): d is string => Boolean(d)))];
+  return inner.join(' ');
+}
+
+/** A table of an object's keys; `tag` is the union's discriminator, which the heading already gives. */
+function table(path: string, s: JS, queue: Section[], tag: string | undefined): string[] {
   const props = s.properties ?? {};
   const rows = ['| key | type | default | meaning |', '|---|---|---|---|'];
   const prefix = path === '(top level)' ? '' : `${path}.`;
   for (const [key, p] of Object.entries(props)) {
-    if (key === 'kind' && inKind) continue;
+    if (key === tag) continue;
     if (key === '$schema') continue;
     const required = s.required?.includes(key) ? ' **(required)**' : '';
-    rows.push(`| \`${key}\`${required} | ${typeName(p)} | ${p.default === undefined ? '' : `\`${JSON.stringify(p.default)}\``} | ${escape(p.description ?? '')}${limits(p)} |`);
+    rows.push(`| \`${key}\`${required} | ${typeName(p)} | ${p.default === undefined ? '' : `\`${JSON.stringify(p.default)}\``} | ${escape(meaning(p))}${limits(p)} |`);
     const nested = nestedObject(p);
     if (nested) queue.push({ path: `${prefix}${key}${nested.suffix}`, schema: nested.schema });
   }
@@ -102,7 +121,10 @@ function nestedObject(p: JS): { schema: JS; suffix: string } | undefined {
 function typeName(p: JS): string {
   if (p.$ref === '#/$defs/overlay') return 'overlay: any part of the world, partial';
   if (p['x-see']) return `as \`${p['x-see']}\``;
-  if (p.oneOf) return p.oneOf.every((o) => o.properties?.kind) ? 'object by `kind`' : 'one of several';
+  if (p.oneOf) {
+    const tag = discriminator(p.oneOf);
+    return p.oneOf.every((o) => o.properties?.[tag]?.const !== undefined) ? `object by \`${tag}\`` : 'one of several';
+  }
   if (p.anyOf) return p.anyOf.map(typeName).join(' or ');
   if (p.const !== undefined) return `\`${JSON.stringify(p.const)}\``;
   if (p.enum) return p.enum.map((e) => `\`${JSON.stringify(e)}\``).join(', ');

@@ -124,7 +124,7 @@ export const actionSchema = z
     name: name.optional().meta({ description: 'Names the action in the results and for `undo` (default: its effect\'s kind and its position, e.g. block-1).' }),
     description: z.string().optional().meta({ description: 'What the people did and why, shown next to the results.' }),
     when: triggerSchema,
-    do: effectSchema,
+    do: effectSchema.meta({ description: 'The effect: what the action changes when it happens.' }),
   })
   .meta({ description: 'One thing an operator (or automation) does during the run.' });
 

@@ -134,7 +134,7 @@ export const budgetSchema = z
       scope,
     }).meta({ description: 'Google SRE client-side adaptive throttling: a request is refused locally with probability max(0, (requests - K*accepts) / (requests + 1)).' }),
   ], { error: () => 'expected kind: grpc-throttle, aws-quota, envoy-budget, envoy-max-retries, finagle or sre-throttle' })
-  .meta({ description: 'A limit on retries shared across requests.' });
+  .meta({ description: 'A limit on retries shared across requests. Its state is per client unless `scope: population`: with a population\'s 1000 clients (the default), one client sends few requests, so a per-client envoy-budget, envoy-max-retries or finagle budget almost never binds (docs/presets.md). Write `scope: population` for one budget shared by the whole population, like one process or proxy.' });
 
 export const breakerSchema = z
   .strictObject({
@@ -233,7 +233,8 @@ export const behaviourSchema = z
         after: durationSchema('How long they wait before refreshing (uniform between 0 and this).'),
         max: positiveInt(100, 'refreshes').default(3).meta({ description: 'Refreshes per action at most.' }),
       })
-      .optional(),
+      .optional()
+      .meta({ description: 'Users start a failed action again by hand (a page refresh): the same action starts over from its outermost layer, its attempts counted with the earlier ones.' }),
     invalidShare: fraction('Share of user actions whose request can never succeed (the server answers 400, not retryable).').optional(),
     attemptHeader: z.boolean().optional().meta({ description: 'Clients send their attempt number in a header (what server-side retry detection can read).' }),
     remoteSwitch: z

@@ -70,13 +70,14 @@ export const sweepSchema = z
       .meta({ description: 'The values, written as in the scenario ("5m", "800/s", 0.9).' }),
     range: z
       .strictObject({
-        from: sweepValue,
-        to: sweepValue,
+        from: sweepValue.meta({ description: 'The first value, written as in the scenario ("1m", "100/s", 0.5).' }),
+        to: sweepValue.meta({ description: 'The last value, in the same unit as `from`.' }),
         steps: z
           .number({ error: 'expected a whole number of steps, at least 2' })
           .int('expected a whole number of steps, at least 2')
           .min(2, 'a range needs at least 2 steps (its two ends)')
-          .max(LIMITS.sweepPoints, `at most ${formatCount(LIMITS.sweepPoints)} steps in one sweep (a simulator limit, to keep validation and the runs within time): use fewer steps`),
+          .max(LIMITS.sweepPoints, `at most ${formatCount(LIMITS.sweepPoints)} steps in one sweep (a simulator limit, to keep validation and the runs within time): use fewer steps`)
+          .meta({ description: 'How many values, both ends included.' }),
       })
       .optional()
       .meta({ description: 'Evenly spaced values from `from` to `to` (same unit), `steps` of them.' }),

@@ -19,6 +19,21 @@ describe('generated docs', () => {
     expect(withMeasuresReference(doc)).toBe(doc);
   });
 
+  it('scenarioFormatMarkdown() gives every key a meaning', () => {
+    // A key row is "| `key` | type | default | meaning |"; the meaning may end in limits ("(min 1)").
+    const rows = scenarioFormatMarkdown().split('\n').filter((l) => l.startsWith('| `'));
+    const cells = (row: string) => row.slice(2, -2).split(/(?<!\\)\|/).map((c) => c.trim());
+    const empty = rows.filter((r) => cells(r)[3].replace(/^\((min|max|at least) .*\)$/, '') === '');
+    expect(rows.length).toBeGreaterThan(100);
+    expect(empty).toEqual([]);
+  });
+
+  it('scenarioFormatMarkdown() names the key that chooses among a union\'s options', () => {
+    const md = scenarioFormatMarkdown();
+    expect(md).not.toContain('kind: ?');
+    expect(md).toContain('### `algorithm: token-bucket`');
+  });
+
   it('scenarioFormatMarkdown() documents every population key and fault kind', () => {
     const md = scenarioFormatMarkdown();
     for (const key of ['`arrivals`', '`retry`', '`maxAttempts`', '`timeout`', '`backoff`', '`serviceTime`', 'kind: dependency-down', 'kind: capacity-cut', 'kind: diurnal', 'kind: empirical']) {
