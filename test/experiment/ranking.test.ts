@@ -8,10 +8,11 @@
 import { describe, expect, it } from 'vitest';
 import { rankVariants, tied } from '../../src/experiment/ranking.js';
 import type { PointAggregate, VariantAggregate } from '../../src/experiment/aggregate.js';
+import { aggregatePoint, variant, type Means } from '../helpers/aggregates.js';
 import { MEASURES } from '../../src/measures/registry.js';
 import { rankingText } from '../../src/report/table.js';
 
-type Values = Record<string, number | null>;
+type Values = Means;
 const M0: Values = {
   healthyBeforeTrigger: 1, recovered: 1, recoveryTimeS: 60, perceivedOutageS: 600, peakLoadMultiple: 2, excessAttempts: 1000, wastedWorkShare: 0.1,
   attemptsPerAction: 1.5, successRatio: 0.9, originalSuccessAfterFault: 0.8, retryWaves: 0, relapses: 0, retryShareAtPeak: 0.5,
@@ -22,14 +23,9 @@ interface Over { runs?: number; point?: number; values?: Record<string, string |
 /** One point of a variant, with these means across its seeds. */
 function pt(over: Over = {}): PointAggregate {
   const { runs = 4, point = 0, values = {}, ...m } = over;
-  const all = { ...M0, ...m } as Values;
-  return {
-    point, values, runs,
-    measures: Object.fromEntries(Object.entries(all).map(([k, x]) => [k, { value: x, lo: null, hi: null }])),
-    attemptsHistogram: [], populations: [], routes: [], quotas: [], perSeed: [], faults: [],
-  };
+  return aggregatePoint({ ...M0, ...m } as Values, { runs, point, values });
 }
-const v = (name: string, ...points: PointAggregate[]): VariantAggregate => ({ name, points });
+const v = variant;
 const rank = (variants: VariantAggregate[], compare?: Parameters<typeof rankVariants>[2]['compare'], parameters: string[] = []) => rankVariants(variants, MEASURES, { compare, parameters })!;
 const order = (r: ReturnType<typeof rank>, i = 0) => r.points[i].entries.map((e) => `${e.rank} ${e.variant}`);
 const decided = (r: ReturnType<typeof rank>, i = 0) => r.points[i].entries.map((e) => e.decidedBy);

@@ -7,13 +7,14 @@
 import { describe, expect, it } from 'vitest';
 import { rankVariants } from '../../src/experiment/ranking.js';
 import type { PointAggregate, VariantAggregate } from '../../src/experiment/aggregate.js';
+import { aggregatePoint, variant, type Means } from '../helpers/aggregates.js';
 import { MEASURES } from '../../src/measures/registry.js';
 import type { Results } from '../../src/results/results.js';
 import { decidedBetween, verdictSentence } from '../../src/report/verdict.js';
 import { rankingText } from '../../src/report/table.js';
 import { rankingCells, rankingColumns } from '../../src/report/ranking-view.js';
 
-type Values = Record<string, number | null>;
+type Values = Means;
 const M0: Values = {
   healthyBeforeTrigger: 1, recovered: 1, recoveryTimeS: 54, perceivedOutageS: 300, peakLoadMultiple: 2, excessAttempts: 1000, wastedWorkShare: 0.1,
   attemptsPerAction: 1.5, successRatio: 0.9, originalSuccessAfterFault: 0.8, retryWaves: 0, relapses: 0, retryShareAtPeak: 0.5, lastTriggerEndS: 1800,
@@ -22,14 +23,9 @@ type Over = { point?: number; values?: Record<string, string | number>; runs?: n
 
 function pt(over: Over = {}): PointAggregate {
   const { runs = 3, point = 0, values = {}, ...m } = over;
-  const all = { ...M0, ...m } as Values;
-  return {
-    point, values, runs,
-    measures: Object.fromEntries(Object.entries(all).map(([k, x]) => [k, { value: x, lo: null, hi: null }])),
-    attemptsHistogram: [], populations: [], routes: [], quotas: [], perSeed: [], faults: [],
-  };
+  return aggregatePoint({ ...M0, ...m } as Values, { runs, point, values });
 }
-const v = (name: string, ...points: PointAggregate[]): VariantAggregate => ({ name, points });
+const v = variant;
 
 /** A Results value with what the verdict reads: the measures' declarations, the ranking, the variants, the sweep. */
 function results(variants: VariantAggregate[], compare?: Parameters<typeof rankVariants>[2]['compare'], parameter?: string): Results {
