@@ -30,6 +30,7 @@ import type { Recorder } from '../recorder.js';
 import { populationState, type PopulationState, type LayerState, type RemoteSwitch } from './population.js';
 import { preparedDelay, initialBackoffState } from './backoff.js';
 import { MAX_HEDGES } from '../../scenario/limits.js';
+import { Overridable } from '../overridable.js';
 import {
   ACTION_INVALID, ACTION_QUEUED_OFFLINE, ATTEMPT_HEADER, ATTEMPT_INVALID, LAYER_SHIFT, MAX_LAYERS,
   type Actions, type Attempts,
@@ -94,6 +95,8 @@ export class Clients {
   callEnded: ((pop: number, tag: number, ok: boolean) => void) | undefined;
   /** Per population: does each attempt carry its deadline (identity.sendsDeadline)? */
   private readonly carriesDeadline: boolean[];
+  /** Per population an operator flipped: its remote switch as the operator's actions leave it. */
+  private readonly remoteSwitches = new Map<PopulationState, Overridable<RemoteSwitch | undefined>>();
   /** Where attempts go: set once the server exists (the server answers through `answer`). */
   send: (attempt: number) => void = () => {
     throw new Error('Clients.send used before a server was connected');
@@ -180,13 +183,16 @@ export class Clients {
     hook(pop, tag, ok);
   }
 
-  /** An operator flips a population's remote switch now; returns the undo (the switch as it was). */
+  /** An operator flips a population's remote switch now; returns the undo (overridable.ts: a later flip stays in force). */
   setRemoteSwitch(population: string, sw: Omit<RemoteSwitch, 'at'>): () => void {
     const p = this.pops.find((x) => x.name === population);
     if (!p) return () => {};
-    const before = p.remoteSwitch;
-    p.remoteSwitch = { ...sw, at: this.engine.now };
-    return () => { p.remoteSwitch = before; };
+    let setting = this.remoteSwitches.get(p);
+    if (setting === undefined) {
+      setting = new Overridable(p.remoteSwitch, (s) => { p.remoteSwitch = s; });
+      this.remoteSwitches.set(p, setting);
+    }
+    return setting.override({ ...sw, at: this.engine.now });
   }
 
   start(): void {

@@ -64,7 +64,7 @@ export class Autoscaler {
       this.engine.at(now + this.spec.provisioning, this.kArrive, this.orders.length - 1);
       this.quietUntil = now + this.spec.cooldown;
     } else if (this.spec.scaleIn && this.pending === 0 && desired < running) {
-      this.server.setInstances(desired);
+      this.server.scaleTo(desired);
       this.note(now, value, now);
       this.quietUntil = now + this.spec.cooldown;
     }
@@ -73,7 +73,7 @@ export class Autoscaler {
   private arrive(order: number): void {
     const o = this.orders[order];
     this.pending -= o.count;
-    this.server.setInstances(Math.min(this.spec.max, this.server.instanceCount + o.count));
+    this.server.scaleTo(Math.min(this.spec.max, this.server.instanceCount + o.count));
     this.note(this.engine.now, o.value, o.decidedAtS);
   }
 

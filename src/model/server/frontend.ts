@@ -29,6 +29,7 @@ import type { FairQueueOptions } from './fair-queue.js';
 import type { z } from 'zod';
 import type { retryAfterSchema } from '../../scenario/schema-server.js';
 import { CODEL_DEFAULTS } from '../../scenario/server-defaults.js';
+import { Overridable } from '../overridable.js';
 
 type RetryAfterPolicy = z.output<typeof retryAfterSchema>;
 
@@ -63,6 +64,10 @@ export class Frontend {
   private baseSlots: number;
   private cutSlots = Infinity;
   private active: number;
+  /** What operator actions change and undo (overridable.ts): each writes its field above when it changes hands. */
+  private readonly slotsSetting: Overridable<number>;
+  private readonly instancesSetting: Overridable<number>;
+  private readonly retryAfterSetting: Overridable<RetryAfterPolicy | undefined>;
   private readonly kDrain: number;
   private drainScheduled = false;
   /** Per instance: the share of its slots it may use (0 while down after a crash, rising during a warm-up). */
@@ -105,6 +110,9 @@ export class Frontend {
     this.baseSlots = spec.slots;
     this.active = spec.instances;
     this.retryAfterPolicy = spec.overload.retryAfter;
+    this.slotsSetting = new Overridable(this.baseSlots, (n) => { this.baseSlots = n; this.applyCapacity(); });
+    this.instancesSetting = new Overridable(this.active, (n) => { this.active = n; this.applyCapacity(); });
+    this.retryAfterSetting = new Overridable(this.retryAfterPolicy, (policy) => { this.retryAfterPolicy = policy; });
     this.ids = ids;
     const defaultService = sampler(toDistributionSpec(spec.serviceTime), stream(seed, 'server/service'));
     this.dependencies = Object.entries(spec.dependencies ?? {}).map(
@@ -341,18 +349,21 @@ export class Frontend {
 
   /** Slots per instance, as a scale action sets them; returns the undo. */
   setBaseSlots(n: number): () => void {
-    const before = this.baseSlots;
-    this.baseSlots = Math.min(n, this.instances[0].maxSlots);
-    this.applyCapacity();
-    return () => { this.baseSlots = before; this.applyCapacity(); };
+    return this.slotsSetting.override(Math.min(n, this.instances[0].maxSlots));
   }
 
-  /** Instances behind the balancer; returns the undo. */
+  /** Instances behind the balancer, as a scale action sets them; returns the undo. */
   setInstances(n: number): () => void {
-    const before = this.active;
-    this.active = Math.max(1, Math.min(n, this.instances.length));
-    this.applyCapacity();
-    return () => { this.active = before; this.applyCapacity(); };
+    return this.instancesSetting.override(this.instanceCountFor(n));
+  }
+
+  /** Instances behind the balancer, as the autoscaler decides them: no undo, and it supersedes the actions before it. */
+  scaleTo(n: number): void {
+    this.instancesSetting.set(this.instanceCountFor(n));
+  }
+
+  private instanceCountFor(n: number): number {
+    return Math.max(1, Math.min(n, this.instances.length));
   }
 
   get instanceCount(): number {
@@ -535,9 +546,7 @@ export class Frontend {
 
   /** Changes the Retry-After contract; returns the undo. */
   setRetryAfter(policy: RetryAfterPolicy): () => void {
-    const before = this.retryAfterPolicy;
-    this.retryAfterPolicy = policy;
-    return () => { this.retryAfterPolicy = before; };
+    return this.retryAfterSetting.override(policy);
   }
 
   get served(): number {

@@ -137,6 +137,18 @@ describe('capacity', () => {
     expect(r.totals.actionsFailed).toBe(0);
   });
 
+  it('undoing an earlier scale leaves a later one in force, and undoing both gives back the original capacity', () => {
+    // 1 instance of 100 slots; a: 2 instances at 1m, b: 4 at 2m; a undone at 3m, b at 4m. Undo
+    // once put back the value from before its own action: undoing a cancelled b (1 instance
+    // from 3m), and undoing b then left a's 2 instances though a was undone.
+    const r = run(world(`  - { name: a, when: { at: 1m }, do: { kind: scale, instances: 2 } }
+  - { name: b, when: { at: 2m }, do: { kind: scale, instances: 4 } }
+  - { when: { at: 3m }, do: { kind: undo, action: a } }
+  - { when: { at: 4m }, do: { kind: undo, action: b } }`));
+    const slots = (fromS: number) => r.series.slots[fromS / 10];
+    expect([slots(0), slots(60), slots(120), slots(180), slots(240)]).toEqual([100, 200, 400, 400, 100]);
+  });
+
   it('an instance taken out of the balancer finishes its queue before its slots go', () => {
     // 2 instances of 1 slot at 100 ms (20/s) see 6 actions/s, and 36/s during a surge from
     // 40 s to 60 s: each instance queues about 160. At 1m one instance leaves the balancer
