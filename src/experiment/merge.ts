@@ -69,10 +69,17 @@ export function mergeDirs(dirs: string[]): ExperimentResult {
       results[index] = { ...rest, wallS: 0 };
       from[index] = dirs[i];
     }
+    for (const f of s.failures) checkFailure(dirs[i], s, f, runs);
     failures.push(...s.failures);
     if (!s.interrupted) checkComplete(dirs[i], s, results, runs);
   }
   failures.sort((a, b) => a.index - b.index);
+  for (const [k, f] of failures.entries()) {
+    // (Shards own disjoint runs, so a second failure or a result at the same index is in the same folder.)
+    if (results[f.index] || failures[k + 1]?.index === f.index) {
+      throw new MergeError(`run ${f.index} (${describeRun(runs[f.index])}) is listed as failed and also as ${results[f.index] ? `finished in ${from[f.index]}` : 'failed again'}: a run appears once in one experiment; rerun the shard`);
+    }
+  }
   const loaded = loadScenario(source, join(dirs[0], 'scenario.yaml'));
   return assemble(loaded, runs, results, failures, shards.some((s) => s.interrupted));
 }
@@ -100,6 +107,23 @@ function checkResult(dir: string, s: SavedRuns, r: SavedRuns['results'][number],
   if (!inShard(planned, s.shard)) throw new MergeError(`${file}: run ${r.index} (${describeRun(planned)}) belongs to another shard than ${s.shard?.index}/${s.shard?.count}`);
   const ok = typeof r.summary === 'object' && r.summary !== null && typeof r.summary.measures === 'object' && typeof r.columns === 'object' && Array.isArray(r.populations) && Array.isArray(r.faults) && Array.isArray(r.actions);
   if (!ok) throw new MergeError(`${file}: result ${r.index} is incomplete (it lacks its summary, columns, populations, faults or actions)`);
+}
+
+/**
+ * A failure must name a run of the plan that belongs to its shard, as a result must. The
+ * content digest covers the results only, so this is what keeps an edited or corrupted
+ * failures list from reaching the outputs.
+ */
+function checkFailure(dir: string, s: SavedRuns, f: SavedRuns['failures'][number], runs: RunSpec[]): void {
+  const file = join(dir, 'runs.json');
+  if (typeof f !== 'object' || f === null || !Number.isInteger(f.index) || f.index < 0 || f.index >= runs.length) {
+    throw new MergeError(`${file}: a failure has the index ${JSON.stringify((f as { index?: unknown })?.index)}, not one of the ${runs.length} planned runs (0 to ${runs.length - 1})`);
+  }
+  const planned = runs[f.index];
+  if (f.variant !== planned.variant || f.point !== planned.point || f.seed !== planned.seed) {
+    throw new MergeError(`${file}: failure ${f.index} is for variant ${String(f.variant)}, point ${String(f.point)}, seed ${String(f.seed)}, but the plan has ${describeRun(planned)} there`);
+  }
+  if (!inShard(planned, s.shard)) throw new MergeError(`${file}: failed run ${f.index} (${describeRun(planned)}) belongs to another shard than ${s.shard?.index}/${s.shard?.count}`);
 }
 
 /** A shard that was not interrupted holds every run of its share, finished or failed. */

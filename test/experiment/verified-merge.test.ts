@@ -1,6 +1,7 @@
 /**
  * merge folds nothing in on trust (issue 17): a runs.json whose numbers were edited, a
- * result moved to an index outside the plan or of another shard, a run given twice, an
+ * result or a failure moved to an index outside the plan or of another shard, a run given
+ * twice (or both finished and failed), an
  * incomplete result, a truncated file, another version's or another scenario's runs: each
  * is refused with one line naming the file and what is wrong (exit 2 from the CLI).
  */
@@ -100,6 +101,16 @@ describe('merge verifies what it folds', () => {
     expect(refusal([twice, at('B')])).toMatch(/twice: run 0 \(variant a, point 0, seed 1\) is also in .*twice: a run appears once/);
     const swapped = tampered('A', 'swapped', (s) => (s.results[0].seed = 2));
     expect(refusal([swapped, at('B')])).toMatch(/result 0 is for variant a, point 0, seed 2, but the plan has variant a, point 0, seed 1 there/);
+  });
+
+  it('checks a failure as it checks a result: in the plan, of its shard, and not also finished', () => {
+    const planned = (s: SavedRuns, k: number) => ({ index: s.results[k].index, variant: s.results[k].variant, point: s.results[k].point, seed: s.results[k].seed, message: 'boom' });
+    const both = tampered('A', 'both', (s) => s.failures.push(planned(s, 0)));
+    expect(refusal([both, at('B')])).toMatch(/run 0 \(variant a, point 0, seed 1\) is listed as failed and also as finished in .*both/);
+    const foreign = tampered('A', 'foreign-failure', (s) => s.failures.push(planned(runsOf('B'), 0)));
+    expect(refusal([foreign, at('B')])).toMatch(/foreign-failure\/runs\.json: failed run 1 \(variant a, point 0, seed 2\) belongs to another shard than 1\/2/);
+    const far = tampered('A', 'far-failure', (s) => s.failures.push({ ...planned(s, 0), index: 99 }));
+    expect(refusal([far, at('B')])).toMatch(/far-failure\/runs\.json: a failure has the index 99, not one of the 4 planned runs/);
   });
 
   it('refuses an incomplete result, and a finished shard with runs missing', () => {
