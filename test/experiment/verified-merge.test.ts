@@ -1,9 +1,9 @@
 /**
  * merge folds nothing in on trust (issue 17): a runs.json whose numbers were edited, a
  * result or a failure moved to an index outside the plan or of another shard, a run given
- * twice (or both finished and failed), an
- * incomplete result, a truncated file, another version's or another scenario's runs: each
- * is refused with one line naming the file and what is wrong (exit 2 from the CLI).
+ * twice (or both finished and failed), an incomplete result, a truncated file, another
+ * version's or another scenario's runs: each is refused with one line naming the file and
+ * what is wrong (exit 2 from the CLI).
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
