@@ -59,6 +59,8 @@ export class Frontend {
   /** The spec each stage was made from (same order as `stages`), to find a stage by kind. */
   private readonly stageSpecs: StageSpec[];
   private readonly stageCtx: Parameters<typeof makeStage>[1];
+  /** Stages an undone add-stage put in, replaced or removed by a later action meanwhile: that action's undo leaves them out. */
+  private readonly withdrawn = new WeakSet<Stage>();
   private retryAfterPolicy: RetryAfterPolicy | undefined;
   /** Capacity: slots per instance as set, the slots a capacity cut leaves, and instances in the balancer. */
   private baseSlots: number;
@@ -491,12 +493,21 @@ export class Frontend {
     return Array.from({ length: this.active }, (_, i) => i);
   }
 
-  /** Adds a stage, before the first of kind `before` or at the end; returns the undo. */
+  /**
+   * Adds a stage, before the first of kind `before` or at the end; returns the undo. An undo
+   * takes back its own action only (as overridable.ts does for settings): when a later action
+   * has replaced or removed the stage meanwhile, the stage is marked withdrawn, so that undoing
+   * that later action does not put it back.
+   */
   addStage(spec: StageSpec, before?: string): () => void {
     const stage = makeStage(spec, this.stageCtx);
     const at = before === undefined ? -1 : this.stageSpecs.findIndex((st) => st.kind === before);
     this.insertStage(at < 0 ? this.stages.length : at, stage, spec);
-    return () => this.removeStageAt(this.stages.indexOf(stage));
+    return () => {
+      const i = this.stages.indexOf(stage);
+      if (i < 0) this.withdrawn.add(stage);
+      else this.removeStageAt(i);
+    };
   }
 
   /** Removes the first stage of a kind; returns the undo (nothing to undo when there was none). */
@@ -505,7 +516,9 @@ export class Frontend {
     if (at < 0) return () => {};
     const stage = this.stages[at], spec = this.stageSpecs[at];
     this.removeStageAt(at);
-    return () => this.insertStage(Math.min(at, this.stages.length), stage, spec);
+    return () => {
+      if (!this.withdrawn.has(stage)) this.insertStage(Math.min(at, this.stages.length), stage, spec);
+    };
   }
 
   /** Replaces the first stage of a kind (adds it at the end when there is none); returns the undo. */
@@ -520,7 +533,7 @@ export class Frontend {
       const i = this.stages.indexOf(stage);
       if (i < 0) return;
       this.removeStageAt(i);
-      this.insertStage(i, old, oldSpec);
+      if (!this.withdrawn.has(old)) this.insertStage(i, old, oldSpec);
     };
   }
 

@@ -97,6 +97,21 @@ describe('routes and stages', () => {
     expect(share(r, 'b', 0, 300)).toBe(1);
   });
 
+  it('undoing an add-stage whose stage was replaced since, then the replacement, leaves neither', () => {
+    const limit = (rate: string) => `{ kind: rate-limit, key: route, routes: [a], limit: { algorithm: token-bucket, rate: ${rate}, burst: 1 } }`;
+    const r = run(world(`  - { name: add, when: { at: 1m }, do: { kind: add-stage, stage: ${limit('5/s')} } }
+  - { name: swap, when: { at: 2m }, do: { kind: replace-stage, stage: rate-limit, with: ${limit('10/s')} } }
+  - { when: { at: 3m }, do: { kind: undo, action: add } }
+  - { when: { at: 4m }, do: { kind: undo, action: swap } }`));
+    // Undoing add at 3m leaves swap's looser limit in force (the stage add put in is gone);
+    // undoing swap at 4m then does not bring add's stage back: it was undone.
+    // (Refusals run above arrivals minus the limit: a refused try is retried.)
+    expect(failed(r, 'rate-limited', 60, 120) / 60).toBeGreaterThan(13);
+    expect(failed(r, 'rate-limited', 190, 240) / 50).toBeGreaterThan(10);
+    // It once put add's stage back when swap was undone, and refused 15/s to the end.
+    expect(failed(r, 'rate-limited', 240, 300)).toBe(0);
+  });
+
   it('puts a removed stage back on undo', () => {
     const r = run(world(`  - { name: rm, when: { at: 1m }, do: { kind: remove-stage, stage: rate-limit } }
   - { when: { at: 2m }, do: { kind: undo, action: rm } }`, {
