@@ -96,17 +96,9 @@ function verifyOrigin(dir: string, s: SavedRuns, source: string): void {
 
 /** A result must sit at an index of the plan that belongs to its shard, and be the run planned there. */
 function checkResult(dir: string, s: SavedRuns, r: SavedRuns['results'][number], runs: RunSpec[]): void {
-  const file = join(dir, 'runs.json');
-  if (typeof r !== 'object' || r === null || !Number.isInteger(r.index) || r.index < 0 || r.index >= runs.length) {
-    throw new MergeError(`${file}: a result has the index ${JSON.stringify((r as { index?: unknown })?.index)}, not one of the ${runs.length} planned runs (0 to ${runs.length - 1})`);
-  }
-  const planned = runs[r.index];
-  if (r.variant !== planned.variant || r.point !== planned.point || r.seed !== planned.seed) {
-    throw new MergeError(`${file}: result ${r.index} is for variant ${String(r.variant)}, point ${String(r.point)}, seed ${String(r.seed)}, but the plan has ${describeRun(planned)} there`);
-  }
-  if (!inShard(planned, s.shard)) throw new MergeError(`${file}: run ${r.index} (${describeRun(planned)}) belongs to another shard than ${s.shard?.index}/${s.shard?.count}`);
+  checkPlace(dir, s, r, runs, 'result', 'run');
   const ok = typeof r.summary === 'object' && r.summary !== null && typeof r.summary.measures === 'object' && typeof r.columns === 'object' && Array.isArray(r.populations) && Array.isArray(r.faults) && Array.isArray(r.actions);
-  if (!ok) throw new MergeError(`${file}: result ${r.index} is incomplete (it lacks its summary, columns, populations, faults or actions)`);
+  if (!ok) throw new MergeError(`${join(dir, 'runs.json')}: result ${r.index} is incomplete (it lacks its summary, columns, populations, faults or actions)`);
 }
 
 /**
@@ -115,15 +107,20 @@ function checkResult(dir: string, s: SavedRuns, r: SavedRuns['results'][number],
  * failures list from reaching the outputs.
  */
 function checkFailure(dir: string, s: SavedRuns, f: SavedRuns['failures'][number], runs: RunSpec[]): void {
+  checkPlace(dir, s, f, runs, 'failure', 'failed run');
+}
+
+/** An entry of runs.json (a result, or a failure) names a planned run, of its own shard, by index and by what runs there. */
+function checkPlace(dir: string, s: SavedRuns, e: { index: number; variant: string; point: number; seed: number }, runs: RunSpec[], noun: string, runNoun: string): void {
   const file = join(dir, 'runs.json');
-  if (typeof f !== 'object' || f === null || !Number.isInteger(f.index) || f.index < 0 || f.index >= runs.length) {
-    throw new MergeError(`${file}: a failure has the index ${JSON.stringify((f as { index?: unknown })?.index)}, not one of the ${runs.length} planned runs (0 to ${runs.length - 1})`);
+  if (typeof e !== 'object' || e === null || !Number.isInteger(e.index) || e.index < 0 || e.index >= runs.length) {
+    throw new MergeError(`${file}: a ${noun} has the index ${JSON.stringify((e as { index?: unknown })?.index)}, not one of the ${runs.length} planned runs (0 to ${runs.length - 1})`);
   }
-  const planned = runs[f.index];
-  if (f.variant !== planned.variant || f.point !== planned.point || f.seed !== planned.seed) {
-    throw new MergeError(`${file}: failure ${f.index} is for variant ${String(f.variant)}, point ${String(f.point)}, seed ${String(f.seed)}, but the plan has ${describeRun(planned)} there`);
+  const planned = runs[e.index];
+  if (e.variant !== planned.variant || e.point !== planned.point || e.seed !== planned.seed) {
+    throw new MergeError(`${file}: ${noun} ${e.index} is for variant ${String(e.variant)}, point ${String(e.point)}, seed ${String(e.seed)}, but the plan has ${describeRun(planned)} there`);
   }
-  if (!inShard(planned, s.shard)) throw new MergeError(`${file}: failed run ${f.index} (${describeRun(planned)}) belongs to another shard than ${s.shard?.index}/${s.shard?.count}`);
+  if (!inShard(planned, s.shard)) throw new MergeError(`${file}: ${runNoun} ${e.index} (${describeRun(planned)}) belongs to another shard than ${s.shard?.index}/${s.shard?.count}`);
 }
 
 /** A shard that was not interrupted holds every run of its share, finished or failed. */
