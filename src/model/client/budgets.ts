@@ -28,6 +28,8 @@ export interface RetryBudget {
   cancel(key: number, now: number, taken: number): void;
   /** A try ended in `outcome`; `taken` is what acquire returned for it (-1 for a first try). */
   ended(key: number, now: number, outcome: number, taken: number): void;
+  /** A try ended without an outcome: its caller cancelled it (see Gate.cancelled). It is no longer in flight, and counts neither way. */
+  cancelledTry(key: number, now: number, taken: number): void;
 }
 
 /** How the layer that owns a budget sees each outcome code, indexed by outcome. */
@@ -77,6 +79,7 @@ export class GrpcThrottle implements RetryBudget {
     return this.milliTokens[key] > this.threshold ? 0 : -1;
   }
   cancel(): void {}
+  cancelledTry(): void {}
   ended(key: number, _now: number, outcome: number): void {
     const t = this.milliTokens[key];
     if (outcome === OUTCOME_OK) this.milliTokens[key] = Math.min(this.max, t + this.ratio);
@@ -131,6 +134,7 @@ export class AwsRetryQuota implements RetryBudget {
     // that a capped quota refilled in the meantime stays capped.
     if (taken > 0) this.quota[key] = this.floor ? this.quota[key] + taken : Math.min(this.capacity, this.quota[key] + taken);
   }
+  cancelledTry(): void {} // a retry made and cancelled keeps its cost, as a failed one does
 }
 
 /**
@@ -161,6 +165,9 @@ export class EnvoyRetryLimit implements RetryBudget {
   }
   cancel(key: number, _now: number, taken: number): void {
     if (taken > 0) this.activeRetries[key]--;
+  }
+  cancelledTry(key: number, now: number, taken: number): void {
+    this.ended(key, now, OUTCOME_OK, taken); // no longer in flight; the outcome is not read
   }
 }
 
@@ -218,6 +225,7 @@ export class FinagleBudget implements RetryBudget {
     if (this.depositOnSuccess && this.depositOn[outcome] === 1) this.window.a[this.window.slot(key, now)]++;
   }
   cancel(): void {} // a withdrawal stays withdrawn, as in Finagle
+  cancelledTry(): void {} // no deposit: the request did not end in an answer
 }
 
 /** The budget a layer's spec describes, for `keys` keys, classifying outcomes as the layer sees them. */

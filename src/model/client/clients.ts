@@ -167,7 +167,7 @@ export class Clients {
   /** The caller no longer wants call `act` (of generation `gen`): everything in flight for it is abandoned. */
   cancel(act: number, gen: number): void {
     if (this.actions.gen[act] !== gen) return;
-    this.abandonBelow(act, -1);
+    this.abandonBelow(act, -1, true);
     this.rec.actionAbandoned(this.engine.now, this.actions.population[act], this.actions.attempts[act]);
     this.ended(act);
     this.release(act);
@@ -571,10 +571,11 @@ export class Clients {
 
   /**
    * Cancels the calls of every layer below `l` and the attempt in flight, if any. Budgets
-   * and gates of those layers hear of it: a try cut short ended in failure, and a retry
+   * and gates of those layers hear of it: a try cut short ended in failure, unless the
+   * caller `cancelled` the call (it needed it no more: no outcome, neither way), and a retry
    * that was still waiting gives back what its budget lent.
    */
-  private abandonBelow(act: number, l: number): void {
+  private abandonBelow(act: number, l: number, cancelled = false): void {
     const actions = this.actions;
     const p = this.pops[actions.population[act]];
     const now = this.engine.now;
@@ -585,9 +586,16 @@ export class Clients {
       const state = actions.layerState[slot];
       if (state === TRYING) {
         this.engine.cancelInLane(layer.timeoutLane, actions.layerTimer[slot]);
-        for (let g = 0; g < layer.gates.length; g++) layer.gates[g].ended(layer.gateScopeIsClient[g] ? client : 0, now, true);
-        // Cut short from above: for the budget, a try that ended without an answer.
-        layer.budget?.ended(layer.budgetScopeIsClient ? client : 0, now, OUTCOME_TIMEOUT, actions.layerTaken[slot]);
+        const budgetKey = layer.budgetScopeIsClient ? client : 0;
+        if (cancelled) {
+          // The caller needs it no more: no outcome, neither way.
+          for (let g = 0; g < layer.gates.length; g++) layer.gates[g].cancelled(layer.gateScopeIsClient[g] ? client : 0, now);
+          layer.budget?.cancelledTry(budgetKey, now, actions.layerTaken[slot]);
+        } else {
+          // Cut short from above (a timeout, the user giving up): a try that ended without an answer, in failure.
+          for (let g = 0; g < layer.gates.length; g++) layer.gates[g].ended(layer.gateScopeIsClient[g] ? client : 0, now, true);
+          layer.budget?.ended(budgetKey, now, OUTCOME_TIMEOUT, actions.layerTaken[slot]);
+        }
       } else if (state === WAITING && actions.layerTaken[slot] > 0) {
         layer.budget?.cancel(layer.budgetScopeIsClient ? client : 0, now, actions.layerTaken[slot]);
       }

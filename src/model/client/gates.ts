@@ -17,6 +17,12 @@ export interface Gate {
   reopensAt(key: number, now: number): number;
   /** A try that was admitted ended: ok, or a failure that counts against the service. */
   ended(key: number, now: number, failed: boolean): void;
+  /**
+   * A try that was admitted ended without an outcome: its caller cancelled it, needing it no
+   * more (a fan-in that had enough answers, a calling request that ended). It says nothing of
+   * the service, so it counts neither way; a half-open breaker's probe permit comes back.
+   */
+  cancelled(key: number, now: number): void;
 }
 
 const CLOSED = 0, OPEN = 1, HALF_OPEN = 2;
@@ -166,6 +172,11 @@ export class CircuitBreaker implements Gate {
     if (this.window.record(key, now, failed)) this.open(key, now);
   }
 
+  cancelled(key: number): void {
+    // A probe that will never report: another may go in its place.
+    if (this.state[key] === HALF_OPEN && this.probesLeft[key] < this.halfOpenCalls) this.probesLeft[key]++;
+  }
+
   private open(key: number, now: number): void {
     this.state[key] = OPEN;
     this.openUntil[key] = now + this.openFor;
@@ -198,6 +209,7 @@ export class RetryBreaker implements Gate {
   ended(key: number, now: number, failed: boolean): void {
     this.window.record(key, now, failed);
   }
+  cancelled(): void {}
   /** May the layer retry now? Not while the failure ratio is at or above the threshold. */
   allowsRetry(key: number, now: number): boolean {
     return !this.window.tripped(key, now);
@@ -224,6 +236,12 @@ export class AdaptiveThrottle implements Gate {
   }
   ended(key: number, now: number, failed: boolean): void {
     if (!failed) this.window.b[this.window.slot(key, now)]++;
+  }
+  cancelled(key: number, now: number): void {
+    // Not a request the backend could accept or refuse: it leaves the window's requests (it
+    // was counted at admit, a moment before, in a second the window still holds).
+    const b = this.window.slot(key, now);
+    if (this.window.a[b] > 0) this.window.a[b]--;
   }
 }
 

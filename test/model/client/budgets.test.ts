@@ -394,6 +394,19 @@ describe('CircuitBreaker', () => {
     expect(b.stateOf(0)).toBe('closed');
   });
 
+  it('a try its caller cancelled counts neither way, and a cancelled half-open probe gives its permit back', () => {
+    const b = cb();
+    for (let i = 0; i < 20; i++) { b.admit(0, 0); b.cancelled(0, 0); }
+    expect(b.stateOf(0)).toBe('closed'); // 20 cancellations are no failures
+    for (let i = 0; i < 5; i++) b.ended(0, 1, true);
+    expect(b.stateOf(0)).toBe('open');
+    expect([b.admit(0, 31), b.admit(0, 31), b.admit(0, 31), b.admit(0, 31)]).toEqual([true, true, true, false]);
+    b.cancelled(0, 31.5); // one probe will never report: another may go
+    expect(b.admit(0, 31.5)).toBe(true);
+    for (let i = 0; i < 3; i++) b.ended(0, 32, false);
+    expect(b.stateOf(0)).toBe('closed');
+  });
+
   it('an outcome of a try admitted before the breaker opened is ignored while open', () => {
     const b = cb();
     for (let i = 0; i < 5; i++) b.ended(0, 0, true);

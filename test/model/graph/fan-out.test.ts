@@ -101,3 +101,36 @@ faults:
     expect(b.calls).toBe(a.calls - a.callsFailed);
   });
 });
+
+describe('a fan-in that cancels the calls it no longer needs', () => {
+  // fast (1 ms) and slow (10 ms, healthy) in parallel, fanIn 1: fast answers first, and the
+  // call to slow is cancelled. A cancelled call has no outcome: slow's breaker must not count
+  // it as a failure. It once did, opened within 10 calls and let through only its probes.
+  it('leaves the slower service\'s breaker closed: every call reaches it', () => {
+    const rec = simulate(loadScenario(`
+name: fan-in-cancel
+horizon: 5m
+clients:
+  users:
+    arrivals: { kind: constant, rate: 20/s }
+server:
+  slots: 1000
+  serviceTime: { kind: constant, value: 1ms }
+  routes:
+    default:
+      services:
+        - { service: fast }
+        - { service: slow, retry: { maxAttempts: 1, timeout: 10s, breaker: { window: { calls: 20 }, minimumCalls: 10, failureRateThreshold: 0.5, openFor: 60s } } }
+      fanOut: parallel
+      fanIn: 1
+services:
+  fast: { slots: 1000, serviceTime: { kind: constant, value: 1ms } }
+  slow: { slots: 1000, serviceTime: { kind: constant, value: 10ms } }
+`, 'fan.yaml').base, 1);
+    const slow = rec.tiers!.find((t) => t.name === 'slow')!.totals;
+    expect(rec.totals.actionsOk).toBe(rec.totals.actionsStarted);
+    expect(rec.totals.actionsStarted).toBeGreaterThan(5000);
+    expect(slow.attempts).toBe(rec.totals.actionsStarted); // the breaker never refused one
+    expect(slow.served).toBe(slow.attempts);
+  });
+});
