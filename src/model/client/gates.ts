@@ -172,7 +172,7 @@ export class CircuitBreaker implements Gate {
     if (this.window.record(key, now, failed)) this.open(key, now);
   }
 
-  cancelled(key: number): void {
+  cancelled(key: number, _now: number): void {
     // A probe that will never report: another may go in its place.
     if (this.state[key] === HALF_OPEN && this.probesLeft[key] < this.halfOpenCalls) this.probesLeft[key]++;
   }
