@@ -38,7 +38,7 @@ export const stageSchema = z
       limit: rateLimitAlgorithmSchema.optional(),
       tiers: z.record(z.string(), rateLimitAlgorithmSchema).optional().meta({ description: 'Limits by API-key tier (e.g. free, premium), chosen by the population\'s tier.' }),
       store: z.enum(['local', 'shared']).default('local').meta({ description: 'local: each instance counts on its own; shared: one store (e.g. Redis) for all instances.' }),
-      storeLatency: durationSchema('Round trip to the shared store, added to each request.').prefault('0s'),
+      storeLatency: durationSchema('Round trip to the shared store, paid by every request it checks: a refused request gets its 429 after it too.').prefault('0s'),
       storeOutages: z.array(window).optional().meta({ description: 'When the shared store is unreachable.' }),
       onStoreFailure: z.enum(['open', 'closed', 'local']).default('open').meta({ description: 'While the store is unreachable: let everything through (open), refuse everything (closed), or count locally per instance (local).' }),
       routes: z.array(z.string()).optional().meta({ description: 'Only requests to these routes are limited (default: all).' }),

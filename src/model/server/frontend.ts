@@ -93,7 +93,8 @@ export class Frontend {
   private readonly kResume: number;
   // Requests held by a stage's delay (a shared store's round trip, a leaky-bucket queue).
   // Its attempt is -1 once it resumed or was lost to a crash of its instance (its resume event then does nothing).
-  private readonly held: Array<[number, number, number, number, boolean]> = []; // attempt, gen, next stage, instance, detected retry
+  // attempt, gen, next stage (or ~outcome: a refusal on its way back), instance, detected retry, the refusal's Retry-After
+  private readonly held: Array<[number, number, number, number, boolean, number]> = [];
   private readonly freeHeld: number[] = [];
 
   constructor(
@@ -271,13 +272,14 @@ export class Frontend {
     for (let i = from; i < stages.length; i++) {
       const r = stages[i].check(this.req, now);
       if (r === 0) continue;
-      if (r < 0) {
+      if (r < 0 && !(this.req.refusalDelay > 0)) {
         this.refuse(a, -r, this.req.retryAfter);
         return;
       }
+      // A delay (r > 0), or a refusal that takes a while to come back: the request is held until then.
       const h = this.freeHeld.length ? this.freeHeld.pop()! : this.held.length;
-      this.held[h] = [a, gen, i + 1, instance, this.req.detectedRetry];
-      this.engine.after(r, this.kResume, h);
+      this.held[h] = r > 0 ? [a, gen, i + 1, instance, this.req.detectedRetry, NaN] : [a, gen, ~-r, instance, this.req.detectedRetry, this.req.retryAfter];
+      this.engine.after(r > 0 ? r : this.req.refusalDelay, this.kResume, h);
       return;
     }
     this.instances[instance].arrive(a, gen, this.routeOf(a));
@@ -288,10 +290,12 @@ export class Frontend {
   }
 
   private resume(h: number): void {
-    const [a, gen, next, instance, detected] = this.held[h];
+    const [a, gen, next, instance, detected, refusalRetryAfter] = this.held[h];
     this.held[h][0] = -1;
     this.freeHeld.push(h);
     if (a < 0) return; // lost to a crash of its instance meanwhile (crash)
+    // A refusal that was on its way back is work done whether or not its client still waits.
+    if (next < 0) return this.refuse(a, ~next, refusalRetryAfter, this.attempts.isAwaited(a, gen));
     if (!this.attempts.isAwaited(a, gen)) return; // the client gave up meanwhile
     const req = this.req.fill(a);
     req.instance = instance;
@@ -299,12 +303,13 @@ export class Frontend {
     this.run(a, gen, next, instance);
   }
 
-  private refuse(a: number, outcome: number, limiterRetryAfter: number): void {
+  private refuse(a: number, outcome: number, limiterRetryAfter: number, awaited = true): void {
     const cost = this.s.server.rejectionCost;
     if (cost > 0) {
       this.rec.workDone(this.engine.now, cost, false);
       this.rejectionWorkS += cost;
     }
+    if (!awaited) return; // its client gave up while the refusal was on its way
     this.answer(a, outcome, outcome === OUTCOME_RATE_LIMITED && carriesRetryAfter(limiterRetryAfter) ? limiterRetryAfter : this.retryAfter(a, outcome));
   }
 

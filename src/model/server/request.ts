@@ -69,6 +69,11 @@ export class RequestView {
   instance = 0;
   /** Set by a refusing stage that knows when to come back (a rate limiter). */
   retryAfter = NaN;
+  /**
+   * Set by a refusing stage whose refusal reaches the client only after a while: a limiter
+   * in a shared store answers "no" after the store's round trip, as it answers "yes".
+   */
+  refusalDelay = 0;
 
   constructor(private readonly ids: Identities, private readonly attempts: Attempts, private readonly actions: Actions) {}
 
@@ -89,6 +94,7 @@ export class RequestView {
     this.isRetry = at.number[a] > 1;
     this.detectedRetry = false;
     this.retryAfter = NaN;
+    this.refusalDelay = 0;
     return this;
   }
 }

@@ -24,7 +24,7 @@ export type StageSpec = z.output<typeof stageSchema>;
 export const PASS = 0;
 
 export interface Stage {
-  /** PASS (0), a delay > 0 before going on, or -outcome to refuse. */
+  /** PASS (0), a delay > 0 before going on, or -outcome to refuse (after req.refusalDelay, when the stage sets it). */
   check(req: RequestView, now: number): number;
 }
 
@@ -103,7 +103,8 @@ export class Admission implements Stage {
  * A rate limit keyed by IP, client, route or globally, with one limiter per tier. Local:
  * each instance counts on its own (so N instances let N times the limit through). Shared:
  * one store for all, with its round trip added to each request and, while it is
- * unreachable, fail-open, fail-closed or a local fallback.
+ * unreachable, fail-open, fail-closed or a local fallback. The round trip is paid whatever
+ * the store answers: a refused request gets its 429 after it too.
  */
 export class RateLimit implements Stage {
   /** limiters[instance or 0][tier index] */
@@ -159,6 +160,7 @@ export class RateLimit implements Stage {
     const d = limiter.check(key, now);
     if (d < 0) {
       req.retryAfter = limiter.retryAfter(key, now);
+      req.refusalDelay = latency; // the store's "no" takes its round trip too
       return -OUTCOME_RATE_LIMITED;
     }
     const total = d + latency;
