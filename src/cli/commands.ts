@@ -124,6 +124,7 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
   const reuse = args.reuse === undefined ? undefined : reusableRuns(args.reuse, io, args.quiet ?? false);
   // Checked and locked before any simulation: an unusable --out is said now, not after the runs.
   const folder = OutputFolder.claim(args.out ?? join('reports', loaded.base.name));
+  noteReplaced(folder, loaded.base.name, io);
   for (const orphan of folder.orphans()) {
     io.err(`note: ${relativeToCwd(orphan)} holds the finished runs of an earlier run that was killed; "retrystorm merge ${relativeToCwd(orphan)} --out DIR" writes them`);
   }
@@ -300,8 +301,17 @@ function guardsCode(loaded: LoadedScenario, base: Results | undefined, head: Res
 export async function mergeCommand(dirs: string[], out: string | undefined, io: Io, opts: ReportOptions = {}): Promise<number> {
   const x = mergeDirs(dirs);
   const folder = OutputFolder.claim(out ?? join('reports', x.loaded.base.name));
+  noteReplaced(folder, x.loaded.base.name, io);
   const { files, bundle } = commitOutputs(x, folder, opts);
   return report(x, bundle.results, files, io, true, '');
+}
+
+/** Says so when the results of another scenario are about to be replaced (a mistyped --out). */
+function noteReplaced(folder: OutputFolder, scenario: string, io: Io): void {
+  const held = folder.heldScenario();
+  if (held !== undefined && held !== scenario) {
+    io.err(`note: ${relativeToCwd(folder.dir)} holds the results of scenario "${held}"; those of "${scenario}" replace them`);
+  }
 }
 
 function relativeToCwd(p: string): string {

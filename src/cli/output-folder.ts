@@ -119,6 +119,20 @@ export class OutputFolder {
     throw new UsageError(`--out ${out}: could not take its lock ${this.lock}`);
   }
 
+  /**
+   * The scenario whose results the folder holds now (its summary.json's name), or undefined
+   * when it holds none, or none that can be read: results are replaced as a whole, and a
+   * user who named another scenario's folder by mistake should hear of it.
+   */
+  heldScenario(): string | undefined {
+    try {
+      const name = (JSON.parse(readFileSync(join(this.dir, 'summary.json'), 'utf8')) as { scenario?: unknown }).scenario;
+      return typeof name === 'string' ? name : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Staging folders of earlier writers that were killed: their journals hold finished runs. */
   orphans(): string[] {
     const parent = dirname(this.dir), prefix = `.${basename(this.dir)}.partial-`;

@@ -150,6 +150,19 @@ describe('retrystorm run and --out, as processes', () => {
     expect(existsSync(join(dir, 'summary.json'))).toBe(false);
   });
 
+  it("says so when the folder holds another scenario's results, which it replaces; not when they are its own", async () => {
+    const out = join(dir, 'someone-elses');
+    mkdirSync(out);
+    writeFileSync(join(out, 'summary.json'), JSON.stringify({ scenario: 'long' }));
+    const first = await runCliProcess(dir, ['run', 'small.yaml', '--out', 'someone-elses', '--quiet']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toMatch(/note: someone-elses holds the results of scenario "long"; those of "small" replace them/);
+    expect(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')).scenario).toBe('small');
+    const again = await runCliProcess(dir, ['run', 'small.yaml', '--out', 'someone-elses', '--quiet']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toMatch(/holds the results of scenario/);
+  });
+
   it('refuses a second writer into the same folder while the first runs; the first then finishes its own folder', async () => {
     const first = start(['run', 'long.yaml', '--out', 'shared', '--workers', '1'], /running \d+ run\(s\)/);
     await first.ready;
