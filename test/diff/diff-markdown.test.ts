@@ -8,6 +8,7 @@ import { MEASURES } from '../../src/measures/registry.js';
 import type { ResultsDiff, MeasureChange } from '../../src/results/diff/results-diff.js';
 import { diffMarkdown, md } from '../../src/report/diff/diff-markdown.js';
 import { VERDICT_MEASURES } from '../../src/report/diff/diff-cells.js';
+import { diffText } from '../../src/report/diff/diff-text.js';
 
 const flagship = loadScenario(readFileSync('scenarios/retry-storm.yaml', 'utf8'), 'scenarios/retry-storm.yaml');
 
@@ -66,6 +67,15 @@ describe('the diff as a pull-request comment', () => {
 
   it('escapes text from the scenario so it cannot break a table or inject HTML', () => {
     expect(md('a|b <script> *x*')).toBe('a\\|b \\<script\\> \\*x\\*');
+  });
+
+  it('names both scenarios when the head renamed it, in the comment and on the terminal', () => {
+    const renamed = { ...everythingWorse(), head: { scenario: 'retry-storm-v2', seeds: [1, 2, 3], runs: 192, partial: false } };
+    const report = { results: renamed, scenario: null, scenarioNote: null, guards: [] };
+    expect(diffMarkdown(report).split('\n')[1]).toMatch(/^### retrystorm diff: retry-storm → retry-storm-v2: /);
+    expect(diffText(report).split('\n')[0]).toMatch(/^retry-storm -> retry-storm-v2: /);
+    // Unrenamed, the title is the one name.
+    expect(diffText({ ...report, results: everythingWorse() }).split('\n')[0]).toMatch(/^retry-storm: /);
   });
 
   it('says so when nothing changed', () => {

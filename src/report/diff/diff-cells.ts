@@ -10,6 +10,11 @@ import { pointLabel } from '../cells.js';
 /** The measures a verdict is about, in this order: the ranking's first objectives. */
 export const VERDICT_MEASURES = ['recovered', 'recoveryTimeS', 'perceivedOutageS', 'peakLoadMultiple', 'retryWaves', 'successRatio'];
 
+/** Whose results are compared: "retry-storm", or "old-name -> new-name" when the scenario was renamed. */
+export function scenarioTitle(diff: ResultsDiff, arrow = '->'): string {
+  return diff.base.scenario === diff.head.scenario ? diff.head.scenario : `${diff.base.scenario} ${arrow} ${diff.head.scenario}`;
+}
+
 /** A measure's value at one side: "2m36s", "not recovered", "3 of 3 seeds". */
 export function sideText(c: MeasureChange, value: number | null, runs: number): string {
   if (c.key === 'recovered' && value !== null) return seedsText(value, runs);

@@ -6,13 +6,13 @@
 import type { DiffReport } from '../../results/diff/diff-report.js';
 import { changeText } from '../../results/diff/scenario-diff.js';
 import { pointLabel, printable } from '../cells.js';
-import { changeLine, deltaText, flaggedCount, seedsSummary, verdictChanges, whereText } from './diff-cells.js';
+import { changeLine, deltaText, flaggedCount, scenarioTitle, seedsSummary, verdictChanges, whereText } from './diff-cells.js';
 
 export function diffText(report: DiffReport): string {
   const diff = report.results;
   const out: string[] = [];
   const verdict = verdictChanges(diff);
-  out.push(`${diff.head.scenario}: ${verdict.length === 0 ? 'no change to the verdict beyond seed noise' : `${verdict.length} change(s) to the verdict beyond seed noise`} (${seedsSummary(diff)})`);
+  out.push(`${scenarioTitle(diff)}: ${verdict.length === 0 ? 'no change to the verdict beyond seed noise' : `${verdict.length} change(s) to the verdict beyond seed noise`} (${seedsSummary(diff)})`);
   for (const { point, change } of verdict) out.push(`  ${changeLine(point, change)}`);
   if (report.guards.length) {
     out.push('', 'guards on change (against the base):');
