@@ -128,7 +128,7 @@ async function main(rawArgv: string[], io: Io): Promise<number> {
       'merge the output folders of the shards of one experiment',
       (y) =>
         y
-          .positional('dirs', { type: 'string', array: true, demandOption: true, describe: 'output folders of the shards (run --shard i/n --out), all of one scenario file' })
+          .positional('dirs', { type: 'string', array: true, demandOption: true, default: undefined, describe: 'output folders of the shards (run --shard i/n --out), all of one scenario file' })
           .option('out', { type: 'string', describe: 'output folder (default: reports/<scenario name>)' })
           .option('report-url', { type: 'string', describe: 'where summary.md links to report.html, e.g. a CI artifact URL (default: the relative path report.html, or $RETRYSTORM_REPORT_URL)' }),
       async (a) => {
@@ -194,7 +194,7 @@ async function main(rawArgv: string[], io: Io): Promise<number> {
     .command(
       'validate <files..>',
       'check scenario files and report every problem with its position (- reads standard input)',
-      (y) => y.positional('files', { type: 'string', array: true, demandOption: true, describe: 'scenario files (YAML); - reads one from standard input' }),
+      (y) => y.positional('files', { type: 'string', array: true, demandOption: true, default: undefined, describe: 'scenario files (YAML); - reads one from standard input' }),
       async (a) => {
         const { validateCommand } = await import('./validate-command.js');
         code = await validateCommand((a.files as string[]).map(undash), io);

@@ -171,6 +171,14 @@ describe('usage errors', () => {
     expectNoStackTrace(r.stderr);
   });
 
+  it.each([['merge'], ['validate']])('%s --help marks its files required, with no "[default: []]" beside it', (command) => {
+    // As a process: yargs prints help to the process's own stdout.
+    const r = cli(command, '--help');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/\[array\] \[required\]/);
+    expect(r.stdout).not.toContain('[default: []]');
+  });
+
   it('run on a missing file exits 2 saying "no such file"', async () => {
     // In this process: a ScenarioError printed by execute, as the bad-input process test shows.
     const missing = join(dir, 'nope.yaml');
