@@ -216,53 +216,76 @@ export class Frontend {
       return;
     }
     const req = this.stages.length ? this.req.fill(a) : this.req;
-    let instance = this.pick();
-    if (this.downCount > 0 && this.instances[instance].down) {
-      instance = this.nextUp(instance);
-      if (instance < 0) {
-        // Every instance is down: the connection is refused.
-        this.answer(a, OUTCOME_RESET, NaN);
-        return;
-      }
+    const instance = this.pick();
+    if (instance < 0) {
+      // Every instance is down: the connection is refused.
+      this.answer(a, OUTCOME_RESET, NaN);
+      return;
     }
     req.instance = instance;
     this.run(a, this.attempts.gen[a], 0, instance);
   };
 
-  /** The balancer's health check takes a crashed instance out: the next one up after `i`, or -1. */
-  private nextUp(i: number): number {
-    const n = this.active;
-    for (let k = 1; k < n; k++) {
-      const j = (i + k) % n;
-      if (!this.instances[j].down) return j;
-    }
-    return -1;
-  }
-
+  /**
+   * The instance the balancer sends a request to, or -1 when every instance is down. Its
+   * health check keeps crashed instances out: each policy chooses among the instances that
+   * are up. (A crashed instance has nothing outstanding: least-outstanding chose it every
+   * time, and its neighbour took all its traffic while the others idled.) With every
+   * instance up, the choice and the random draws are what they always were.
+   */
   private pick(): number {
     const n = this.active;
-    if (n === 1) return 0;
+    if (n === 1) return this.isUp(0) ? 0 : -1;
+    const someDown = this.downCount > 0;
     switch (this.s.server.loadBalancer) {
       case 'round-robin': {
-        const i = this.nextInstance < n ? this.nextInstance : 0;
-        this.nextInstance = (i + 1) % n;
-        return i;
+        for (let k = 0; k < n; k++) {
+          const i = this.nextInstance < n ? this.nextInstance : 0;
+          this.nextInstance = (i + 1) % n;
+          if (this.isUp(i)) return i;
+        }
+        return -1;
       }
-      case 'random':
-        return Math.floor(this.lbRng() * n);
+      case 'random': {
+        const m = someDown ? this.upCount() : n;
+        return m === 0 ? -1 : this.nthUp(Math.floor(this.lbRng() * m));
+      }
       case 'least-outstanding': {
-        let best = 0;
-        for (let i = 1; i < n; i++) if (this.instances[i].outstanding < this.instances[best].outstanding) best = i;
+        let best = -1;
+        for (let i = 0; i < n; i++) {
+          if (this.isUp(i) && (best < 0 || this.instances[i].outstanding < this.instances[best].outstanding)) best = i;
+        }
         return best;
       }
       case 'power-of-two': {
         // Two distinct instances at random; the less loaded wins, the first drawn on a tie.
-        const i = Math.floor(this.lbRng() * n);
-        let j = Math.floor(this.lbRng() * (n - 1));
+        const m = someDown ? this.upCount() : n;
+        if (m <= 1) return m === 0 ? -1 : this.nthUp(0);
+        const i = Math.floor(this.lbRng() * m);
+        let j = Math.floor(this.lbRng() * (m - 1));
         if (j >= i) j++;
-        return this.instances[j].outstanding < this.instances[i].outstanding ? j : i;
+        const a = this.nthUp(i), b = this.nthUp(j);
+        return this.instances[b].outstanding < this.instances[a].outstanding ? b : a;
       }
     }
+  }
+
+  private isUp(i: number): boolean {
+    return this.downCount === 0 || !this.instances[i].down;
+  }
+
+  /** How many of the active instances are up. */
+  private upCount(): number {
+    let m = 0;
+    for (let i = 0; i < this.active; i++) if (!this.instances[i].down) m++;
+    return m;
+  }
+
+  /** The k-th active instance that is up (k itself when none is down). */
+  private nthUp(k: number): number {
+    if (this.downCount === 0) return k;
+    for (let i = 0; i < this.active; i++) if (!this.instances[i].down && k-- === 0) return i;
+    return -1;
   }
 
   /** Runs the pipeline from stage `from`; a delay parks the request and resumes it later. */

@@ -244,6 +244,33 @@ describe('crash and restart', () => {
   });
 });
 
+describe('a crash behind a balancer', () => {
+  // 4 instances x 10 slots of 100 ms (400/s), 200/s offered: half the capacity. Instance 0 is
+  // down from 10 s to 40 s; the 3 left (300/s) still carry the load at two thirds busy, with
+  // no queue. A balancer that still counted the crashed instance sent its share to the next
+  // one: least-outstanding sent it everything (a crashed instance has nothing outstanding),
+  // 10 slots for 200/s, and nothing succeeded; round robin gave the next one twice its share.
+  it.each(['least-outstanding', 'round-robin', 'random', 'power-of-two'])('%s spreads the load over the instances that are up', (balancer) => {
+    const r = run(world({
+      faults: '  - { kind: crash, at: 10s, duration: 30s, instance: 0, answer: none }',
+      layers: '{ app: { maxAttempts: 1, timeout: 2s } }',
+      rate: '200/s',
+      horizon: '60s',
+      bucket: '1s',
+      server: `  instances: 4\n  loadBalancer: ${balancer}\n  slots: 10\n  queue: unbounded\n  serviceTime: { kind: constant, value: 100ms }`,
+    }));
+    // The crash loses what instance 0 held (about 5 in service); after that, every action succeeds.
+    expect(r.totals.lostAttempts).toBeLessThan(15);
+    expect(sum(r.series.attemptsOk, 12, 40)).toBeGreaterThan(0.99 * 200 * 28);
+    expect(failures(r.series, 'timeout')).toBeLessThan(15);
+    // 20 of the 30 live slots busy on average (one 5th of that at most over the odd second); hardly a queue.
+    const busy = sum(r.series.busySlots, 12, 40) / 28;
+    expect(busy).toBeGreaterThan(18);
+    expect(busy).toBeLessThan(22);
+    expect(Math.max(...Array.from(r.series.queueLen).slice(12, 40))).toBeLessThan(5);
+  });
+});
+
 describe('pause', () => {
   it('stops the instance for its window: nothing completes, arrivals queue, then the work resumes', () => {
     const r = run(world({
