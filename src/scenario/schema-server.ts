@@ -179,7 +179,7 @@ export const serverSchema = z.strictObject({
       exponent: z.number().min(0).default(1).meta({ description: 'beta.' }),
     })
     .optional()
-    .meta({ description: 'Service slows with load: a service time is multiplied by 1 + alpha * (busy/slots)^beta when it starts (lock and cache contention).' }),
+    .meta({ description: 'Service slows with load: a service time is multiplied by 1 + alpha * (busy/slots)^beta when it starts (lock and cache contention); busy/slots is at most 1, also when a capacity cut leaves fewer slots than jobs.' }),
   dropAbandoned: z.boolean().default(false).meta({ description: 'Drop queued attempts whose caller has already given up instead of serving them (needs the client to signal it, e.g. a cancelled request).' }),
   serviceTime: distributionSchema.meta({ description: 'Slot time of one attempt.' }),
   failFastTime: durationSchema('Slot time of an attempt that fails fast because the dependency is down.').prefault('0s'),

@@ -247,7 +247,7 @@ export class Instance {
     }
     let work = outcome === OUTCOME_OK ? handler.serviceTime() + extra : this.opts.failFastTime;
     const c = this.opts.contention;
-    if (c && outcome === OUTCOME_OK) work *= 1 + c.factor * Math.pow(this.busy / this.slots, c.exponent);
+    if (c && outcome === OUTCOME_OK) work *= 1 + c.factor * Math.pow(this.loadShare(this.busy), c.exponent);
     if (f !== undefined && f.slow && outcome === OUTCOME_OK) work = work * f.factor + (f.add ? f.add() : 0);
     if (work > this.executionDeadline) {
       // Cut at the deadline: the slot is freed then and the caller gets a 503.
@@ -305,7 +305,7 @@ export class Instance {
     let outcome = ok ? OUTCOME_OK : OUTCOME_DEPENDENCY;
     let work = ok ? handler.serviceTime() + this.jobWork[j] : this.opts.failFastTime;
     const c = this.opts.contention;
-    if (c && ok) work *= 1 + c.factor * Math.pow((this.busy - 1) / this.slots, c.exponent);
+    if (c && ok) work *= 1 + c.factor * Math.pow(this.loadShare(this.busy - 1), c.exponent); // the others busy beside it
     const f = this.faults;
     if (f !== undefined && f.slow && ok) work = work * f.factor + (f.add ? f.add() : 0);
     if (work > this.executionDeadline) {
@@ -321,6 +321,16 @@ export class Instance {
     this.jobEnd[j] = now + work;
     if (work <= 0) this.done(j, token);
     else this.engine.after(work, this.kDone, j, token);
+  }
+
+  /**
+   * What contention reads: `others` busy slots over the slot count, at most 1. A job that
+   * begins always finds a free slot (below 1); one that goes on after its calls may find the
+   * slots cut below the jobs still running, down to none: as loaded as a full instance, not
+   * more (a share of 1/0 was Infinity, and the job never ended; 0/0 was NaN).
+   */
+  private loadShare(others: number): number {
+    return others < this.slots ? others / this.slots : 1;
   }
 
   private done(j: number, token: number): void {

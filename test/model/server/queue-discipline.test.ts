@@ -60,6 +60,45 @@ describe('contention', () => {
   });
 });
 
+describe('contention after a call to another service', () => {
+  // An edge of 4 slots calls db (300 ms) before its own 2 ms of work; from 10 s to 15 s a
+  // capacity cut leaves the edge 0 slots while its jobs wait for db. A job going on after its
+  // call read the load as busy / 0 slots: 0/0 ended the run (an event at NaN), n/0 gave it an
+  // endless service time, holding its slot for good. It reads a full instance's load instead.
+  const edge = (cut: string) => `
+name: contention-cut
+horizon: 30s
+measures: { bucket: 1s }
+clients:
+  users:
+    clients: 1000
+    arrivals: { kind: constant, rate: 10/s }
+    retry: { maxAttempts: 1, timeout: 5s }
+server:
+  slots: 4
+  serviceTime: { kind: constant, value: 2ms }
+  contention: { factor: 1, exponent: 1 }
+  routes:
+    default:
+      services:
+        - service: db
+          retry: { maxAttempts: 1, timeout: 2s }
+services:
+  db:
+    slots: 4
+    serviceTime: { kind: constant, value: 300ms }
+faults:
+  - { kind: capacity-cut, at: 10s, duration: 5s, slots: ${cut} }
+`;
+
+  it.each([['0'], ['1']])('a capacity cut to %s slot(s) while jobs wait for their calls: the edge serves again after it', (cut) => {
+    const r = run(edge(cut));
+    // 10/s, each served in about 0.3 s: after the cut, 10 answers a second again, as before it.
+    expect(total(r.columns.attempts_ok.slice(17, 30))).toBeGreaterThan(125);
+    expect(total(r.columns.attempts_ok.slice(2, 10))).toBeGreaterThan(75);
+  });
+});
+
 describe('adaptive-concurrency stage', () => {
   it('keeps an overloaded instance answering in time by shedding beyond the learned limit (vegas)', () => {
     // Service slows with load (contention): past the knee, more concurrency only adds latency.
