@@ -30,11 +30,23 @@ export function fairQueueProblems(s: Scenario): SemanticProblem[] {
       out.push({ path: ['server', 'fairQueue', 'priority', i], message: `no client population "${name}" (the populations are: ${pops.join(', ')})${guess ? `; did you mean "${guess}"?` : ''}` });
     });
   }
-  if (s.server.codel || s.server.discipline === 'adaptive-lifo') {
-    out.push({
-      path: ['server', 'fairQueue'],
-      message: 'a fair queue does not go with codel or discipline adaptive-lifo (they shed from the head of one line; a fair queue has one line per key): use discipline fifo or lifo, and a shed stage for overload',
-    });
-  }
+  out.push(...withCodel(s.server, ['server']));
   return out;
+}
+
+/**
+ * A fair queue with CoDel (codel, or discipline adaptive-lifo), on the server or on any
+ * service of the graph: CoDel judges the oldest entry of all the lines but sheds whichever
+ * line's turn it is, so it sheds young requests.
+ */
+export function fairQueueCodelProblems(s: Scenario): SemanticProblem[] {
+  return Object.entries(s.services ?? {}).flatMap(([name, svc]) => withCodel(svc, ['services', name]));
+}
+
+function withCodel(server: Scenario['server'], at: Array<string | number>): SemanticProblem[] {
+  if (!server.fairQueue || !(server.codel || server.discipline === 'adaptive-lifo')) return [];
+  return [{
+    path: [...at, 'fairQueue'],
+    message: 'a fair queue does not go with codel or discipline adaptive-lifo (they shed from the head of one line; a fair queue has one line per key): use discipline fifo or lifo, and a shed stage for overload',
+  }];
 }

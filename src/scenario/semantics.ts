@@ -11,7 +11,7 @@ import type { SemanticProblem } from './semantic-problem.js';
 import { validateDistribution, distributionMean } from '../engine/distributions.js';
 import { toDistributionSpec } from './distribution-spec.js';
 import { meanRate } from './arrival-profile.js';
-import { fairQueueProblems } from './semantics-fair-queue.js';
+import { fairQueueCodelProblems, fairQueueProblems } from './semantics-fair-queue.js';
 import { actionProblems, partialFaultProblems, retryBreakerProblems } from './semantics-incidents.js';
 
 export type { SemanticProblem } from './semantic-problem.js';
@@ -25,7 +25,7 @@ export function semanticProblems(s: Scenario): SemanticProblem[] {
   }
 
   checkDistribution(s.server.serviceTime, ['server', 'serviceTime'], out);
-  out.push(...fairQueueProblems(s));
+  out.push(...fairQueueProblems(s), ...fairQueueCodelProblems(s));
 
   let expectedActions = 0;
   for (const [name, pop] of Object.entries(s.clients)) {

@@ -173,4 +173,19 @@ ${extra}`;
       expect.stringMatching(/^9:14 server\.fairQueue: a fair queue does not go with codel or discipline adaptive-lifo/),
     ]);
   });
+
+  it('does not go with CoDel on a service of the graph either (CoDel read the oldest of all lines and shed another line\'s young request)', () => {
+    const services = [
+      '  routes: { default: { services: [{ service: db }] } }',
+      'services:',
+      '  db:',
+      '    slots: 10',
+      '    serviceTime: { kind: constant, value: 100ms }',
+      '    codel: { target: 5ms, interval: 100ms }',
+      '    fairQueue: { key: tier }',
+    ].join('\n') + '\n';
+    expect(positionedProblems(yaml('{ key: population }', services))).toEqual([
+      expect.stringMatching(/^16:16 services\.db\.fairQueue: a fair queue does not go with codel or discipline adaptive-lifo/),
+    ]);
+  });
 });
