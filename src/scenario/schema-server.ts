@@ -184,7 +184,7 @@ export const serverSchema = z.strictObject({
   serviceTime: distributionSchema.meta({ description: 'Slot time of one attempt.' }),
   failFastTime: durationSchema('Slot time of an attempt that fails fast because the dependency is down.').prefault('0s'),
   deadline: durationOrNone('The server\'s own deadline: an attempt that waited longer than this in the queue is answered 503 without being served ("none", the default).').prefault('none'),
-  executionDeadline: durationOrNone('The server\'s execution deadline: a request still running after this long in its slot is cut, its slot freed, and its caller answered 503 (cause "execution-deadline"; "none", the default). Distinct from `deadline`, which bounds the wait in the queue: this bounds the work (the SRE book\'s bimodal latency case).').prefault('none'),
+  executionDeadline: durationOrNone('The server\'s execution deadline: a request still running after this long in its slot (waiting for its calls to other services included) is cut, its calls cancelled, its slot freed, and its caller answered 503 (cause "execution-deadline"; "none", the default). Distinct from `deadline`, which bounds the wait in the queue: this bounds the work (the SRE book\'s bimodal latency case).').prefault('none'),
   autoscaler: autoscalerSchema.optional(),
   stages: z.array(stageSchema).default([]).meta({ description: 'The pipeline every request goes through before the queue, in order.' }),
   rejectionCost: durationSchema('Server time a refusal by a stage costs (parsing, the check, the answer): counted as work, without holding a slot (default 0s).').prefault('0s'),

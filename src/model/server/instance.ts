@@ -112,6 +112,8 @@ export class Instance {
   private readonly jobBusy: Uint8Array;
   /** 1 while the job waits for its route's calls to other services (its service time not yet known). */
   private readonly jobWaiting: Uint8Array;
+  /** For a job that waited for its calls: when its execution deadline runs out (Infinity: no deadline), counted from its start in the slot. */
+  private readonly jobCutAt: Float64Array;
   private readonly executionDeadline: number;
   /** Partial failures (error rate, slowdown) while a fault sets them; undefined when none is active. */
   faults: ServiceFaults | undefined;
@@ -123,6 +125,7 @@ export class Instance {
   private readonly freeJobs: Int32Array;
   private freeTop: number;
   private readonly kDone: number;
+  private readonly kCut: number;
   served = 0;
   queueWaitS = 0;
   wastedWorkS = 0;
@@ -150,10 +153,12 @@ export class Instance {
     this.jobToken = new Int32Array(size);
     this.jobBusy = new Uint8Array(size);
     this.jobWaiting = new Uint8Array(size);
+    this.jobCutAt = new Float64Array(size);
     this.executionDeadline = opts.executionDeadline ?? Infinity;
     this.freeJobs = Int32Array.from({ length: size }, (_, i) => size - 1 - i);
     this.freeTop = size;
     this.kDone = engine.on((j, token) => this.done(j, token));
+    this.kCut = engine.on((j, token) => this.cutWaiting(j, token));
     // Chosen once: the one-line queue's path stays as it is when nobody asks for fairness.
     this.line = opts.fair ? new FairQueue(opts.fair, opts.routes.length > 1, engine.memory) : new AttemptQueue(opts.routes.length > 1, engine.memory);
     this.queueNo = attempts.newQueue();
@@ -288,6 +293,9 @@ export class Instance {
     this.jobWaiting[j] = 1;
     this.busy++;
     this.rec.busyChanged(now, +1);
+    // The execution deadline counts from the slot's start: the wait for the calls is part of it.
+    this.jobCutAt[j] = now + this.executionDeadline;
+    if (this.executionDeadline < Infinity) this.engine.after(this.executionDeadline, this.kCut, j, this.jobToken[j]);
     const deadline = this.opts.deadlineOf !== undefined && a !== NOBODY ? this.opts.deadlineOf(a) : Infinity;
     this.opts.routes[route].services!.start(this, j, this.jobToken[j], deadline);
   }
@@ -308,8 +316,9 @@ export class Instance {
     if (c && ok) work *= 1 + c.factor * Math.pow(this.loadShare(this.busy - 1), c.exponent); // the others busy beside it
     const f = this.faults;
     if (f !== undefined && f.slow && ok) work = work * f.factor + (f.add ? f.add() : 0);
-    if (work > this.executionDeadline) {
-      work = this.executionDeadline;
+    const left = this.jobCutAt[j] - now; // what the wait left of the execution deadline
+    if (work > left) {
+      work = left > 0 ? left : 0;
       outcome = OUTCOME_EXECUTION_DEADLINE;
     }
     this.jobWork[j] = work;
@@ -331,6 +340,22 @@ export class Instance {
    */
   private loadShare(others: number): number {
     return others < this.slots ? others / this.slots : 1;
+  }
+
+  /**
+   * A job still waiting for its calls reached its execution deadline: the calls are
+   * cancelled, the slot is freed and the caller gets the deadline's 503, as for a job cut in
+   * its own work. A paused process runs no timer: the cut then comes when the pause ends.
+   */
+  private cutWaiting(j: number, token: number): void {
+    // A slot's token lasts from one crash or pause to the next, over many jobs: a cut that
+    // outlived its job finds a later job in the slot, whose own deadline is later.
+    if (token !== this.jobToken[j] || this.jobWaiting[j] === 0 || this.jobCutAt[j] > this.engine.now || this.paused) return;
+    this.jobWaiting[j] = 0;
+    this.opts.routes[this.jobRoute[j]].services!.cancel(this, j);
+    this.jobWork[j] = 0; // none of its own work was done
+    this.jobOutcome[j] = OUTCOME_EXECUTION_DEADLINE;
+    this.done(j, token);
   }
 
   private done(j: number, token: number): void {
@@ -474,6 +499,10 @@ export class Instance {
       const left = this.jobEnd[j];
       this.jobEnd[j] = now + left;
       this.engine.after(left, this.kDone, j, this.jobToken[j]);
+    }
+    // Jobs waiting for their calls whose execution deadline ran out during the pause are cut now.
+    for (let j = 0; j < this.jobBusy.length; j++) {
+      if (this.jobBusy[j] && this.jobWaiting[j] && this.jobCutAt[j] <= now) this.cutWaiting(j, this.jobToken[j]);
     }
     this.pump();
   }

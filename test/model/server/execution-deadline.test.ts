@@ -72,3 +72,54 @@ describe('server.executionDeadline', () => {
     expect(servedShare(r, 600)).toBeGreaterThan(0.999);
   });
 });
+
+describe('server.executionDeadline with calls to another service', () => {
+  // The edge, one slot, calls db before its own 100 ms of work; db takes 5 s. The execution
+  // deadline of 1 s counts from the slot's start, the wait for db included: the request is cut
+  // at 1 s with the deadline's 503, its call cancelled, and the slot goes to the next request.
+  // (It counted only the edge's own work: each request held the slot 5.1 s and was served.)
+  const edge = (deadline: string, dbTime: string) => `
+name: calls-deadline
+horizon: 20s
+measures: { bucket: 1s }
+clients:
+  users:
+    clients: 1000
+    arrivals: { kind: constant, rate: 2/s }
+    retry: { maxAttempts: 1, timeout: 30s }
+server:
+  slots: 1
+  queue: unbounded
+  serviceTime: { kind: constant, value: 100ms }
+  executionDeadline: ${deadline}
+  routes:
+    default:
+      services:
+        - service: db
+services:
+  db:
+    slots: 10
+    serviceTime: { kind: constant, value: ${dbTime} }
+`;
+
+  it('cuts a request still waiting for its call when the deadline runs out, and frees the slot', () => {
+    const r = run(edge('1s', '5s'));
+    // One slot cut every second: about 20 in 20 s, none served; db's answers come to nobody.
+    const cut = failures(r.series, 'execution-deadline');
+    expect(cut).toBeGreaterThanOrEqual(19);
+    expect(cut).toBeLessThanOrEqual(20);
+    expect(r.totals.actionsOk).toBe(0);
+    // The slot is never idle: each cut frees it for the next queued request at once.
+    expect(sum(r.series.busySlots, 1, 20) / 19).toBeCloseTo(1, 2);
+  });
+
+  it('what the wait leaves of the deadline bounds the work after it: 0.95 s of db and 100 ms of work in a 1 s deadline is cut', () => {
+    const slow = run(edge('1s', '950ms'));
+    expect(failures(slow.series, 'execution-deadline')).toBeGreaterThanOrEqual(19);
+    expect(slow.totals.actionsOk).toBe(0);
+    // With room for both (0.85 s + 0.1 s), everything is served, one request per 0.95 s.
+    const fits = run(edge('1s', '850ms'));
+    expect(failures(fits.series, 'execution-deadline')).toBe(0);
+    expect(fits.totals.actionsOk).toBeGreaterThanOrEqual(20);
+  });
+});
