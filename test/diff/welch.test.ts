@@ -99,4 +99,17 @@ describe('a measure change', () => {
     const one = measureChange(recovery, point([150, 155, 160]), point([150, null, 160]));
     expect(one).toMatchObject({ beyondNoise: false, direction: 'same' });
   });
+
+  it('still compares the seeds that recovered when one more seed did not (within noise): one failure must not hide a 5x slowdown', () => {
+    // Base: 10 seeds recover in about 100 s. Head: one seed never recovers, the other nine take about 500 s.
+    const base = point([98, 99, 100, 101, 102, 98, 99, 100, 101, 102]);
+    const c = measureChange(recovery, base, point([null, 498, 499, 500, 501, 502, 498, 499, 500, 501]));
+    expect(c).toMatchObject({ beyondNoise: true, direction: 'worse' });
+    expect(c.delta).toBeCloseTo(400, 0);
+    expect(c.why).toMatch(/^seeds without a value: 0 of 10 -> 1 of 10, within seed noise \(Welch p = 0\.\d+\); the seeds with a value: /);
+    // And the seeds that recovered, no slower: the same, the count's note kept.
+    const same = measureChange(recovery, base, point([null, 98, 99, 100, 101, 102, 98, 99, 100, 101]));
+    expect(same).toMatchObject({ beyondNoise: false, direction: 'same' });
+    expect(same.why).toMatch(/^seeds without a value: 0 of 10 -> 1 of 10, within seed noise/);
+  });
 });

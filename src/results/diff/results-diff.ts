@@ -130,6 +130,8 @@ export function measureChange(info: { key: string; label: string; unit: Unit; be
   const none = (why: string, p: number | null = null): MeasureChange => ({ ...out, delta: null, lo: null, hi: null, p, beyondNoise: false, direction: 'same', why });
   if (b.length === 0 || h.length === 0) return none('no runs on one side');
   const bNull = b.filter((x) => x === null).length, hNull = h.filter((x) => x === null).length;
+  // A change in how many seeds have a value within noise: said, and the values are still compared.
+  let countNote = '';
   if (bNull > 0 || hNull > 0) {
     // Which seeds have a value at all: for recovery time, which seeds recovered.
     if (bNull / b.length === hNull / h.length) {
@@ -139,22 +141,25 @@ export function measureChange(info: { key: string; label: string; unit: Unit; be
       const nullIsWorst = MEASURES.get(info.key)?.nullIsWorst === true;
       const beyond = test !== null && test.p < NOISE_LEVEL;
       const what = `seeds without a value: ${bNull} of ${b.length} -> ${hNull} of ${h.length}`;
-      if (!beyond) return none(`${what}, ${test ? `within seed noise (Welch ${pText(test.p)})` : 'one seed on a side: cannot be told from noise'}`, test?.p ?? null);
-      const worse = hNull / h.length > bNull / b.length;
-      return { ...out, delta: null, lo: null, hi: null, p: test.p, beyondNoise: true, direction: nullIsWorst ? (worse ? 'worse' : 'better') : 'changed', why: `${what} (Welch ${pText(test.p)})` };
+      if (beyond) {
+        const worse = hNull / h.length > bNull / b.length;
+        return { ...out, delta: null, lo: null, hi: null, p: test.p, beyondNoise: true, direction: nullIsWorst ? (worse ? 'worse' : 'better') : 'changed', why: `${what} (Welch ${pText(test.p)})` };
+      }
+      // One more seed that never recovered must not hide how much slower the others recovered.
+      countNote = `${what}, ${test ? `within seed noise (Welch ${pText(test.p)})` : 'one seed on a side: cannot be told from noise'}; the seeds with a value: `;
     }
   }
   const bv = b.filter((x): x is number => x !== null), hv = h.filter((x): x is number => x !== null);
   const test = welch(bv, hv);
-  if (!test) return none('one seed on a side: a change cannot be told from noise');
+  if (!test) return none(`${countNote}one seed on a side: a change cannot be told from noise`);
   const baseMean = bv.reduce((x, y) => x + y, 0) / bv.length;
   const tie = tieOf(info, baseMean, baseMean + test.delta);
   const common = { ...out, delta: test.delta, lo: test.lo, hi: test.hi, p: test.p };
-  if (test.delta === 0) return { ...common, beyondNoise: false, direction: 'same', why: 'no change' };
-  if (test.p >= NOISE_LEVEL) return { ...common, beyondNoise: false, direction: 'same', why: `within seed noise (Welch ${pText(test.p)})` };
+  if (test.delta === 0) return { ...common, beyondNoise: false, direction: 'same', why: `${countNote}no change` };
+  if (test.p >= NOISE_LEVEL) return { ...common, beyondNoise: false, direction: 'same', why: `${countNote}within seed noise (Welch ${pText(test.p)})` };
   // Beyond noise only when the change exceeds the tolerance (by more than float rounding: a tolerance of 0 is exact).
-  if (Math.abs(test.delta) <= tie.limit + 1e-12) return { ...common, beyondNoise: false, direction: 'same', why: `within the tie tolerance (${tie.text}), Welch ${pText(test.p)}` };
-  return { ...common, beyondNoise: true, direction: directionOf(info.better, test.delta), why: test.p === 0 ? 'every seed agrees on each side' : `Welch ${pText(test.p)}` };
+  if (Math.abs(test.delta) <= tie.limit + 1e-12) return { ...common, beyondNoise: false, direction: 'same', why: `${countNote}within the tie tolerance (${tie.text}), Welch ${pText(test.p)}` };
+  return { ...common, beyondNoise: true, direction: directionOf(info.better, test.delta), why: `${countNote}${test.p === 0 ? 'every seed agrees on each side' : `Welch ${pText(test.p)}`}` };
 }
 
 function rankingPoints(k: RankingResult | null): RankingResult['points'] {
