@@ -138,6 +138,15 @@ export function tCdf(t: number, df: number): number {
 }
 
 /**
+ * P(|T| >= |t|), the two-sided tail, computed as a tail: 2 x (1 - tCdf) loses every digit
+ * once tCdf rounds to 1 (a large t), and a real spread would read as p = 0.
+ */
+export function tTwoSided(t: number, df: number): number {
+  if (!Number.isFinite(df)) return erfc(Math.abs(t) / Math.SQRT2);
+  return Math.min(1, incompleteBeta(df / (df + t * t), df / 2, 0.5));
+}
+
+/**
  * The p-quantile of Student's t with `df` degrees of freedom, exact to about 1e-10: Newton's
  * method on tCdf from the normal quantile, falling back to bisection when a step would leave
  * the bracket (heavy tails at df = 1 or 2). Infinite df is the normal quantile.

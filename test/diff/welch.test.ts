@@ -24,6 +24,16 @@ describe("Welch's t test", () => {
     expect(r.p).toBeLessThan(0.1);
   });
 
+  it('keeps the p value of a large t as a tail (it read 0, "every seed agrees", though the seeds vary)', () => {
+    // t = 200 / 0.5292 = 378, df = 8: p = I(8 / (8 + t^2); 4, 1/2), about 1e-17.
+    const r = welch([100, 101, 102, 100, 101], [300, 301, 302, 300, 301])!;
+    expect(r.p).toBeGreaterThan(0);
+    expect(r.p).toBeLessThan(1e-12);
+    expect(r.df).toBeCloseTo(8, 6);
+    const c = measureChange(recovery, point([100, 101, 102, 100, 101]), point([300, 301, 302, 300, 301]));
+    expect(c.why).toBe('Welch p < 0.001');
+  });
+
   it('says nothing about noise with one seed on a side', () => {
     expect(welch([1], [2, 3])).toBeNull();
   });

@@ -159,7 +159,7 @@ export function measureChange(info: { key: string; label: string; unit: Unit; be
   if (test.p >= NOISE_LEVEL) return { ...common, beyondNoise: false, direction: 'same', why: `${countNote}within seed noise (Welch ${pText(test.p)})` };
   // Beyond noise only when the change exceeds the tolerance (by more than float rounding: a tolerance of 0 is exact).
   if (Math.abs(test.delta) <= tie.limit + 1e-12) return { ...common, beyondNoise: false, direction: 'same', why: `${countNote}within the tie tolerance (${tie.text}), Welch ${pText(test.p)}` };
-  return { ...common, beyondNoise: true, direction: directionOf(info.better, test.delta), why: `${countNote}${test.p === 0 ? 'every seed agrees on each side' : `Welch ${pText(test.p)}`}` };
+  return { ...common, beyondNoise: true, direction: directionOf(info.better, test.delta), why: `${countNote}${test.df === Infinity ? 'every seed agrees on each side' : `Welch ${pText(test.p)}`}` };
 }
 
 function rankingPoints(k: RankingResult | null): RankingResult['points'] {

@@ -8,7 +8,7 @@
  * from 5 to 40): the two samples are not assumed to share a variance. The t distribution is
  * the project's own (src/experiment/stats.ts), exact for fractional degrees of freedom.
  */
-import { meanAndVariance, tCdf, tQuantile } from '../../experiment/stats.js';
+import { meanAndVariance, tQuantile, tTwoSided } from '../../experiment/stats.js';
 
 export interface WelchResult {
   /** Mean of `head` minus mean of `base`. */
@@ -39,7 +39,7 @@ export function welch(base: readonly number[], head: readonly number[]): WelchRe
   const df = (se2 * se2) / ((va * va) / (base.length - 1) + (vb * vb) / (head.length - 1));
   const se = Math.sqrt(se2);
   const t = delta / se;
-  const p = Math.min(1, 2 * (1 - tCdf(Math.abs(t), df)));
+  const p = tTwoSided(t, df);
   const half = tQuantile(0.975, df) * se;
   return { delta, lo: delta - half, hi: delta + half, p, df };
 }
