@@ -133,7 +133,8 @@ export function rankVariants(variants: readonly VariantAggregate[], registry: Me
   type Group = { items: Item[]; by: string | null };
   /**
    * Orders a point's variants into groups that tie on every objective: sort on the objective
-   * at `depth`, cut wherever neighbours are not a tie, order each part by the next objective.
+   * at `depth`, cut before the first that does not tie with its group's best, order each part
+   * by the next objective.
    * The first part keeps what set the whole below the group before it (`by`); each later part
    * was set apart by this objective.
    */
@@ -144,10 +145,13 @@ export function rankVariants(variants: readonly VariantAggregate[], registry: Me
     if (depth === keys.length || items.length < 2) return [{ items: items.sort((a, b) => scenarioOrder.get(a.name)! - scenarioOrder.get(b.name)!), by }];
     const { m, value } = keys[depth];
     const sorted = [...items].sort((a, b) => better(m, value(a.p), value(b.p)));
+    // A variant joins a group when it ties with the group's best, not merely with the one
+    // before it: ties chained through neighbours (100, 109, 118, 127 s against 10 s) would
+    // rank 127 s with 100 s, and diff would call the same pair a change.
     const parts: Item[][] = [];
     for (const it of sorted) {
       const last = parts[parts.length - 1];
-      if (last && tied(m, value(last[last.length - 1].p), value(it.p))) last.push(it);
+      if (last && tied(m, value(last[0].p), value(it.p))) last.push(it);
       else parts.push([it]);
     }
     return parts.flatMap((part, i) => order(part, depth + 1, i === 0 ? by : m.key));

@@ -89,6 +89,19 @@ describe('rankVariants: order', () => {
     expect(tied(success, 0.478, 0.465)).toBe(false);
   });
 
+  it('ties a variant with its group\'s best, not through a chain of neighbours: 100, 109, 118, 127 s make two groups', () => {
+    // Each within 10 s of the one before, but 127 s is 27 s behind the best: chained, the four
+    // tied on recovery and D's shorter outage ranked it first.
+    const r = rank([
+      v('A', pt({ recoveryTimeS: 100, perceivedOutageS: 900 })),
+      v('B', pt({ recoveryTimeS: 109, perceivedOutageS: 900 })),
+      v('C', pt({ recoveryTimeS: 118, perceivedOutageS: 900 })),
+      v('D', pt({ recoveryTimeS: 127, perceivedOutageS: 600 })),
+    ]);
+    expect(order(r)).toEqual(['1 A', '1 B', '3 D', '4 C']);
+    expect(decided(r)).toEqual([null, null, 'recoveryTimeS', 'perceivedOutageS']);
+  });
+
   it('gives a measure that declares no tolerance its unit\'s default, and recovered none', () => {
     // Shares: one point (the diff's "retry share 21.3% -> 22.2%" is a tie).
     const retryShare = MEASURES.get('retryShare')!;
