@@ -23,6 +23,7 @@ export interface EdgeArgs {
   level?: number;
   precision?: string;
   budget?: number;
+  direction?: 'falling' | 'rising';
   seed?: number;
   workers?: number;
   forceWorkers?: boolean;
@@ -53,6 +54,7 @@ export function edgeSearch(loaded: LoadedScenario, args: EdgeArgs): ResolvedSear
     level: args.level ?? block?.level,
     precision: args.precision ?? (args.range === undefined ? block?.precision : undefined),
     budget: args.budget ?? block?.budget,
+    direction: args.direction ?? block?.direction,
   };
   const parsed = searchSchema.safeParse(input);
   if (!parsed.success) {

@@ -178,6 +178,7 @@ async function main(rawArgv: string[], io: Io): Promise<number> {
           .option('level', { type: 'number', describe: 'the probability of recovering whose crossing is sought (default 0.5)' })
           .option('precision', { type: 'string', describe: 'stop once the tipping point is bracketed this tightly, e.g. 30s (default: a 20th of the range)' })
           .option('budget', { type: 'number', describe: 'most runs per variant (default 200)' })
+          .option('direction', { type: 'string', choices: ['falling', 'rising'] as const, describe: 'falling: recovering gets less likely as the value grows (a longer outage, more load); rising: more likely (more slots) (default: read from the runs)' })
           .option('seed', { type: 'number', describe: 'base seed (overrides the scenario\'s): the i-th run at a value uses seed + i' })
           .option('workers', { type: 'number', describe: 'worker threads (default and most: the number of cores)' })
           .option('force-workers', { type: 'boolean', default: false, describe: 'allow more workers than cores' })
@@ -186,7 +187,7 @@ async function main(rawArgv: string[], io: Io): Promise<number> {
       async (a) => {
         const { edgeCommand } = await import('./edge-command.js');
         code = await edgeCommand(
-          { scenario: undash(a.scenario as string), parameter: a.parameter, range: a.range, level: a.level, precision: a.precision, budget: a.budget, seed: a.seed, workers: a.workers, forceWorkers: a['force-workers'], json: a.json, quiet: a.quiet },
+          { scenario: undash(a.scenario as string), parameter: a.parameter, range: a.range, level: a.level, precision: a.precision, budget: a.budget, direction: a.direction as 'falling' | 'rising' | undefined, seed: a.seed, workers: a.workers, forceWorkers: a['force-workers'], json: a.json, quiet: a.quiet },
           io,
         );
       },

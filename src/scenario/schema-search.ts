@@ -34,6 +34,13 @@ export const searchSchema = z
       .max(100_000, 'at most 100,000 runs per variant (a simulator limit)')
       .default(200)
       .meta({ description: 'The most runs the search spends per variant; it stops there with the interval it has.' }),
+    direction: z
+      .enum(['falling', 'rising'], { error: () => 'expected falling or rising' })
+      .optional()
+      .meta({
+        description:
+          'Whether recovering gets less likely as the value grows (falling: a longer outage, more load) or more likely (rising: more slots, instances or budget). Default: read from the coarse pass of every variant together, falling when it shows none.',
+      }),
   })
   .meta({ description: 'A search for each variant\'s tipping point: the value of one parameter at which the probability of recovering crosses `level` (docs/search.md).' });
 

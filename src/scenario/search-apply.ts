@@ -22,6 +22,8 @@ export interface ResolvedSearch {
   precision: number;
   level: number;
   budget: number;
+  /** As the scenario gives it; undefined: read from the runs (run-search.ts). */
+  direction?: 'falling' | 'rising';
 }
 
 /** Where in the `search` block (or which flag) a problem is. */
@@ -86,7 +88,7 @@ export function resolveSearch(spec: SearchSpec, setsValue: (path: PathSegment[])
     else precision = p.n;
   }
   if (problems.length || path === undefined) return problems;
-  return { parameter: spec.parameter, path, kind: from.kind, from: from.n, to: to.n, precision, level: spec.level, budget: spec.budget };
+  return { parameter: spec.parameter, path, kind: from.kind, from: from.n, to: to.n, precision, level: spec.level, budget: spec.budget, ...(spec.direction ? { direction: spec.direction } : {}) };
 }
 
 /** How a value of this kind is said to people: "6m10s", "12.5/s", 0.75. */

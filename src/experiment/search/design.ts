@@ -70,8 +70,13 @@ export interface SearchSettings extends Partial<DesignSettings> {
   budget: number;
   /** Values are multiples of this from `from` (default: a 1,024th of the range). */
   resolution?: number;
-  /** Default: read from the coarse pass (falling unless the far end recovered more often). */
+  /** Default: `directionFrom`, else read from the coarse pass (falling unless the far end recovered more often). */
   direction?: Direction;
+  /**
+   * Asked after the coarse pass, with the tallies at `from` and at `to`, when `direction` is
+   * not given: run-search.ts answers once every variant's coarse pass is in, from all of them.
+   */
+  directionFrom?: (bottom: Tally, top: Tally) => Promise<Direction>;
 }
 
 /** A value's side of the level, as far as its runs decide it. */
@@ -159,7 +164,7 @@ export async function searchTippingPoint(settings: SearchSettings, runBatch: Run
   // 1. The coarse pass.
   const coarse = [...new Set(Array.from({ length: d.coarsePoints }, (_, i) => (i === d.coarsePoints - 1 ? to : snap(from + ((to - from) * i) / (d.coarsePoints - 1)))))];
   await look(coarse);
-  const direction = settings.direction ?? inferDirection(tallies, from, to);
+  const direction = settings.direction ?? (settings.directionFrom ? await settings.directionFrom(tallies.get(from)!, tallies.get(to)!) : inferDirection(tallies, from, to));
 
   const sideOf = (t: Tally): Side => decideSide(t.recovered, t.runs, level, direction, d.decisionConfidence);
   /** The side a value's observed fraction is on, decided or not. */

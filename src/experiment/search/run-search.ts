@@ -10,13 +10,15 @@
  * same for any number of workers.
  */
 import type { LoadedScenario } from '../../scenario/load.js';
+import { ScenarioError } from '../../scenario/problems.js';
 import { writeValue, type ResolvedSearch } from '../../scenario/search-apply.js';
 import type { Scenario } from '../../scenario/schema.js';
 import type { RunBudget } from '../../model/simulate.js';
 import { openTaskPool } from '../pool.js';
 import type { RunTask } from '../worker.js';
 import type { RunResult } from '../run-one.js';
-import { searchTippingPoint, type SearchResult, type Trial } from './design.js';
+import { searchTippingPoint, type Direction, type SearchResult, type Trial } from './design.js';
+import type { Tally } from './isotonic.js';
 
 export interface VariantSearch {
   variant: string;
@@ -62,6 +64,46 @@ export function resolutionFor(precision: number): number {
   return [5, 2, 1].map((m) => m * p).find((s) => s <= target) ?? p;
 }
 
+/**
+ * The step the searched values snap to: resolutionFor(precision), or whole numbers for a
+ * parameter that takes no fractions (slots, instances), which the scenario's own validation
+ * tells: a value halfway between two whole ones is refused. Searching server.slots once tried
+ * 5.8 slots and stopped with a validation error in the middle of the search.
+ */
+function searchResolution(loaded: LoadedScenario, search: ResolvedSearch): number {
+  const step = resolutionFor(search.precision);
+  if (search.kind !== 'number' || !Number.isInteger(search.from) || !Number.isInteger(search.to)) return step;
+  try {
+    loaded.scenarioAt(loaded.variants[0].name, search, search.from + 0.5);
+    return step;
+  } catch (e) {
+    if (e instanceof ScenarioError) return Math.max(1, Math.round(step));
+    throw e;
+  }
+}
+
+/**
+ * The direction of the search when the scenario does not give it, read once from every
+ * variant's coarse pass together: whether recovering gets likelier as the value grows is a
+ * property of the parameter (a longer outage, more slots), not of a variant. Read per variant,
+ * one that recovered everywhere in the range (or nowhere) showed no direction, was taken as
+ * falling, and its tipping point came out on the wrong side of the range. Each variant's
+ * search waits here until all have finished their coarse pass; an abort releases them.
+ */
+export function pooledDirection(variants: number, signal: AbortSignal): (bottom: Tally, top: Tally) => Promise<Direction> {
+  let bottom = 0, bottomRuns = 0, top = 0, topRuns = 0, heard = 0;
+  let settle!: (d: Direction) => void, fail!: (e: Error) => void;
+  const decided = new Promise<Direction>((resolve, reject) => { settle = resolve; fail = reject; });
+  decided.catch(() => {}); // an abort before anyone asks is no error of its own
+  signal.addEventListener('abort', () => fail(new SearchInterrupted()), { once: true });
+  return (b, t) => {
+    bottom += b.recovered; bottomRuns += b.runs;
+    top += t.recovered; topRuns += t.runs;
+    if (++heard === variants) settle(top / topRuns > bottom / bottomRuns ? 'rising' : 'falling');
+    return decided;
+  };
+}
+
 export async function runSearch(loaded: LoadedScenario, search: ResolvedSearch, opts: SearchRunOptions = {}): Promise<SearchOutcome> {
   const seed = opts.seed ?? loaded.base.seed;
   // One variant's failed run stops the others too (their searches could take long, for nothing).
@@ -71,6 +113,8 @@ export async function runSearch(loaded: LoadedScenario, search: ResolvedSearch, 
   outer?.addEventListener('abort', () => stop.abort(), { once: true });
   const signal = stop.signal;
   const pool = openTaskPool(opts.workers ?? 1, signal);
+  const resolution = searchResolution(loaded, search);
+  const directionFrom = search.direction === undefined ? pooledDirection(loaded.variants.length, signal) : undefined;
   let nextIndex = 0;
   try {
     // Settled, not Promise.all: a variant that fails must not leave the others' runs rejecting
@@ -110,7 +154,7 @@ export async function runSearch(loaded: LoadedScenario, search: ResolvedSearch, 
         return tasks.map((t) => results.get(t)!.summary.measures.recovered === 1);
       };
       const result = await searchTippingPoint(
-        { from: search.from, to: search.to, level: search.level, precision: search.precision, budget: search.budget, resolution: resolutionFor(search.precision) },
+        { from: search.from, to: search.to, level: search.level, precision: search.precision, budget: search.budget, resolution, direction: search.direction, directionFrom },
         batch,
       );
       return { variant: v.name, result };

@@ -108,6 +108,22 @@ describe('the cliff search on a synthetic cliff', () => {
     expect(r.interval.hi!).toBeGreaterThanOrEqual(900);
   });
 
+  it('asks directionFrom after the coarse pass, with the tallies at both ends, and searches in the direction it answers', async () => {
+    // A variant that recovers everywhere shows no direction of its own; read alone it was
+    // falling, and "recovers at every value up to the top" turned a rising parameter around.
+    const always: RunBatch = async (trials) => trials.map(() => true);
+    const asked: Array<[number, number, number, number]> = [];
+    const r = await searchTippingPoint({ ...RANGE, level: 0.5, precision: 60, budget: 200, directionFrom: async (bottom, top) => {
+      asked.push([bottom.value, bottom.runs, top.value, top.runs]);
+      return 'rising';
+    } }, always);
+    expect(asked).toEqual([[60, 4, 1800, 4]]);
+    expect(r).toMatchObject({ direction: 'rising', crossing: 'below-range', interval: { lo: null, hi: 60 } });
+    // Without it, the same runs read as falling: recovering at every value up to the top.
+    const alone = await searchTippingPoint({ ...RANGE, level: 0.5, precision: 60, budget: 200 }, always);
+    expect(alone).toMatchObject({ direction: 'falling', crossing: 'above-range' });
+  });
+
   it('stops at its budget, and reports the bracket it had', async () => {
     const r = await searchTippingPoint({ ...RANGE, level: 0.5, precision: 1, budget: 60 }, syntheticCliff(3, 640, 40));
     expect(r.stoppedBy).toBe('budget');
