@@ -4,7 +4,7 @@
  * recovering at each tried value with its Wilson interval. One place for these words, so the
  * terminal and the Markdown never say a tipping point two ways.
  */
-import type { SearchResults, VariantSearchResult } from '../results/search.js';
+import { contradictions, type SearchResults, type VariantSearchResult } from '../results/search.js';
 import { valueText } from '../scenario/search-apply.js';
 
 const OUTAGE = /^faults\[\d+\]\.duration$/;
@@ -49,7 +49,10 @@ export function tippingSentence(s: SearchResults, v: VariantSearchResult): strin
   const short = v.crossing === 'within' && v.stoppedBy !== 'precision'
     ? `; the ${v.stoppedBy === 'budget' ? 'budget' : 'value resolution'} ran out before the precision asked (${t(s.precision)})`
     : '';
-  return `${head}${levelNote(s)}, ${runs}${short}`;
+  const against = contradictions(s, v);
+  const odd = against.length === 0 ? ''
+    : `; ${against.map((x) => `${t(x.value)} (${x.recovered} of ${x.runs} recovered)`).join(', ')} ${against.length === 1 ? 'goes' : 'go'} against a monotone curve: the tipping point may be wrong, see the tried values`;
+  return `${head}${levelNote(s)}, ${runs}${short}${odd}`;
 }
 
 /** The header line above the sentences. */

@@ -74,3 +74,24 @@ export function buildSearchResults(o: SearchOutcome): SearchResults {
     })),
   };
 }
+
+type TriedValue = VariantSearchResult['tried'][number];
+
+/**
+ * Tried values whose 95% interval lies wholly on the other side of the level from where the
+ * crossing puts them: a value below the bracket that surely fails on a falling curve, or one
+ * above it that surely recovers. The search assumes a monotone curve and trusts the nearer
+ * evidence (docs/search.md); these values are the evidence against that assumption, said
+ * beside the tipping point so that nobody reads it as settled.
+ */
+export function contradictions(s: SearchResults, v: VariantSearchResult): TriedValue[] {
+  // The bracket's ends: below the range, every tried value is past the crossing; above it, none is.
+  const recoversBelow = v.direction === 'falling';
+  return v.tried.filter((t) => {
+    const surely = t.lo > s.level ? 'recovers' : t.hi < s.level ? 'fails' : null;
+    if (surely === null) return false;
+    if (v.lo !== null && t.value <= v.lo) return surely !== (recoversBelow ? 'recovers' : 'fails');
+    if (v.hi !== null && t.value >= v.hi) return surely !== (recoversBelow ? 'fails' : 'recovers');
+    return false;
+  });
+}

@@ -8,7 +8,8 @@ import { compile } from 'vega-lite';
 import * as vega from 'vega';
 import { planReport, specWithData } from '../../src/report/html/plan.js';
 import { searchTippingPoint } from '../../src/experiment/search/design.js';
-import { buildSearchResults } from '../../src/results/search.js';
+import { buildSearchResults, contradictions } from '../../src/results/search.js';
+import { tippingSentence } from '../../src/report/search-view.js';
 import { renderReportHtml } from '../../src/report/html/page.js';
 import { cleanupFixtures, small, type Fixture } from './fixtures.js';
 import { syntheticCliff } from '../experiment/search/synthetic.js';
@@ -61,5 +62,43 @@ describe('the tipping-point chart', () => {
     const { bundle } = await withSearch();
     const html = renderReportHtml(bundle);
     expect(html).toContain('where each variant tips');
+  });
+});
+
+describe('a tipping point beside evidence against the monotone curve', () => {
+  const search = { parameter: 'faults[0].duration', kind: 'duration' as const, from: 60, to: 1800, level: 0.5, precision: 60, budget: 200, seed: 1 };
+  const tried = (value: number, recovered: number, runs: number, lo: number, hi: number, side: 'before' | 'after' | 'open') => ({ value, recovered, runs, lo, hi, side });
+  // Falling: recovers below the crossing (about 19m), fails above it. 1m recovered 1 of 8 (95%:
+  // 2%-47%, wholly below the level): a short outage that surely fails, which a monotone curve
+  // does not allow; the search trusts the nearer evidence and still reports the crossing.
+  const variant = {
+    variant: 'odd', direction: 'falling' as const, crossing: 'within' as const, estimate: 1167, lo: 1125, hi: 1200, runs: 96, stoppedBy: 'precision' as const,
+    tried: [
+      tried(60, 1, 8, 0.0224, 0.4709, 'open'),
+      tried(495, 8, 8, 0.6756, 1, 'before'),
+      tried(1125, 8, 8, 0.6756, 1, 'before'),
+      tried(1200, 0, 8, 0, 0.3244, 'after'),
+      tried(1800, 0, 8, 0, 0.3244, 'after'),
+    ],
+  };
+  const results = { ...search, variants: [variant] };
+
+  it('lists the values that go against it, and only those', () => {
+    expect(contradictions(results, variant).map((t) => t.value)).toEqual([60]);
+    expect(tippingSentence(results, variant)).toBe(
+      'survives outages up to 19m27s (95%: 18m45s–20m), 96 runs; 1m (1 of 8 recovered) goes against a monotone curve: the tipping point may be wrong, see the tried values',
+    );
+  });
+
+  it('says nothing more when every tried value agrees, on either side of a rising curve too', () => {
+    const fine = { ...variant, tried: variant.tried.slice(1) };
+    expect(contradictions(results, fine)).toEqual([]);
+    expect(tippingSentence(results, fine)).toBe('survives outages up to 19m27s (95%: 18m45s–20m), 96 runs');
+    // Rising (more slots, more recoveries): failing below the bracket and recovering above it agree.
+    const rising = { ...fine, direction: 'rising' as const, tried: [tried(1, 0, 8, 0, 0.3244, 'before'), tried(20, 8, 8, 0.6756, 1, 'after')], lo: 1, hi: 20 };
+    expect(contradictions(results, rising)).toEqual([]);
+    // ... and recovering below it does not.
+    const against = { ...rising, tried: [tried(1, 8, 8, 0.6756, 1, 'open'), tried(20, 8, 8, 0.6756, 1, 'after')] };
+    expect(contradictions(results, against).map((t) => t.value)).toEqual([1]);
   });
 });
