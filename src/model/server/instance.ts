@@ -74,6 +74,9 @@ export interface ServiceCalls {
   cancel(inst: Instance, job: number): void;
 }
 
+/** A listener of completed jobs: time, round trip inside the instance, in-flight count at its start, failed? */
+export type CompletionListener = (now: number, rtt: number, inflight: number, dropped: boolean) => void;
+
 /** Called when the server answers an attempt whose client is still waiting. */
 export type Respond = (attempt: number, outcome: number) => void;
 
@@ -120,8 +123,12 @@ export class Instance {
   /** Down after a crash: holds nothing and starts nothing until it restarts. */
   down = false;
   private paused = false;
-  /** Called when a job completes (time, round trip inside the instance, in-flight count at its start, failed?). */
-  onComplete?: (now: number, rtt: number, inflight: number, dropped: boolean) => void;
+  /**
+   * Told when a job completes (time, round trip inside the instance, in-flight count at its
+   * start, failed?): each adaptive concurrency limit of the pipeline, its own listener (one
+   * slot for them all let only the last stage added learn).
+   */
+  private readonly completionListeners: CompletionListener[] = [];
   private readonly freeJobs: Int32Array;
   private freeTop: number;
   private readonly kDone: number;
@@ -162,6 +169,15 @@ export class Instance {
     // Chosen once: the one-line queue's path stays as it is when nobody asks for fairness.
     this.line = opts.fair ? new FairQueue(opts.fair, opts.routes.length > 1, engine.memory) : new AttemptQueue(opts.routes.length > 1, engine.memory);
     this.queueNo = attempts.newQueue();
+  }
+
+  /** Adds a listener of completed jobs; returns what removes it. */
+  listenToCompletions(listener: CompletionListener): () => void {
+    this.completionListeners.push(listener);
+    return () => {
+      const i = this.completionListeners.indexOf(listener);
+      if (i >= 0) this.completionListeners.splice(i, 1);
+    };
   }
 
   /** Attempts in service or queued: what admission control and least-outstanding balancing look at. */
@@ -370,7 +386,10 @@ export class Instance {
     // has no round-trip time to learn from: like a job with no work (begin), it is no sample.
     // The RTT-based limiters cannot take one (Vegas refuses it, Gradient2 would divide by it).
     const rtt = this.engine.now - this.jobArrived[j];
-    if (rtt > 0) this.onComplete?.(this.engine.now, rtt, this.jobInflight[j], this.jobOutcome[j] !== OUTCOME_OK);
+    if (rtt > 0) {
+      const ls = this.completionListeners;
+      for (let i = 0; i < ls.length; i++) ls[i](this.engine.now, rtt, this.jobInflight[j], this.jobOutcome[j] !== OUTCOME_OK);
+    }
     this.pump();
   }
 

@@ -196,16 +196,20 @@ export class AdaptiveConcurrency implements Stage {
     this.limits = instances.map(() => makeConcurrencyLimit(spec, rng));
     this.attach();
   }
+  /** What stops each instance feeding this stage's limiter (empty while detached). */
+  private unlisten: Array<() => void> = [];
   /** Feeds each instance's completions to its limiter (again, after an operator put the stage back). */
   attach(): void {
-    this.instances.forEach((inst, i) => {
+    this.detach();
+    this.unlisten = this.instances.map((inst, i) => {
       const limit = this.limits[i];
-      inst.onComplete = (now, rtt, inflight, dropped) => limit.onSample(now, rtt, inflight, dropped);
+      return inst.listenToCompletions((now, rtt, inflight, dropped) => limit.onSample(now, rtt, inflight, dropped));
     });
   }
-  /** Stops feeding the limiters: the stage left the pipeline. */
+  /** Stops feeding this stage's limiters, and only them: the stage left the pipeline. */
   detach(): void {
-    for (const inst of this.instances) inst.onComplete = undefined;
+    for (const stop of this.unlisten) stop();
+    this.unlisten = [];
   }
   check(req: RequestView): number {
     return this.instances[req.instance].outstanding >= this.limits[req.instance].limit ? -OUTCOME_SHED : PASS;

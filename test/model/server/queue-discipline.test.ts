@@ -116,6 +116,16 @@ describe('adaptive-concurrency stage', () => {
     expect(limited.summary.measures.wastedWorkShare).toBeLessThan(0.2);
   });
 
+  it('feeds every adaptive-concurrency stage of the pipeline, not only the last one added', () => {
+    // 50/s of 100 ms jobs need 5 in flight. The first stage starts at a limit of 1 and must
+    // learn its way up; the second, roomy, starts at 100. One slot per instance for listeners
+    // let only the second learn: the first stayed at 1 and shed about 80% of the requests.
+    const r = run(world('50/s', `  stages:
+    - { kind: adaptive-concurrency, algorithm: vegas, initialLimit: 1, maxLimit: 200 }
+    - { kind: adaptive-concurrency, algorithm: vegas, initialLimit: 100, maxLimit: 200 }`));
+    expect(r.summary.measures.successRatio!).toBeGreaterThan(0.95);
+  });
+
   it.each(['vegas', 'gradient2'])('learns nothing from a job that ended the instant it arrived (%s): its calls refused at once, failing fast in 0 s', (algorithm) => {
     // For 10 s every call to service a is reset before it is sent: the job fails at once
     // (failFastTime 0). Such a job has no round-trip time: Vegas once threw on it ("rtt must
