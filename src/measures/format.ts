@@ -34,13 +34,25 @@ function duration(s: number): string {
   return formatDuration(Math.round(s));
 }
 
+/**
+ * A share as a percentage, to a tenth of a point, with more digits where rounding would tell
+ * a different story: a share below 1 never reads "100%" (0.999969 is "99.997%", not all the
+ * new users served), and one above 0 never reads "0%".
+ */
+function share(x: number): string {
+  const pct = x * 100;
+  let digits = x >= 0.999 && x < 1 ? 2 : 1;
+  while (digits < 6 && ((x < 1 && Number(pct.toFixed(digits)) >= 100) || (x > 0 && Number(pct.toFixed(digits)) <= 0))) digits++;
+  return `${decimals(pct, digits)}%`;
+}
+
 export function formatValue(unit: Unit, x: number | null): string {
   if (x === null || !Number.isFinite(x)) return '—';
   switch (unit) {
     case 'duration':
       return duration(x);
     case 'share':
-      return `${decimals(x * 100, x >= 0.999 && x < 1 ? 2 : 1)}%`;
+      return share(x);
     case 'multiple':
       return `${decimals(x, x >= 10 ? 1 : 2)}x`;
     case 'rate':
