@@ -56,6 +56,12 @@ export function listWords(names: string[], most = 3): string {
 
 const fullyRecovered = (e: RankingRow) => e.healthyBefore && (e.values.recovered ?? 0) >= 1 && e.values.recoveryTimeS !== null && e.values.recoveryTimeS !== undefined;
 
+/** Whether the variant had a fault at the point: one without (a control) "recovers" in 0 s by definition, which is no answer. */
+function hadFault(r: Results, e: RankingRow, point: number): boolean {
+  const v = r.variants.find((x) => x.name === e.variant);
+  return (v ? atPoint(v, point)?.measures.lastTriggerEndS?.value ?? null : null) !== null;
+}
+
 /** How long after the last trigger a run could still have recovered: the horizon minus the trigger's end. */
 function windowAfterFault(r: Results, variant: string, point: number): number | null {
   const v = r.variants.find((x) => x.name === variant);
@@ -156,25 +162,32 @@ export function verdictSentence(r: Results): string | null {
   if (!p) return null;
   const k = r.ranking!;
   const parts: string[] = [];
-  const best = p.entries.filter((e) => e.rank === 1 && fullyRecovered(e));
+  // The winners are among the variants that had a fault; a control without one ranks first on
+  // a recovery of 0 s by definition ("healthy brings the service back in 0s" answered nothing).
+  const controls = p.entries.filter((e) => !hadFault(r, e, p.point));
+  const faulted = p.entries.filter((e) => hadFault(r, e, p.point));
+  const contenders = faulted.length > 0 && controls.length > 0 ? faulted : p.entries;
+  const best = contenders.filter((e) => e.rank === contenders[0].rank && fullyRecovered(e));
   const winners = best.map((e) => e.variant);
   if (best.length > 0) {
     parts.push(`${listWords(winners)} ${winners.length > 1 ? 'bring' : 'brings'} the service back in ${timeRange(best.map((e) => e.values.recoveryTimeS!))}`);
   } else {
-    const w = windowAfterFault(r, p.entries[0].variant, p.point);
-    const top = p.entries[0];
-    const some = p.entries.filter((e) => e.healthyBefore && (e.values.recovered ?? 0) > 0);
+    const w = windowAfterFault(r, contenders[0].variant, p.point);
+    const top = contenders[0];
+    const some = contenders.filter((e) => e.healthyBefore && (e.values.recovered ?? 0) > 0);
     parts.push(some.length > 0
       ? `no variant recovers in every seed; ${top.variant} comes closest (${seedsText(top.values.recovered ?? 0, top.runs)})`
       : `no variant brings the service back${w === null ? ' before the run ends' : ` within ${formatValue('duration', w)}`}`);
   }
   const base = p.entries.find((e) => e.variant === k.baseline);
-  if (base) {
+  // A baseline without a fault has nothing to compare: it is among the controls said below.
+  if (base && !(contenders !== p.entries && controls.includes(base))) {
     const cliff = cliffClause(r, base);
     // Already said: the baseline is a winner, or nothing recovered at all.
     const said = winners.includes(base.variant) || (best.length === 0 && (base.values.recovered ?? 0) === 0 && base.healthyBefore);
     if (!said) parts.push(baselineClause(r, p, base, best) + (cliff ? `, and it ${cliff}` : ''));
     else if (cliff) parts.push(`${base.variant} ${cliff}`);
   }
+  if (contenders !== p.entries) parts.push(`${listWords(controls.map((e) => e.variant))} had no fault to recover from`);
   return `${pointPhrase(r, p)}, ${parts.join('; ')}.`;
 }

@@ -114,3 +114,29 @@ describe('the share of the baseline\'s outage saved or cost', () => {
     expect(rankingText(s)).toContain('recovers up to (every seed recovered at each faults[0].duration swept up to it): as-is 6m');
   });
 });
+
+describe('the verdict beside a control without a fault', () => {
+  it('names the best of the variants that had a fault, and says which had none (a control "recovers" in 0 s by definition)', () => {
+    // partial-failures' "healthy" has no fault: it ranked first and the verdict said "healthy brings the service back in 0s".
+    const r = results([
+      v('as-is', pt({ recoveryTimeS: 400, perceivedOutageS: 900 })),
+      v('healthy', pt({ recoveryTimeS: 0, perceivedOutageS: 0, lastTriggerEndS: null })),
+      v('fixed', pt({ recoveryTimeS: 60, perceivedOutageS: 120 })),
+    ]);
+    expect(r.ranking!.points[0].entries[0].variant).toBe('healthy');
+    expect(verdictSentence(r)).toBe('After the fault, fixed brings the service back in 1m; as-is takes 6m40s; healthy had no fault to recover from.');
+  });
+
+  it('says no more of a baseline that is the control than that it had no fault', () => {
+    const r = results([
+      v('healthy', pt({ recoveryTimeS: 0, perceivedOutageS: 0, lastTriggerEndS: null })),
+      v('as-is', pt({ recoveryTimeS: 400, perceivedOutageS: 900 })),
+    ]);
+    expect(verdictSentence(r)).toBe('After the fault, as-is brings the service back in 6m40s; healthy had no fault to recover from.');
+  });
+
+  it('leaves the sentence as it was when every variant had a fault, or none had', () => {
+    const all = results([v('as-is', pt({ recoveryTimeS: 400 })), v('fixed', pt({ recoveryTimeS: 60 }))]);
+    expect(verdictSentence(all)).toBe('After the fault, fixed brings the service back in 1m; as-is takes 6m40s.');
+  });
+});
