@@ -223,7 +223,8 @@ function longestRecovered(variants: readonly VariantAggregate[], parameters: rea
     const ascending = [...v.points].sort((a, b) => seconds(a.values[parameter]) - seconds(b.values[parameter]));
     let best: Value | undefined;
     for (const p of ascending) {
-      if (p.runs === 0 || (p.measures.recovered?.value ?? 0) < 1) break;
+      // Unhealthy before the fault, "recovering" is returning to a broken state: not a recovery.
+      if (p.runs === 0 || (p.measures.recovered?.value ?? 0) < 1 || !healthyAt(p)) break;
       best = p.values[parameter];
     }
     if (best !== undefined) byVariant.set(v.name, best);

@@ -233,6 +233,13 @@ describe('rankVariants: sweep points', () => {
     expect(at12.values.recovered).toBeLessThan(1);
   });
 
+  it('ends "recovers up to" at a swept value where the variant was unhealthy before the fault: a return to a broken state is no recovery', () => {
+    const r = rank([v('broken', ...['1m', '6m', '12m'].map((d, i) => pt({ point: i, values: { [D]: d }, runs: 4, healthyBeforeTrigger: i === 0 ? 1 : 0, recoveryTimeS: 0 })))], undefined, [D]);
+    expect(r.points[0].entries[0].longestRecovered).toBe('1m');
+    const never = rank([v('never', ...['1m', '6m'].map((d, i) => pt({ point: i, values: { [D]: d }, runs: 4, healthyBeforeTrigger: 0, recoveryTimeS: 0 })))], undefined, [D]);
+    expect(never.points[0].entries[0].longestRecovered).toBeNull();
+  });
+
   it('ends "recovers up to" at a swept value without runs (an interrupted experiment): nothing is known there', () => {
     const r = rank([v('a', ...['1m', '6m', '12m'].map((d, i) => pt({ point: i, values: { [D]: d }, runs: i === 1 ? 0 : 4 })))], undefined, [D]);
     expect(r.points[0].entries[0].longestRecovered).toBe('1m');

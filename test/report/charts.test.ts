@@ -94,6 +94,21 @@ describe('planReport charts', () => {
     expect(retries[1].recovery).toBe('not recovered');
   });
 
+  it('puts a sweep point unhealthy before the fault with those not recovered, not on the curve as a fast recovery', () => {
+    // server-defences' contention, broken before its fault, "recovered" at once: it was drawn as a flat 0 s line.
+    const bundle = structuredClone(f.bundle);
+    const v = bundle.results.variants.find((x) => x.name !== 'retries')!;
+    for (const p of v.points) {
+      p.measures.healthyBeforeTrigger = { ...p.measures.healthyBeforeTrigger!, value: 0 };
+      p.measures.recovered = { ...p.measures.recovered!, value: 1 };
+      p.measures.recoveryTimeS = { ...p.measures.recoveryTimeS!, value: 0, lo: 0, hi: 0 };
+    }
+    const plan = planReport(bundle);
+    const rows = plan.datasets.sweep.filter((r) => r.variant === v.name);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of rows) expect([r.recovered, r.rt, r.recovery]).toEqual([false, null, 'unhealthy before the fault']);
+  });
+
   it('gives the heatmap one cell per variant, point and measure, scored best 0 to worst 1, with its own status for not recovered', () => {
     const plan = planReport(f.bundle);
     const rows = plan.datasets.heatmap;

@@ -38,7 +38,7 @@ export function recoveryCurveChart(ctx: ChartContext, axis: SweepAxis): Chart {
           // One row per variant that failed somewhere, named: crosses never sit on each other.
           width: ctx.width,
           height: 16 * axis.notRecovered.length,
-          title: { text: '✕ not recovered (at least one seed still down when the run ended)', color: '#9a3412', fontSize: 11, fontWeight: 'normal' },
+          title: { text: '✕ not recovered (at least one seed still down when the run ended), or unhealthy before the fault', color: '#9a3412', fontSize: 11, fontWeight: 'normal' },
           transform: [...mine, { filter: '!datum.recovered' }],
           params: [pickParam()],
           mark: { type: 'point', shape: 'cross', size: 110, filled: true, strokeWidth: 0 },

@@ -27,7 +27,7 @@ import { pointLabel } from '../cells.js';
 import { formatDuration, parseDuration, parseRate } from '../../scenario/units.js';
 import { formatValue } from '../../measures/format.js';
 import { formatInterval } from '../../measures/format.js';
-import { cellOf, healthyBefore, seedsText } from '../cells.js';
+import { cellOf, healthyBefore, seedsText, UNHEALTHY_TEXT } from '../cells.js';
 
 export const CHART_WIDTH = 760;
 
@@ -219,7 +219,10 @@ function sweepRows(r: Results, divisor: number): { axis: SweepAxis; rows: Row[] 
       if (group !== null && !groups.includes(group)) groups.push(group);
       if (p.runs === 0) continue;
       const a = p.measures.recoveryTimeS;
-      const rt = a?.value ?? null;
+      // Unhealthy before the fault, a "recovery" is a return to a broken state, often at once:
+      // it goes with the points that did not recover, not on the curve as a fast recovery.
+      const healthy = healthyBefore(p);
+      const rt = healthy ? a?.value ?? null : null;
       const frac = p.measures.recovered?.value ?? null;
       rows.push({
         variant: v.name,
@@ -230,7 +233,7 @@ function sweepRows(r: Results, divisor: number): { axis: SweepAxis; rows: Row[] 
         rt: rt === null ? null : rt / divisor,
         lo: rt !== null && a?.lo != null ? a.lo / divisor : null,
         hi: rt !== null && a?.hi != null ? a.hi / divisor : null,
-        recovery: rt === null ? 'not recovered' : formatValue('duration', rt),
+        recovery: !healthy ? UNHEALTHY_TEXT : rt === null ? 'not recovered' : formatValue('duration', rt),
         fractionText: seedsText(frac, p.runs),
       });
     }
