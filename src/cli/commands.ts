@@ -245,6 +245,12 @@ function report(x: ExperimentResult, results: Results, files: string[], io: Io, 
   const points = x.loaded.points.length;
   io.out(`${base.name}: ${x.loaded.variants.length} variant(s)${points > 1 ? ` x ${points} sweep points` : ''} x ${seeds} seed(s)${x.shard ? `, shard ${x.shard.index}/${x.shard.count}` : ''}${quiet ? '' : `; ${detail}`}`);
   const width = io.columns ?? Infinity;
+  const finished = x.results.filter(Boolean).length;
+  const planned = x.runs.filter((r) => inShard(r, x.shard)).length;
+  if (x.partial) {
+    // Said before any number, not only at the end on stderr: everything below reads the finished runs alone.
+    io.out(wrapWords(`PARTIAL: ${finished} of ${planned} runs finished; the verdict, the table and the ranking below read only those, and a variant may have fewer seeds than another`, width));
+  }
   if (base.question) io.out(wrapWords(base.question.trim(), width));
   const verdict = verdictSentence(results);
   if (verdict) io.out(wrapWords(verdict, width));
@@ -267,8 +273,6 @@ function report(x: ExperimentResult, results: Results, files: string[], io: Io, 
     io.err(`FAILED RUN: variant ${f.variant}, point ${f.point}, seed ${f.seed}: ${f.message}`);
   }
   if (x.partial) {
-    const finished = x.results.filter(Boolean).length;
-    const planned = x.runs.filter((r) => inShard(r, x.shard)).length;
     io.err(`PARTIAL: ${finished} of ${planned} runs${x.shard ? ` of shard ${x.shard.index}/${x.shard.count}` : ''} finished; the files above hold them and say "partial": true`);
   }
   const failedExpectations = x.expectations.filter((e) => !e.passed);

@@ -69,7 +69,7 @@ export function summaryMarkdown(b: ResultsBundle, opts: SummaryOptions = {}): st
   }
   const ex = expectationsMarkdown(r);
   out.push(...ex.before);
-  out.push(`**[Full report with charts](${link})** · ${formatDuration(r.horizonS)} simulated per run, ${r.seeds.length} seed${r.seeds.length === 1 ? '' : 's'} per variant; "not recovered": at least one seed had not recovered when the run ended.`, '');
+  out.push(`**[Full report with charts](${link})** · ${formatDuration(r.horizonS)} simulated per run, ${r.partial ? 'up to ' : ''}${r.seeds.length} seed${r.seeds.length === 1 ? '' : 's'} per variant${r.partial ? ' (partial: fewer where runs did not finish)' : ''}; "not recovered": at least one seed had not recovered when the run ended.`, '');
 
   // The fold: what a reviewer reads only when they want the detail.
   out.push('<details>', `<summary>Full comparison${r.variants.length > 0 ? ` (${r.variants.reduce((n, v) => n + v.points.length, 0)} rows)` : ''}, per population${ex.folded.length > 0 ? ', more expectations' : ''} and the ranking rule</summary>`, '');

@@ -139,6 +139,8 @@ function expectStoppedAndPartial(r: Interrupted, out: string, signal: 'SIGINT' |
   expect(summary.runsFinished).toBeGreaterThanOrEqual(1);
   expect(summary.runsFinished).toBeLessThan(180);
   expect(summary.runsFinished).toBe(Number(partialLine![1]));
+  // Said on stdout too, above the verdict and the table, which read only the finished runs.
+  expect(r.stdout.split('\n')[1]).toMatch(new RegExp(`^PARTIAL: ${partialLine![1]} of 180 runs finished; the verdict, the table and the ranking below read only those`));
   return summary;
 }
 

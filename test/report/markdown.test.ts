@@ -29,6 +29,12 @@ describe('summaryMarkdown', () => {
     expect(md).not.toContain('Expectations');
   });
 
+  it('says "up to" N seeds per variant for partial results, where some variants have fewer', () => {
+    expect(summaryMarkdown(s.bundle)).toMatch(/simulated per run, \d+ seeds? per variant;/);
+    const partial = summaryMarkdown({ ...s.bundle, results: { ...s.bundle.results, partial: true } });
+    expect(partial).toMatch(/simulated per run, up to \d+ seeds? per variant \(partial: fewer where runs did not finish\);/);
+  });
+
   it('names the point and the baseline\'s cliff in the verdict, from the ranking and the sweep', () => {
     const md = summaryMarkdown(f.bundle);
     const entries = f.bundle.results.ranking!.points[0].entries;
