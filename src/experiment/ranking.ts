@@ -202,15 +202,19 @@ export function rankVariants(variants: readonly VariantAggregate[], registry: Me
 }
 
 /**
- * With exactly one swept parameter, all of whose values are durations: per variant, the
- * threshold it recovers up to. Its points are read from the shortest value up; the first at
+ * With exactly one swept parameter, a fault's length (faults[i].duration): per variant, the
+ * threshold it recovers up to. (Another duration, such as when a fault starts, has no "up
+ * to": "recovers from every swept length up to 12h" was said of faults[0].at.) Its points are read from the shortest value up; the first at
  * which not every seed recovered ends it, and so does one without runs (an interrupted
  * experiment: nothing is known there, and "up to" would vouch for it). The answer is the last
  * value before that, absent (null) when the shortest already ends it.
  */
+const FAULT_LENGTH = /^faults\[\d+\]\.duration$/;
+
 function longestRecovered(variants: readonly VariantAggregate[], parameters: readonly string[]): { parameter: string; byVariant: Map<string, Value> } | null {
   if (parameters.length !== 1) return null;
   const parameter = parameters[0];
+  if (!FAULT_LENGTH.test(parameter)) return null;
   const all = variants.flatMap((v) => v.points.map((p) => p.values[parameter]));
   if (all.length === 0 || !all.every((x) => x !== undefined && parseDuration(x).ok)) return null;
   const seconds = (x: Value) => {

@@ -245,10 +245,13 @@ describe('rankVariants: sweep points', () => {
     expect(r.points[0].entries[0].longestRecovered).toBe('1m');
   });
 
-  it('has no longest value unless the sweep is one parameter of durations', () => {
+  it('has no longest value unless the sweep is one fault\'s length', () => {
     const load = rank([v('a', pt({ values: { load: 0.5 } }), pt({ point: 1, values: { load: 1.2 } }))], undefined, ['load']);
     expect(load.longestRecoveredParameter).toBeUndefined();
     expect('longestRecovered' in load.points[0].entries[0]).toBe(false);
+    // When a fault starts is a duration too, but "recovers up to 12h" of a start time says nothing (aws-sdk-upgrade).
+    const start = rank([v('a', pt({ values: { 'faults[0].at': '1h' } }), pt({ point: 1, values: { 'faults[0].at': '12h' } }))], undefined, ['faults[0].at']);
+    expect(start.longestRecoveredParameter).toBeUndefined();
   });
 
   it('returns null with no variant at all', () => {
