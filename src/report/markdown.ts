@@ -6,7 +6,7 @@
  * supposed to add markup to a PR comment; pipes are escaped so a cell cannot break a table.
  */
 import type { ResultsBundle } from '../results/bundle.js';
-import type { ExpectationOutcome, Results } from '../results/results.js';
+import { clockOf, type ExpectationOutcome, type Results } from '../results/results.js';
 import { formatDuration } from '../scenario/units.js';
 import { UNHEALTHY_TEXT, atPoint, cellOf, featuredPointIndex, headlineMeasures, healthyBefore, pointLabel } from './cells.js';
 import { compactRankingColumns, rankingCells, rankingColumns, rankingNote } from './ranking-view.js';
@@ -69,7 +69,7 @@ export function summaryMarkdown(b: ResultsBundle, opts: SummaryOptions = {}): st
   }
   const ex = expectationsMarkdown(r);
   out.push(...ex.before);
-  out.push(`**[Full report with charts](${link})** · ${formatDuration(r.horizonS)} simulated per run, ${r.partial ? 'up to ' : ''}${r.seeds.length} seed${r.seeds.length === 1 ? '' : 's'} per variant${r.partial ? ' (partial: fewer where runs did not finish)' : ''}; "not recovered": at least one seed had not recovered when the run ended.`, '');
+  out.push(`**[Full report with charts](${link})** · ${formatDuration(r.horizonS)} simulated per run${ownHorizons(r)}, ${r.partial ? 'up to ' : ''}${r.seeds.length} seed${r.seeds.length === 1 ? '' : 's'} per variant${r.partial ? ' (partial: fewer where runs did not finish)' : ''}; "not recovered": at least one seed had not recovered when the run ended.`, '');
 
   // The fold: what a reviewer reads only when they want the detail.
   out.push('<details>', `<summary>Full comparison${r.variants.length > 0 ? ` (${r.variants.reduce((n, v) => n + v.points.length, 0)} rows)` : ''}, per population${ex.folded.length > 0 ? ', more expectations' : ''} and the ranking rule</summary>`, '');
@@ -167,4 +167,10 @@ function rankingMarkdown(r: Results, points: NonNullable<Results['ranking']>['po
     out.push(`Recovers up to (every seed recovered at each ${mdText(k.longestRecoveredParameter, true)} swept up to it): ${points[0].entries.map((e) => `${mdText(e.variant, true)} ${e.longestRecovered === null || e.longestRecovered === undefined ? 'none' : mdText(String(e.longestRecovered), true)}`).join(', ')}.`, '');
   }
   return out;
+}
+
+/** " (manual-switch-4h: 4h30m)": the variants whose overlay sets a horizon of their own. */
+function ownHorizons(r: Results): string {
+  const own = r.variants.filter((v) => clockOf(r, v).horizonS !== r.horizonS).map((v) => `${v.name}: ${formatDuration(clockOf(r, v).horizonS)}`);
+  return own.length === 0 ? '' : ` (${own.join(', ')})`;
 }

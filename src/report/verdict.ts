@@ -7,7 +7,7 @@
  * answer before any table. Every number in it comes from the Results and is formatted by unit.
  */
 import { formatValue, seedsText } from '../measures/format.js';
-import type { RankingResult, RankingRow, Results } from '../results/results.js';
+import { clockOf, type RankingResult, type RankingRow, type Results } from '../results/results.js';
 import { parseDuration } from '../scenario/units.js';
 import { atPoint, featuredPointIndex, pointLabel } from './cells.js';
 
@@ -66,8 +66,9 @@ function hadFault(r: Results, e: RankingRow, point: number): boolean {
 function windowAfterFault(r: Results, variant: string, point: number): number | null {
   const v = r.variants.find((x) => x.name === variant);
   const end = v ? atPoint(v, point)?.measures.lastTriggerEndS?.value ?? null : null;
+  const { horizonS } = clockOf(r, v);
   // A fault that lasts to the horizon leaves no window: "within 0s" would read as a claim.
-  return end === null || end >= r.horizonS ? null : r.horizonS - end;
+  return end === null || end >= horizonS ? null : horizonS - end;
 }
 
 function timeRange(xs: number[]): string {

@@ -14,6 +14,7 @@ import { roundMeasured } from './numbers.js';
 import { SUMMARY_FORMAT, type PointResult, type Results } from './results.js';
 import { TOOL_VERSION } from '../experiment/tool-version.js';
 import { buildSearchResults } from './search.js';
+import type { Scenario } from '../scenario/schema.js';
 
 function pointOf(p: PointAggregate): PointResult {
   return roundMeasured({
@@ -87,7 +88,14 @@ export function buildResults(x: ExperimentResult): Results {
       name: e.name, variant: e.variant, at: e.at, scope: { ...e.scope }, measure: e.measure, kind: e.kind, limit: e.limit, value: e.value, passed: e.passed, check: e.check, actual: e.actual,
     }, ['at'])),
     ranking: x.ranking ? rankingOf(x.ranking) : null,
-    variants: x.variants.map((v) => ({ name: v.name, description: v.description ?? null, points: v.points.map(pointOf) })),
+    variants: x.variants.map((v) => ({ name: v.name, description: v.description ?? null, ...ownClock(base, x.loaded.variants.find((l) => l.name === v.name)?.scenario), points: v.points.map(pointOf) })),
     ...(x.search ? { search: buildSearchResults(x.search) } : {}),
   };
+}
+
+/** A variant's horizon and bucket width where its overlay changed them (nothing otherwise: summary.json stays as it was). */
+function ownClock(base: Scenario, s: Scenario | undefined): { horizonS?: number; bucketS?: number } {
+  if (!s) return {};
+  const horizonS = s.horizon, bucketS = bucketWidth(s);
+  return horizonS === base.horizon && bucketS === bucketWidth(base) ? {} : { horizonS, bucketS };
 }

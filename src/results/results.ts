@@ -87,6 +87,9 @@ export const pointSchema = z.strictObject({
 const variantSchema = z.strictObject({
   name: z.string(),
   description: z.string().nullable(),
+  /** The variant's own horizon and bucket width, only where its overlay changes the scenario's (read them with clockOf). */
+  horizonS: num.optional(),
+  bucketS: num.optional(),
   points: z.array(pointSchema),
 });
 
@@ -173,6 +176,20 @@ export const resultsSchema = z.strictObject({
 
 export type Results = z.infer<typeof resultsSchema>;
 export type VariantResult = Results['variants'][number];
+
+/**
+ * A variant's horizon and bucket width: its own where its overlay sets them (signup-flood's
+ * manual-switch-4h runs 4h30m in 1m buckets beside the others' 1h in 10s), else the
+ * scenario's. Every reader of a variant's time series or windows goes through here.
+ */
+export function clockOf(r: Pick<Results, 'horizonS' | 'bucketS'>, v: Pick<VariantResult, 'horizonS' | 'bucketS'> | undefined): { horizonS: number; bucketS: number } {
+  return { horizonS: v?.horizonS ?? r.horizonS, bucketS: v?.bucketS ?? r.bucketS };
+}
+
+/** The longest horizon of any variant: what a shared time axis spans. */
+export function longestHorizon(r: Pick<Results, 'horizonS' | 'variants'>): number {
+  return Math.max(r.horizonS, ...r.variants.map((v) => v.horizonS ?? 0));
+}
 export type PointResult = z.infer<typeof pointSchema>;
 export type MeasureInfo = z.infer<typeof measureInfoSchema>;
 export type ColumnInfoResult = z.infer<typeof columnInfoSchema>;

@@ -5,7 +5,7 @@
  * page's JSON block, under the names in DATASETS.
  */
 import type { ResultsBundle } from '../../results/bundle.js';
-import type { Results } from '../../results/results.js';
+import { clockOf, longestHorizon, type Results } from '../../results/results.js';
 import { atPoint, featuredPointIndex } from '../cells.js';
 import { prepareAllSeries, seriesRows, type PreparedSeries } from './series.js';
 import { DATASETS, timeScale, variantColors, type Chart, type ChartContext } from '../charts/common.js';
@@ -55,7 +55,7 @@ export interface ReportPlan {
 export function planReport(b: ResultsBundle, seriesBudget?: number): ReportPlan {
   const r = b.results;
   const names = r.variants.map((v) => v.name);
-  const time = timeScale(r.horizonS);
+  const time = timeScale(longestHorizon(r));
   const ctx: ChartContext = { variants: names, colors: variantColors(names.length), time, width: CHART_WIDTH };
   const featured = featuredPointIndex(r);
   const all = prepareAllSeries(b, seriesBudget);
@@ -155,14 +155,15 @@ function extentsOf(all: PreparedSeries[]): Record<string, { min: number; max: nu
 
 /** Fault windows per variant at the featured point, in the chart time unit. */
 function faultRows(r: Results, point: number, divisor: number): Array<{ variant: string; kind: string; start: number; end: number }> {
-  return r.variants.flatMap((v) =>
-    (atPoint(v, point)?.faults ?? []).map((f) => ({
+  return r.variants.flatMap((v) => {
+    const { horizonS } = clockOf(r, v);
+    return (atPoint(v, point)?.faults ?? []).map((f) => ({
       variant: v.name,
       kind: f.kind,
       start: Math.max(0, f.startS) / divisor,
-      end: Math.min(r.horizonS, f.endS ?? r.horizonS) / divisor,
-    })),
-  );
+      end: Math.min(horizonS, f.endS ?? horizonS) / divisor,
+    }));
+  });
 }
 
 /**

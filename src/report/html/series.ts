@@ -10,7 +10,7 @@
  * a level; columns no dedicated chart draws go to the generic "other series" chart.
  */
 import type { ResultsBundle } from '../../results/bundle.js';
-import type { ColumnInfoResult } from '../../results/results.js';
+import { clockOf, type ColumnInfoResult } from '../../results/results.js';
 import type { SeriesTable } from '../../results/series.js';
 
 export const MAX_POINTS = 600;
@@ -75,16 +75,20 @@ export function prepareSeries(b: ResultsBundle, pointIndex: number, maxPoints = 
   const columns = [...DRAWN.filter((c) => present.has(c)), ...failureColumns, ...extraColumns];
   const perSecond = new Set(info.filter(isCount).map((c) => c.name));
 
-  const bS = r.bucketS;
-  const nb = Math.max(1, Math.ceil(r.horizonS / bS - 1e-9));
-  const factor = Math.max(1, Math.ceil(nb / maxPoints));
-  const width = (i: number) => Math.max(1e-9, Math.min(bS, r.horizonS - i * bS));
+  // The scenario's buckets set how many are merged into a plotted point; a variant with a
+  // horizon or buckets of its own (clockOf) is merged to about the same plotted width.
+  const nbBase = Math.max(1, Math.ceil(r.horizonS / r.bucketS - 1e-9));
+  const factor = Math.max(1, Math.ceil(nbBase / maxPoints));
   const time = tab.num.t_s;
   const load = tab.num.load_multiple;
   const sources = columns.map((c) => tab.num[c]);
   const ratePerSecond = columns.map((c) => perSecond.has(c));
 
   const variants = r.variants.map((v): VariantSeries => {
+    const { horizonS, bucketS: bS } = clockOf(r, v);
+    const nb = Math.max(1, Math.ceil(horizonS / bS - 1e-9));
+    const merge = bS === r.bucketS ? factor : Math.max(1, Math.round((factor * r.bucketS) / bS));
+    const width = (i: number) => Math.max(1e-9, Math.min(bS, horizonS - i * bS));
     // By column position, looked up once: this loop visits every row of the CSV for every
     // variant and sweep point (the flagship: 57,600 rows x 10 variants x 8 points).
     const sums = columns.map(() => new Float64Array(nb));
@@ -109,12 +113,12 @@ export function prepareSeries(b: ResultsBundle, pointIndex: number, maxPoints = 
         hi[i] = Math.max(hi[i], load[row]);
       }
     }
-    // Merge `factor` consecutive buckets, weighting each by its width (the last may be short).
-    const groups = Math.ceil(nb / factor);
+    // Merge `merge` consecutive buckets, weighting each by its width (the last may be short).
+    const groups = Math.ceil(nb / merge);
     const data: Record<string, Array<number | null>> = { t: new Array(groups) };
     for (const c of [...columns, 'load_lo', 'load_hi']) data[c] = new Array(groups);
     for (let g = 0; g < groups; g++) {
-      const from = g * factor, to = Math.min(nb, from + factor);
+      const from = g * merge, to = Math.min(nb, from + merge);
       data.t[g] = from * bS;
       for (const c of columns) {
         let s = 0, w = 0;
@@ -139,7 +143,7 @@ export function prepareSeries(b: ResultsBundle, pointIndex: number, maxPoints = 
     extraColumns,
     perSecond,
     factor,
-    widthS: factor * bS,
+    widthS: factor * r.bucketS,
     point: r.sweep && values ? { index: pointIndex, values } : null,
     variants,
   };

@@ -6,7 +6,7 @@
  */
 import { formatDuration } from '../../scenario/units.js';
 import { formatValue } from '../../measures/format.js';
-import type { FaultWindowResult, Results } from '../../results/results.js';
+import { clockOf, type FaultWindowResult, type Results } from '../../results/results.js';
 import { atPoint, featuredPointIndex } from '../cells.js';
 
 export interface Setting { label: string; value: string }
@@ -26,6 +26,11 @@ function seedsText(seeds: number[]): string {
 export function keySettings(r: Results): Setting[] {
   const out: Setting[] = [];
   out.push({ label: 'horizon', value: `${formatDuration(r.horizonS)} simulated per run, in ${formatDuration(r.bucketS)} buckets` });
+  // A variant whose overlay sets its own horizon or buckets, said beside the scenario's.
+  for (const v of r.variants) {
+    const c = clockOf(r, v);
+    if (c.horizonS !== r.horizonS || c.bucketS !== r.bucketS) out.push({ label: `horizon (${v.name})`, value: `${formatDuration(c.horizonS)} simulated per run, in ${formatDuration(c.bucketS)} buckets` });
+  }
   out.push({ label: 'seeds', value: seedsText(r.seeds) });
   const failed = r.failedRuns.length > 0 ? `; ${r.failedRuns.length} failed` : '';
   out.push({ label: 'runs', value: `${r.runsFinished} of ${r.runsPlanned} finished${failed}` });
@@ -33,11 +38,11 @@ export function keySettings(r: Results): Setting[] {
 
   // Faults at the point the charts draw: the first variant's, plus any variant whose windows differ.
   const featured = featuredPointIndex(r);
-  const text = (ws: FaultWindowResult[] | undefined) => (ws && ws.length > 0 ? ws.map((f) => faultText(f, r.horizonS)).join('; ') : 'none');
-  const windows = r.variants.map((v) => atPoint(v, featured)?.faults);
-  out.push({ label: 'faults', value: text(windows[0]) });
+  const text = (ws: FaultWindowResult[] | undefined, horizonS: number) => (ws && ws.length > 0 ? ws.map((f) => faultText(f, horizonS)).join('; ') : 'none');
+  const windows = r.variants.map((v) => text(atPoint(v, featured)?.faults, clockOf(r, v).horizonS));
+  out.push({ label: 'faults', value: windows[0] });
   r.variants.forEach((v, i) => {
-    if (i > 0 && text(windows[i]) !== text(windows[0])) out.push({ label: `faults (${v.name})`, value: text(windows[i]) });
+    if (i > 0 && windows[i] !== windows[0]) out.push({ label: `faults (${v.name})`, value: windows[i] });
   });
 
   const attackers = r.populations.filter((p) => p.role === 'attacker').map((p) => p.name);
