@@ -25,7 +25,7 @@ export function amplificationChart(ctx: ChartContext): Chart {
         y: { field: 'share', type: 'quantitative', title: 'share of finished actions', axis: { format: '.0%' } },
         color: { ...variantColor(ctx), legend: { orient: 'top', direction: 'horizontal', title: null, symbolType: 'square' } },
         opacity: picked(),
-        tooltip: [{ field: 'variant' }, { field: 'bin', title: 'attempts taken' }, { field: 'share', title: 'share of finished actions', format: '.2%' }, { field: 'value', title: 'actions', format: ',d' }],
+        tooltip: [{ field: 'variant' }, { field: 'bin', title: 'attempts taken' }, { field: 'share', title: 'share of finished actions', format: '.2%' }, { field: 'value', title: 'actions (every seed together)', format: ',d' }],
       },
     }),
   };
