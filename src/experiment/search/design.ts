@@ -164,7 +164,7 @@ export async function searchTippingPoint(settings: SearchSettings, runBatch: Run
   // 1. The coarse pass.
   const coarse = [...new Set(Array.from({ length: d.coarsePoints }, (_, i) => (i === d.coarsePoints - 1 ? to : snap(from + ((to - from) * i) / (d.coarsePoints - 1)))))];
   await look(coarse);
-  const direction = settings.direction ?? (settings.directionFrom ? await settings.directionFrom(tallies.get(from)!, tallies.get(to)!) : inferDirection(tallies, from, to));
+  const direction = settings.direction ?? (settings.directionFrom ? await settings.directionFrom(tallies.get(from)!, tallies.get(to)!) : directionOf(tallies.get(from)!, tallies.get(to)!));
 
   const sideOf = (t: Tally): Side => decideSide(t.recovered, t.runs, level, direction, d.decisionConfidence);
   /** The side a value's observed fraction is on, decided or not. */
@@ -240,9 +240,8 @@ function widestSplit(points: number[], snap: (v: number) => number, tallies: Rea
 }
 
 /** Falling (the common case: a bigger kick) unless the top of the range recovered more often than the bottom. */
-function inferDirection(tallies: ReadonlyMap<number, Tally>, from: number, to: number): Direction {
-  const a = tallies.get(from)!, b = tallies.get(to)!;
-  return b.recovered / b.runs > a.recovered / a.runs ? 'rising' : 'falling';
+export function directionOf(bottom: Tally, top: Tally): Direction {
+  return top.recovered / top.runs > bottom.recovered / bottom.runs ? 'rising' : 'falling';
 }
 
 /** Rounds away binary noise (0.1 + 0.2), so that values print and compare as written. */

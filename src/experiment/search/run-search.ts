@@ -17,7 +17,7 @@ import type { RunBudget } from '../../model/simulate.js';
 import { openTaskPool } from '../pool.js';
 import type { RunTask } from '../worker.js';
 import type { RunResult } from '../run-one.js';
-import { searchTippingPoint, type Direction, type SearchResult, type Trial } from './design.js';
+import { directionOf, searchTippingPoint, type Direction, type SearchResult, type Trial } from './design.js';
 import type { Tally } from './isotonic.js';
 
 export interface VariantSearch {
@@ -91,15 +91,16 @@ function searchResolution(loaded: LoadedScenario, search: ResolvedSearch): numbe
  * search waits here until all have finished their coarse pass; an abort releases them.
  */
 export function pooledDirection(variants: number, signal: AbortSignal): (bottom: Tally, top: Tally) => Promise<Direction> {
-  let bottom = 0, bottomRuns = 0, top = 0, topRuns = 0, heard = 0;
+  const bottom: Tally = { value: NaN, recovered: 0, runs: 0 }, top: Tally = { value: NaN, recovered: 0, runs: 0 };
+  let heard = 0;
   let settle!: (d: Direction) => void, fail!: (e: Error) => void;
   const decided = new Promise<Direction>((resolve, reject) => { settle = resolve; fail = reject; });
   decided.catch(() => {}); // an abort before anyone asks is no error of its own
   signal.addEventListener('abort', () => fail(new SearchInterrupted()), { once: true });
   return (b, t) => {
-    bottom += b.recovered; bottomRuns += b.runs;
-    top += t.recovered; topRuns += t.runs;
-    if (++heard === variants) settle(top / topRuns > bottom / bottomRuns ? 'rising' : 'falling');
+    bottom.recovered += b.recovered; bottom.runs += b.runs;
+    top.recovered += t.recovered; top.runs += t.runs;
+    if (++heard === variants) settle(directionOf(bottom, top)); // the one rule, on every variant's runs together
     return decided;
   };
 }
