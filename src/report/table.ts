@@ -131,7 +131,7 @@ export function rankingText(r: Results, width = Infinity): string {
         printable(e.variant),
         e.healthyBefore ? recovery : UNHEALTHY_TEXT,
         `${detail >= 1 ? 'perceived outage' : 'outage'} ${formatValue('duration', e.values.perceivedOutageS ?? null)}`,
-        ...(detail >= 3 ? [`peak ${formatValue('multiple', e.values.peakLoadMultiple ?? null)}`] : []),
+        ...(detail >= 3 ? [`${label('peakLoadMultiple').replace('peak load', 'peak')} ${formatValue('multiple', e.values.peakLoadMultiple ?? null)}`] : []),
         saved,
         ...(detail >= 2 ? [decided] : []),
       ];

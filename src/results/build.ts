@@ -80,8 +80,10 @@ export function buildResults(x: ExperimentResult): Results {
     measureSettings: Object.fromEntries(Object.entries(measureSettings(base)).filter(([, v]) => typeof v === 'number')) as Record<string, number>,
     subject: populations.filter((_, i) => subject[i]).map(([name]) => name),
     populations: populations.map(([name, p]) => ({ name, route: routeOf(p), role: p.role })),
+    // In a graph of services the server's measures are the edge's: their labels say so (the
+    // ranking's "wasted work 0%" beside a db tier wasting 92% of its slot time read as the whole).
     measures: x.measures.all.map((m) => ({
-      key: m.key, label: m.label, doc: m.doc, unit: m.unit, better: m.better, aggregate: m.aggregate, scope: m.scope, perPopulation: m.perPopulation ?? false, headline: m.headline ?? false,
+      key: m.key, label: m.scope === 'server' && Object.keys(base.services ?? {}).length > 0 ? `${m.label} (edge)` : m.label, doc: m.doc, unit: m.unit, better: m.better, aggregate: m.aggregate, scope: m.scope, perPopulation: m.perPopulation ?? false, headline: m.headline ?? false,
     })),
     columns: { run: RUN_COLUMN_INFO.map((c) => ({ ...c })), population: POPULATION_COLUMN_INFO.map((c) => ({ ...c })) },
     expectations: x.expectations.map((e) => roundMeasured({
