@@ -24,7 +24,7 @@
  */
 import type { CompareSpec } from '../scenario/schema.js';
 import { parseDuration } from '../scenario/units.js';
-import { sameValue } from '../scenario/sweep.js';
+import { FAULT_LENGTH, sameValue } from '../scenario/sweep.js';
 import { tieLimit, tieTolerance, type MeasureDescriptor } from '../measures/measure.js';
 import type { MeasureRegistry } from '../measures/registry.js';
 import type { PointAggregate, VariantAggregate } from './aggregate.js';
@@ -209,8 +209,6 @@ export function rankVariants(variants: readonly VariantAggregate[], registry: Me
  * experiment: nothing is known there, and "up to" would vouch for it). The answer is the last
  * value before that, absent (null) when the shortest already ends it.
  */
-const FAULT_LENGTH = /^faults\[\d+\]\.duration$/;
-
 function longestRecovered(variants: readonly VariantAggregate[], parameters: readonly string[]): { parameter: string; byVariant: Map<string, Value> } | null {
   if (parameters.length !== 1) return null;
   const parameter = parameters[0];

@@ -6,8 +6,8 @@
  */
 import { contradictions, type SearchResults, type VariantSearchResult } from '../results/search.js';
 import { valueText } from '../scenario/search-apply.js';
+import { FAULT_LENGTH } from '../scenario/sweep.js';
 
-const OUTAGE = /^faults\[\d+\]\.duration$/;
 
 /** A value of the searched parameter as people read it: "6m10s", "12.5/s", 0.75. */
 export function searchValueText(s: SearchResults, n: number): string {
@@ -25,7 +25,7 @@ function levelNote(s: SearchResults): string {
 /** The sentence for one variant's tipping point. */
 export function tippingSentence(s: SearchResults, v: VariantSearchResult): string {
   const t = (n: number) => searchValueText(s, n);
-  const outage = OUTAGE.test(s.parameter) && v.direction === 'falling';
+  const outage = FAULT_LENGTH.test(s.parameter) && v.direction === 'falling';
   const runs = `${v.runs} runs`;
   // A side no tried value bounds yet (the budget ended first) is said as beyond the range's end.
   const interval = v.lo !== null && v.hi !== null

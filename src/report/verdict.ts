@@ -9,6 +9,7 @@
 import { formatValue, seedsText } from '../measures/format.js';
 import { clockOf, type RankingResult, type RankingRow, type Results } from '../results/results.js';
 import { parseDuration } from '../scenario/units.js';
+import { FAULT_LENGTH } from '../scenario/sweep.js';
 import { atPoint, featuredPointIndex, pointLabel } from './cells.js';
 
 type RankedPoint = RankingResult['points'][number];
@@ -29,14 +30,13 @@ function durationWords(s: number): string | null {
   return null;
 }
 
-const FAULT_DURATION = /^faults\[(\d+)\]\.duration$/;
 
 /** "At a 12-minute outage" for a swept fault length, else "At faults[0].duration = 12m", or "After the fault" without a sweep. */
 function pointPhrase(r: Results, p: RankedPoint): string {
   const entries = Object.entries(p.values);
   if (entries.length === 1) {
     const [param, value] = entries[0];
-    const m = FAULT_DURATION.exec(param);
+    const m = FAULT_LENGTH.exec(param);
     const d = parseDuration(value);
     const words = m && d.ok ? durationWords(d.value) : null;
     if (m && words) {
@@ -56,17 +56,19 @@ export function listWords(names: string[], most = 3): string {
 
 const fullyRecovered = (e: RankingRow) => e.healthyBefore && (e.values.recovered ?? 0) >= 1 && e.values.recoveryTimeS !== null && e.values.recoveryTimeS !== undefined;
 
-/** Whether the variant had a fault at the point: one without (a control) "recovers" in 0 s by definition, which is no answer. */
-function hadFault(r: Results, e: RankingRow, point: number): boolean {
-  const v = r.variants.find((x) => x.name === e.variant);
-  return (v ? atPoint(v, point)?.measures.lastTriggerEndS?.value ?? null : null) !== null;
+/** When the variant's last fault (or other trigger) ended at the point; null when it had none. */
+function lastTriggerEnd(r: Results, variant: string, point: number): number | null {
+  const v = r.variants.find((x) => x.name === variant);
+  return v ? atPoint(v, point)?.measures.lastTriggerEndS?.value ?? null : null;
 }
+
+/** Whether the variant had a fault at the point: one without (a control) "recovers" in 0 s by definition, which is no answer. */
+const hadFault = (r: Results, e: RankingRow, point: number) => lastTriggerEnd(r, e.variant, point) !== null;
 
 /** How long after the last trigger a run could still have recovered: the horizon minus the trigger's end. */
 function windowAfterFault(r: Results, variant: string, point: number): number | null {
-  const v = r.variants.find((x) => x.name === variant);
-  const end = v ? atPoint(v, point)?.measures.lastTriggerEndS?.value ?? null : null;
-  const { horizonS } = clockOf(r, v);
+  const end = lastTriggerEnd(r, variant, point);
+  const { horizonS } = clockOf(r, r.variants.find((x) => x.name === variant));
   // A fault that lasts to the horizon leaves no window: "within 0s" would read as a claim.
   return end === null || end >= horizonS ? null : horizonS - end;
 }
@@ -140,7 +142,7 @@ function cliffClause(r: Results, e: RankingRow): string | null {
   const seconds = (x: string | number) => { const d = parseDuration(x); return d.ok ? d.value : NaN; };
   const swept = [...new Set(r.sweep.points.map((p) => p.values[param]).filter((x) => x !== undefined))].sort((a, b) => seconds(a) - seconds(b));
   if (swept.length < 2) return null;
-  const noun = FAULT_DURATION.test(param) ? ' of outage' : '';
+  const noun = FAULT_LENGTH.test(param) ? ' of outage' : '';
   const L = e.longestRecovered ?? null;
   if (L === null) {
     // "Up to" is a threshold: a variant that fails at the shortest length but recovers at a longer one has none.

@@ -18,6 +18,9 @@ export interface SweepPoint {
 
 export const LOAD_PARAMETER = 'load';
 
+/** A fault's length as a swept or searched parameter ("faults[0].duration"; the index captured): what "recovers up to" and "outage" are said of. */
+export const FAULT_LENGTH = /^faults\[(\d+)\]\.duration$/;
+
 /** "faults[0].duration" → ['faults', 0, 'duration']; returns a message when unreadable. */
 export function parsePath(text: string): PathSegment[] | string {
   const out: PathSegment[] = [];

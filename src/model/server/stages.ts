@@ -192,12 +192,12 @@ export class MinVersion implements Stage {
 /** Netflix-style adaptive concurrency limit, one limiter per instance, fed by its completions. */
 export class AdaptiveConcurrency implements Stage {
   readonly limits: ConcurrencyLimit[];
+  /** What stops each instance feeding this stage's limiter (empty while detached). */
+  private unlisten: Array<() => void> = [];
   constructor(spec: Extract<StageSpec, { kind: 'adaptive-concurrency' }>, private readonly instances: Instance[], rng: () => number) {
     this.limits = instances.map(() => makeConcurrencyLimit(spec, rng));
     this.attach();
   }
-  /** What stops each instance feeding this stage's limiter (empty while detached). */
-  private unlisten: Array<() => void> = [];
   /** Feeds each instance's completions to its limiter (again, after an operator put the stage back). */
   attach(): void {
     this.detach();

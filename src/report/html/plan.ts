@@ -7,6 +7,7 @@
 import type { ResultsBundle } from '../../results/bundle.js';
 import { clockOf, longestHorizon, type Results } from '../../results/results.js';
 import { atPoint, featuredPointIndex } from '../cells.js';
+import { FAULT_LENGTH } from '../../scenario/sweep.js';
 import { prepareAllSeries, seriesRows, type PreparedSeries } from './series.js';
 import { DATASETS, timeScale, variantColors, type Chart, type ChartContext } from '../charts/common.js';
 import { loadChart } from '../charts/load.js';
@@ -240,7 +241,7 @@ function sweepRows(r: Results, divisor: number): { axis: SweepAxis; rows: Row[] 
     }
   }
   const notRecovered = r.variants.map((v) => v.name).filter((name) => rows.some((row) => row.variant === name && row.recovered === false));
-  const fault = /^faults\[(\d+)\]\.duration$/.exec(p1);
+  const fault = FAULT_LENGTH.exec(p1);
   const kind = fault ? r.variants.flatMap((v) => v.points).find((p) => p.faults[Number(fault[1])])?.faults[Number(fault[1])].kind ?? '' : '';
   const name = fault ? (/down|outage/.test(kind) ? 'outage length' : 'fault length') : p1;
   return { axis: { title: x.title, name, groups, ordinal: x.ordinal, notRecovered }, rows };
