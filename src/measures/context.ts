@@ -50,3 +50,14 @@ export const lastTriggerEndS = defineMeasure({
   range: { min: 0, max: 'horizon' },
   compute: (v) => v.lastTriggerEndS,
 });
+
+export const healthWindowS = defineMeasure({
+  key: 'healthWindowS',
+  label: 'health window',
+  doc: 'Width (s) of the windows recovery judges health over: measures.healthWindow when set; else the bucket width, widened (to a round duration, at most the hold) until a window holds (5 / loadExcess)² attempts at the pre-fault load, so that Poisson noise stays inside the load allowance.',
+  unit: 'duration',
+  better: 'none',
+  aggregate: 'mean',
+  scope: 'server',
+  compute: (v) => v.healthWindowS,
+});

@@ -15,7 +15,7 @@ import {
   futileRetryShare, goodputMean, originalSuccessAfterFault, retryShare, successRatio,
 } from './users.js';
 import { detectedRetryShare, detectionFalsePositiveShare, fingerprintTableBytes } from './detection.js';
-import { baselineRate, lastTriggerEndS, preFaultLoadMultiple, preFaultSuccessRatio } from './context.js';
+import { baselineRate, healthWindowS, lastTriggerEndS, preFaultLoadMultiple, preFaultSuccessRatio } from './context.js';
 
 export const BUILTIN_MEASURES = [
   recovered,
@@ -56,6 +56,7 @@ export const BUILTIN_MEASURES = [
   preFaultSuccessRatio,
   preFaultLoadMultiple,
   lastTriggerEndS,
+  healthWindowS,
 ] as const;
 
 export type BuiltinMeasureKey = (typeof BUILTIN_MEASURES)[number]['key'];

@@ -63,6 +63,11 @@ export interface Recovery {
 /** What users saw in a bucket: the service up, down, or nothing (idle: no action started or ended). */
 export const UP = 0, DOWN = 1, IDLE = 2;
 
+/** Standard deviations of a window's count that the load allowance must cover (healthWindowS). */
+const NOISE_SIGMAS = 5;
+/** The widths a health window is widened to: round durations, as people read them. */
+const ROUND_WINDOWS_S = [1, 2, 5, 10, 15, 20, 30, 60, 120, 300, 600, 900, 1800, 3600];
+
 /** The users' own counters, summed over the view's populations. */
 export type UsersSeries = { [K in (typeof POPULATION_COUNTERS)[number]]: Float64Array } & { failures: Float64Array[] };
 
@@ -74,6 +79,7 @@ export class RunView {
   private _successRatio?: Float64Array;
   private _perceived?: Uint8Array;
   private _recovery?: Recovery;
+  private _healthWindowS?: number;
   private _histogram?: number[];
 
   /**
@@ -217,6 +223,30 @@ export class RunView {
   }
 
   /**
+   * The width of the windows health is judged over: `measures.healthWindow` when the scenario
+   * sets it; else the bucket width, widened (to a round duration, at most the hold) until a
+   * window holds enough attempts at the pre-fault load that Poisson noise stays inside the
+   * load allowance: five standard deviations of a count of N is 5·√N, within loadExcess·N
+   * from N = (5 / loadExcess)² on (625 attempts at the default 20%). A 1 s window of a 50/s
+   * service holds about 50, whose ordinary ups and downs passed 1.2x in about one window in
+   * twelve: a service back to normal never held a 1-minute hold, and the verdict of one
+   * simulation read "not recovered" at 1 s buckets and "recovered" at 5 s.
+   */
+  get healthWindowS(): number {
+    if (this._healthWindowS !== undefined) return this._healthWindowS;
+    const set = this.settings.healthWindowS;
+    if (set !== undefined) return (this._healthWindowS = set);
+    let w = this.bucketS;
+    const attemptsPerS = this.baseline.rate * this.baseline.loadMultiple;
+    const excess = this.settings.loadExcess;
+    if (attemptsPerS > 0 && excess > 0) {
+      const neededS = (NOISE_SIGMAS / excess) ** 2 / attemptsPerS;
+      if (neededS > w) w = Math.max(this.bucketS, Math.min(this.settings.holdS, ROUND_WINDOWS_S.find((x) => x >= neededS) ?? Math.ceil(neededS)));
+    }
+    return (this._healthWindowS = w);
+  }
+
+  /**
    * Recovery after the last trigger, resolved to the fine series' cells (a second, for
    * horizons up to about a day): the first moment from which every window of the health
    * width, for `hold` seconds, had the users' success ratio at or above the limit and the
@@ -231,7 +261,7 @@ export class RunView {
     if (lastEnd === null) return (this._recovery = { recovered: true, recoveryTimeS: 0, healthyFromS: 0 });
     const fine = this.record.fine;
     const cellS = fine.cellS;
-    const windowCells = Math.max(1, Math.round((this.settings.healthWindowS ?? this.bucketS) / cellS));
+    const windowCells = Math.max(1, Math.round(this.healthWindowS / cellS));
     const holdCells = Math.max(1, Math.round(this.settings.holdS / cellS));
     const span = Math.max(holdCells, windowCells);
     const need = span - windowCells + 1; // consecutive healthy window starts that cover the stretch
@@ -253,6 +283,32 @@ export class RunView {
       }
     }
     return (this._recovery = { recovered: false, recoveryTimeS: null, healthyFromS: null });
+  }
+
+  /**
+   * The sum of one of the per-second series (record.fine) over [from, to): whole cells, and
+   * the share of a cell cut at either end (spread evenly within it, all that a cell says).
+   */
+  fineSum(cells: Float64Array, from: number, to: number): number {
+    const cellS = this.record.fine.cellS;
+    let sum = 0;
+    const last = Math.min(cells.length - 1, Math.ceil(to / cellS) - 1);
+    for (let c = Math.max(0, Math.floor(from / cellS)); c <= last; c++) {
+      const lo = Math.max(from, c * cellS), hi = Math.min(to, (c + 1) * cellS);
+      if (hi > lo) sum += cells[c] * ((hi - lo) / cellS);
+    }
+    return sum;
+  }
+
+  /** The sum of a per-bucket series over [from, to): whole buckets, and the share of a bucket cut at either end. */
+  bucketSum(buckets: Float64Array, from: number, to: number): number {
+    let sum = 0;
+    for (let i = 0; i < this.n; i++) {
+      const start = i * this.bucketS, end = start + this.widths[i];
+      const lo = Math.max(from, start), hi = Math.min(to, end);
+      if (hi > lo) sum += buckets[i] * ((hi - lo) / this.widths[i]);
+    }
+    return sum;
   }
 
   /** histogram[k] = the users' finished actions that took exactly k attempts. */

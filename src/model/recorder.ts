@@ -112,7 +112,11 @@ export class Recorder {
     this.attemptsPerActionByPopulation = this.pops.map(() => [0]);
     const cellS = fineCellS(horizonS);
     const cells = Math.max(1, Math.ceil(horizonS / cellS - 1e-9));
-    this.fine = { cellS, n: cells, actionsOk: new Float64Array(cells), actionsEnded: new Float64Array(cells), attempts: new Float64Array(cells) };
+    this.fine = {
+      cellS, n: cells,
+      actionsOk: new Float64Array(cells), actionsEnded: new Float64Array(cells), attempts: new Float64Array(cells),
+      firstTries: new Float64Array(cells), firstTriesOk: new Float64Array(cells),
+    };
     this.series = {
       bucketS, n,
       attempts: f(), firstTries: f(), retries: f(), futileRetries: f(), attemptsOk: f(), firstTriesOk: f(),
@@ -187,7 +191,9 @@ export class Recorder {
     c[o + (isRetry ? C_RETRIES : C_FIRST_TRIES)]++;
     if (futile) c[o + C_FUTILE]++;
     this.openDirty = true;
-    this.fine.attempts[this.cell(now)]++;
+    const cell = this.cell(now);
+    this.fine.attempts[cell]++;
+    if (!isRetry && this.subject[pop]) this.fine.firstTries[cell]++;
   }
 
   /**
@@ -199,7 +205,10 @@ export class Recorder {
     const latencyS = now - sentT;
     if (outcome === 0) {
       this.open[pop * COUNTERS + C_ATTEMPTS_OK]++;
-      if (firstTry) this.pops[pop].firstTriesOk[this.bucketOf(sentT)]++;
+      if (firstTry) {
+        this.pops[pop].firstTriesOk[this.bucketOf(sentT)]++;
+        if (this.subject[pop]) this.fine.firstTriesOk[Math.min(this.fine.n - 1, Math.floor(sentT / this.fine.cellS))]++;
+      }
     } else this.open[pop * COUNTERS + C_FAILURES + outcome - 1]++;
     this.openDirty = true;
     let bin = 0;

@@ -120,6 +120,9 @@ export interface FineSeries {
   actionsOk: Float64Array;
   actionsEnded: Float64Array;
   attempts: Float64Array;
+  /** The verdict's users' first tries, by the cell they were sent in, and those answered with success (new users served). */
+  firstTries: Float64Array;
+  firstTriesOk: Float64Array;
 }
 
 /** About 28 hours at one second: beyond that the cells widen, and memory stays bounded. */

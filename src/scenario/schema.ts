@@ -25,7 +25,7 @@ export const measuresSchema = z.strictObject({
   bucket: durationSchema('Width of a time bucket in the series ("auto": about 1,000 buckets over the horizon, at least 1s).').optional(),
   warmup: durationSchema('Start-up time left out of the pre-fault baseline.').prefault('60s'),
   hold: durationSchema('How long the service must stay healthy to count as recovered.').prefault('2m'),
-  healthWindow: durationSchema('Width of the window health is judged over (default: the bucket width); recovery time slides it a second at a time, so it is resolved to the second whatever the buckets.').optional(),
+  healthWindow: durationSchema('Width of the window health is judged over (default: the bucket width, widened to a round duration, at most the hold, until a window holds (5 / loadExcess)² attempts at the pre-fault load, so that ordinary traffic noise stays inside the load allowance); recovery time slides it a second at a time, so it is resolved to the second whatever the buckets.').optional(),
   successRatioDrop: z.number().min(0).max(1).default(0.02).meta({ description: 'Healthy: success ratio at least the pre-fault ratio minus this.' }),
   loadExcess: z.number().min(0).default(0.2).meta({ description: 'Healthy: offered load at most the pre-fault load times (1 + this).' }),
   perceivedOutageThreshold: z.number().min(0).max(1).default(0.9).meta({ description: 'Users perceive an outage while the success ratio is below this; below it before the first fault, a variant is marked unhealthy before the fault.' }),

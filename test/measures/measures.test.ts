@@ -124,15 +124,19 @@ function fineStorm(upAtS: number, horizonS = 1000, bucketS = 10, faults: FaultWi
 }
 
 describe('recovery (per second, health judged over sliding windows)', () => {
+  // These records have no noise: their windows are pinned at 10 s (the default widens them
+  // for 10 attempts/s; its own tests are below).
+  const view = (r: RunRecord, over: Partial<MeasureSettings> = {}) => RunView.subject(r, { ...S, healthWindowS: 10, ...over });
+
   it('is resolved to the second, whatever the bucket width', () => {
     // Healthy from 347 s: the 10 s window [347, 357) is the first wholly healthy one.
     expect(view(fineStorm(347)).recovery).toEqual({ recovered: true, recoveryTimeS: 47, healthyFromS: 347 });
     // One-minute buckets with a 10 s health window give the same second.
     expect(view(fineStorm(347, 1200, 60), { healthWindowS: 10 }).recovery.recoveryTimeS).toBe(47);
-    // With the health window at the bucket width (60 s) it still slides a second at a time, and
-    // judges a minute at once: [346, 406) holds one down second, 590 of 600 actions served
-    // (0.983 >= 0.98) and 630 attempts (1.05x): healthy.
-    expect(view(fineStorm(347, 1200, 60)).recovery.recoveryTimeS).toBe(46);
+    // A 60 s window still slides a second at a time, and judges a minute at once: [346, 406)
+    // holds one down second, 590 of 600 actions served (0.983 >= 0.98) and 630 attempts
+    // (1.05x): healthy.
+    expect(view(fineStorm(347, 1200, 60), { healthWindowS: 60 }).recovery.recoveryTimeS).toBe(46);
   });
 
   it('starts counting from the end of the last trigger, not the first', () => {
@@ -187,6 +191,37 @@ describe('recovery (per second, health judged over sliding windows)', () => {
     // [328, 338) holds two such seconds: 194 + 80 of 200 + 80 served, 0.979: not healthy;
     // [329, 339) one: 97 + 90 of 100 + 90, 0.984: healthy.
     expect(view(r).recovery.recoveryTimeS).toBe(29);
+  });
+
+  it('judges health over the bucket width by default, widened to a round window holding (5 / loadExcess)² attempts, at most the hold', () => {
+    // 10 attempts/s: 625 attempts take 62.5 s, so the 10 s buckets widen to 120 s (the hold).
+    const r = fineStorm(300);
+    expect(RunView.subject(r, S).healthWindowS).toBe(120);
+    expect(RunView.subject(r, { ...S, holdS: 60 }).healthWindowS).toBe(60);
+    // A wider load allowance needs fewer: (5 / 0.5)² = 100 attempts, 10 s, the bucket itself.
+    expect(RunView.subject(r, { ...S, loadExcess: 0.5 }).healthWindowS).toBe(10);
+    // Ten times the traffic: 6.25 s, inside the bucket; a set window is taken as it is.
+    const busy = build(1000, [FAULT], 10);
+    setSeconds(busy, 0, 1000, { attempts: 100, ok: 100, failed: 0 });
+    expect(RunView.subject(busy, S).healthWindowS).toBe(10);
+    expect(RunView.subject(r, { ...S, healthWindowS: 5 }).healthWindowS).toBe(5);
+  });
+
+  it('does not let the ordinary ups and downs of a 1 s window veto a recovery', () => {
+    // 1 s buckets at 50 attempts/s, every action served, and every seventh second 61 attempts
+    // (above the 60 of 1.2x), the next one 39: the load averages 1x, as Poisson traffic does.
+    const r = build(600, [{ kind: 'x', startS: 200, endS: 260 }], 1);
+    setSeconds(r, 0, 600, { attempts: 50, ok: 50, failed: 0 });
+    for (let t = 0; t + 1 < 600; t += 7) {
+      r.fine.attempts[t] = 61;
+      r.fine.attempts[t + 1] = 39;
+    }
+    // Judged second by second, no 60 s hold is ever free of a 61: never recovered.
+    expect(RunView.subject(r, { ...S, holdS: 60, healthWindowS: 1 }).recovery.recovered).toBe(false);
+    // By default the window is 15 s (625 / 50 = 12.5 s, rounded up): recovered at once.
+    const v = RunView.subject(r, { ...S, holdS: 60 });
+    expect(v.healthWindowS).toBe(15);
+    expect(v.recovery).toEqual({ recovered: true, recoveryTimeS: 0, healthyFromS: 260 });
   });
 
   it('never recovers when the trigger lasts to the end of the run', () => {
@@ -331,6 +366,19 @@ describe('originalSuccessAfterFault', () => {
     expect(m(originalSuccessAfterFault, r, { holdS: 60 })).toBeCloseTo(12 / 60, 12);
   });
 
+  it('reads the hold to the second when the fault ends inside a bucket', () => {
+    // 1-minute buckets; the fault ends at 270. Users send 10 first tries a second all along:
+    // none served during the fault, 4 a second while the backlog drains [270, 300), all after.
+    const r = makeRecord(1200, [{ kind: 'dependency-outage', startS: 200, endS: 270 }], 60);
+    set(r, 0, r.series.n, { firstTries: 600, firstTriesOk: 600 });
+    set(r, 3, 4, { firstTriesOk: 400 }); // [180, 240): 20 s before the fault, 40 s in it
+    set(r, 4, 5, { firstTriesOk: 120 });
+    for (let t = 200; t < 300; t++) r.fine.firstTriesOk[t] = t < 270 ? 0 : 4;
+    // The hold [270, 390): 1,200 sent, 30 x 4 + 90 x 10 = 1,020 served. Whole buckets starting
+    // in it, [300, 420), read 1.
+    expect(m(originalSuccessAfterFault, r)).toBeCloseTo(1020 / 1200, 12);
+  });
+
   it('is null without faults or without originals in the window', () => {
     expect(m(originalSuccessAfterFault, makeRecord(1000, []))).toBeNull();
     expect(m(originalSuccessAfterFault, makeRecord(1000))).toBeNull();
@@ -344,6 +392,13 @@ describe('peakLoadMultiple', () => {
     expect(m(peakLoadMultiple, r)).toBe(5);
     set(r, 99, 100, { attempts: 0 });
     expect(m(peakLoadMultiple, r)).toBe(4); // the DOWN buckets
+  });
+
+  it('leaves out a last bucket the horizon cuts to under half the bucket width: a rate over a sliver is noise', () => {
+    const r = stormRecord(30, 990.5);
+    set(r, 99, 100, { attempts: 25 }); // 25 in 0.5 s = 50/s = 5x, from a handful of attempts
+    expect(m(peakLoadMultiple, r)).toBe(4);
+    expect(m(retryShareAtPeak, r)).toBe(0.75); // the peak's bucket is a DOWN one, not the sliver
   });
 });
 
@@ -400,6 +455,21 @@ describe('excessAttempts', () => {
     expect(m(excessAttempts, r)).toBe(400);
     expect(m(excessAttempts, makeRecord(1000, []))).toBe(0);
   });
+
+  it('counts, in the bucket where the trigger ends, only the attempts sent after its end', () => {
+    // 1-minute buckets; the fault ends at 270, inside [240, 300). Clients send 40/s until
+    // then and 10/s (the 1x) after it: no excess at all. A share of the bucket's 1,500
+    // attempts (half: 750, against a limit of 1.2 x 10 x 30 = 360) counted the fault's storm.
+    const r = fineStorm(270, 1200, 60, [{ kind: 'dependency-outage', startS: 200, endS: 270 }]);
+    expect(r.series.attempts[4]).toBe(1500); // 30 s at 40 and 30 s at 10
+    expect(m(excessAttempts, r)).toBe(0);
+    // 20 attempts/s after the fault: 8 over the limit of 12 each second, 10 s buckets or 1 min.
+    setSeconds(r, 270, 1200, { attempts: 20, ok: 10, failed: 0 });
+    const tenSecond = fineStorm(270, 1200, 10, [{ kind: 'dependency-outage', startS: 200, endS: 270 }]);
+    setSeconds(tenSecond, 270, 1200, { attempts: 20, ok: 10, failed: 0 });
+    expect(m(excessAttempts, r)).toBeCloseTo(930 * 8, 6);
+    expect(m(excessAttempts, tenSecond)).toBeCloseTo(930 * 8, 6);
+  });
 });
 
 describe('attemptsPerActionStats', () => {
@@ -449,8 +519,11 @@ describe('summarize', () => {
     const s = summarize(r, S);
     expect(Object.keys(s.measures)).toEqual(MEASURES.keys);
     expect(s.measures).toMatchObject({
+      // 10 attempts/s: the 10 s buckets widen to a 120 s health window (the hold), which
+      // holds two down seconds and still serves 98%: [348, 468) is healthy.
+      healthWindowS: 120,
       recovered: 1,
-      recoveryTimeS: 50,
+      recoveryTimeS: 48,
       healthyBeforeTrigger: 1,
       baselineRate: 10,
       preFaultSuccessRatio: 1,

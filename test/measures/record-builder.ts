@@ -33,7 +33,7 @@ export function makeRecord(horizonS: number, faults: FaultWindow[], bucketS = 10
       dependencyCalls: [], dependencyRefused: [], workS: z(), wastedWorkS: z(), lostAttempts: z(),
       populations: populations.map(pop),
     },
-    fine: { cellS: 1, n: cells, actionsOk: new Float64Array(cells), actionsEnded: new Float64Array(cells), attempts: new Float64Array(cells) },
+    fine: { cellS: 1, n: cells, actionsOk: new Float64Array(cells), actionsEnded: new Float64Array(cells), attempts: new Float64Array(cells), firstTries: new Float64Array(cells), firstTriesOk: new Float64Array(cells) },
     faults,
     attemptsPerAction: [0],
     attemptsPerActionByPopulation: populations.map(() => [0]),
@@ -70,6 +70,14 @@ export function set(r: RunRecord, from: number, to: number, b: Bucket, pop = 0):
     for (const [field, key] of FIELDS) if (b[field] !== undefined) s.populations[pop][key][i] = b[field]!;
   }
   for (const [, key] of FIELDS) for (let i = from; i < to; i++) s[key][i] = s.populations.reduce((a, p) => a + p[key][i], 0);
+  // The verdict's users' first tries per second (new users served reads them): each bucket's
+  // count of the subject populations, spread evenly over its seconds.
+  for (const key of ['firstTries', 'firstTriesOk'] as const) {
+    for (let i = from; i < to; i++) {
+      const perS = s.populations.reduce((a, p, k) => a + (r.populations[k].subject ? p[key][i] : 0), 0) / s.bucketS;
+      for (let t = i * s.bucketS; t < Math.min((i + 1) * s.bucketS, r.fine.n); t++) r.fine[key][t] = perS;
+    }
+  }
 }
 
 export interface PerSecond {

@@ -39,7 +39,7 @@ describe('summaryMarkdown', () => {
     const md = summaryMarkdown(f.bundle);
     const entries = f.bundle.results.ranking!.points[0].entries;
     expect(entries.map((e) => e.variant)).toEqual(['short-queue', 'no-retries', 'retries']);
-    expect(md).toContain('**Verdict:** At a 2-minute fault, short-queue brings the service back in 1s; retries does not recover within 13m, and it recovers from none of the swept lengths, not even 30s.');
+    expect(md).toContain('**Verdict:** At a 2-minute fault, short-queue brings the service back in 0s; retries does not recover within 13m, and it recovers from none of the swept lengths, not even 30s.');
   });
 
   it('says "before the run ends" when the fault lasts to the horizon, not "within 0s"', async () => {

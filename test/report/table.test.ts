@@ -42,7 +42,7 @@ describe('the terminal table', () => {
       expect(note).toMatch(/more columns? in summary\.md and report\.html/);
       // The storm's rows still say so, and the ranking still reads best first.
       expect(t).toMatch(/^retries\s+30s\s+0 of 2 seeds\s+not recovered/m);
-      expect(k).toMatch(/^ {4}1\. {2}short-queue\s+(recovered|back) in 1s/m);
+      expect(k).toMatch(/^ {4}1\. {2}short-queue\s+(recovered|back) in 0s/m);
     });
   }
 

@@ -23,6 +23,24 @@ function seedsText(seeds: number[]): string {
   return `${seeds.length} per variant (${list})`;
 }
 
+/**
+ * The width of the windows recovery judged health over: measures.healthWindow when set, else
+ * what the runs used (the healthWindowS measure: the bucket width, widened where the traffic
+ * before the fault was too thin for the load allowance), as one width or a range.
+ */
+function healthWindowText(r: Results): string {
+  const widths: number[] = [];
+  for (const v of r.variants) {
+    for (const p of v.points) {
+      const w = p.measures.healthWindowS?.value;
+      if (w !== null && w !== undefined) widths.push(w);
+    }
+  }
+  if (widths.length === 0) return formatDuration(r.measureSettings.healthWindowS ?? r.bucketS);
+  const lo = Math.min(...widths), hi = Math.max(...widths);
+  return lo === hi ? formatDuration(lo) : `${formatDuration(lo)} to ${formatDuration(hi)}`;
+}
+
 export function keySettings(r: Results): Setting[] {
   const out: Setting[] = [];
   out.push({ label: 'horizon', value: `${formatDuration(r.horizonS)} simulated per run, in ${formatDuration(r.bucketS)} buckets` });
@@ -53,7 +71,7 @@ export function keySettings(r: Results): Setting[] {
   const m = r.measureSettings;
   out.push({
     label: 'recovered when',
-    value: `every ${formatDuration(m.healthWindowS ?? r.bucketS)} window had the users' success ratio at least the pre-fault ratio minus ${formatValue('share', m.successRatioDrop)} and the offered load at most the pre-fault load × ${+(1 + m.loadExcess).toFixed(4)}, for ${formatDuration(m.holdS)}, found to the second`,
+    value: `every ${healthWindowText(r)} window had the users' success ratio at least the pre-fault ratio minus ${formatValue('share', m.successRatioDrop)} and the offered load at most the pre-fault load × ${+(1 + m.loadExcess).toFixed(4)}, for ${formatDuration(m.holdS)}, found to the second`,
   });
   out.push({ label: 'perceived outage', value: `time with users' success ratio below ${formatValue('share', m.perceivedOutageThreshold)}` });
   out.push({ label: 'healthy before the fault', value: `users' success ratio at least ${formatValue('share', m.perceivedOutageThreshold)} and the server below ${formatValue('share', m.saturation)} busy, after a ${formatDuration(m.warmupS)} warm-up` });
