@@ -94,7 +94,14 @@ function newEntryProblem(entry: z.ZodType, names: string[], key: string, v: unkn
 function missingToBeWhole(entry: z.ZodType, v: unknown, noun: string): string | undefined {
   // Not a mapping at all: the schema says what is wrong with it.
   if (!isPlainObject(v)) return undefined;
-  if (noun === 'layer') return LAYER_TRIES.some((k) => Object.hasOwn(v, k)) ? undefined : 'give it maxAttempts, preset or from';
+  if (noun === 'layer') {
+    if (!LAYER_TRIES.some((k) => Object.hasOwn(v, k))) return 'give it maxAttempts, preset or from';
+    // `htttp: { maxAttempts: 1 }` meant to switch http's retries off; as a layer of its own,
+    // one try and nothing else, it does nothing, and the variant ran as the base.
+    const keys = Object.keys(v);
+    if (keys.length === 1 && keys[0] === 'maxAttempts' && typeof v.maxAttempts === 'number' && v.maxAttempts <= 1) return 'give it more than one try, a timeout, a preset or from: one try and nothing else is a layer that does nothing';
+    return undefined;
+  }
   const parsed = entry.safeParse(v);
   if (parsed.success) return undefined;
   const missing = [...new Set(parsed.error.issues.filter((i) => i.path.length > 0 && !Object.hasOwn(v, String(i.path[0]))).map((i) => String(i.path[0])))];

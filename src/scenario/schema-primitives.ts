@@ -8,7 +8,8 @@ import { parseDuration, parseRate } from './units.js';
 import { formatCount } from './limits.js';
 import { VERSION_PATTERN } from './version-order.js';
 
-export const durationSchema = (what: string) =>
+/** A duration with a unit; `positive` where 0s would make the thing it sizes divide by zero or never act. */
+export const durationSchema = (what: string, { positive = false }: { positive?: boolean } = {}) =>
   z
     .union([z.string(), z.number()], { error: () => 'expected a duration such as "250ms", "12m" or "1h30m"' })
     .transform((text, ctx) => {
@@ -17,17 +18,26 @@ export const durationSchema = (what: string) =>
         ctx.addIssue({ code: 'custom', message: r.message });
         return z.NEVER;
       }
+      if (positive && !(r.value > 0)) {
+        ctx.addIssue({ code: 'custom', message: `must be longer than 0s (got ${String(text)})` });
+        return z.NEVER;
+      }
       return r.value;
     })
     .meta({ description: `${what} A duration with a unit: "250ms", "30s", "12m", "1h30m", "1d".`, 'x-unit': 'duration' });
 
-export const rateSchema = (what: string) =>
+/** A count per unit of time; `positive` where a rate of 0 would divide by zero or never act. */
+export const rateSchema = (what: string, { positive = false }: { positive?: boolean } = {}) =>
   z
     .union([z.string(), z.number()], { error: () => 'expected a rate such as "800/s" or "100/min"' })
     .transform((text, ctx) => {
       const r = parseRate(text);
       if (!r.ok) {
         ctx.addIssue({ code: 'custom', message: r.message });
+        return z.NEVER;
+      }
+      if (positive && !(r.value > 0)) {
+        ctx.addIssue({ code: 'custom', message: `must be more than 0/s (got ${String(text)})` });
         return z.NEVER;
       }
       return r.value;

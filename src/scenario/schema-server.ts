@@ -16,12 +16,12 @@ const window = z.strictObject({ at: durationSchema('Start (offset from the start
 
 export const rateLimitAlgorithmSchema = z
   .discriminatedUnion('algorithm', [
-    z.strictObject({ algorithm: z.literal('fixed-window'), limit: positiveInt(1e9, 'requests').meta({ description: 'Requests allowed per window (per key).' }), window: durationSchema('Window length; windows are aligned to multiples of it.') }),
-    z.strictObject({ algorithm: z.literal('sliding-log'), limit: positiveInt(1e9, 'requests').meta({ description: 'Requests allowed in any span of `window` (per key); the log keeps this many timestamps per key.' }), window: durationSchema('Window length.') }),
-    z.strictObject({ algorithm: z.literal('sliding-window-counter'), limit: positiveInt(1e9, 'requests').meta({ description: 'Requests allowed in the last `window` (per key), estimated from the current and previous windows\' counts.' }), window: durationSchema('Window length.') }),
-    z.strictObject({ algorithm: z.literal('token-bucket'), rate: rateSchema('Refill rate.'), burst: positiveInt(1e9, 'tokens').meta({ description: 'Tokens the bucket holds at most: the most requests let through at once.' }) }),
-    z.strictObject({ algorithm: z.literal('gcra'), rate: rateSchema('Sustained rate.'), burst: positiveInt(1e9, 'requests').meta({ description: 'The most requests let through at once (the same decisions as a token bucket of this size).' }) }),
-    z.strictObject({ algorithm: z.literal('leaky-bucket-queue'), rate: rateSchema('Drain rate.'), capacity: positiveInt(1e9, 'queued requests').meta({ description: 'Requests that may wait in the queue; a request that finds it full is refused.' }) }),
+    z.strictObject({ algorithm: z.literal('fixed-window'), limit: positiveInt(1e9, 'requests').meta({ description: 'Requests allowed per window (per key).' }), window: durationSchema('Window length; windows are aligned to multiples of it.', { positive: true }) }),
+    z.strictObject({ algorithm: z.literal('sliding-log'), limit: positiveInt(1e9, 'requests').meta({ description: 'Requests allowed in any span of `window` (per key); the log keeps this many timestamps per key.' }), window: durationSchema('Window length.', { positive: true }) }),
+    z.strictObject({ algorithm: z.literal('sliding-window-counter'), limit: positiveInt(1e9, 'requests').meta({ description: 'Requests allowed in the last `window` (per key), estimated from the current and previous windows\' counts.' }), window: durationSchema('Window length.', { positive: true }) }),
+    z.strictObject({ algorithm: z.literal('token-bucket'), rate: rateSchema('Refill rate.', { positive: true }), burst: positiveInt(1e9, 'tokens').meta({ description: 'Tokens the bucket holds at most: the most requests let through at once.' }) }),
+    z.strictObject({ algorithm: z.literal('gcra'), rate: rateSchema('Sustained rate.', { positive: true }), burst: positiveInt(1e9, 'requests').meta({ description: 'The most requests let through at once (the same decisions as a token bucket of this size).' }) }),
+    z.strictObject({ algorithm: z.literal('leaky-bucket-queue'), rate: rateSchema('Drain rate.', { positive: true }), capacity: positiveInt(1e9, 'queued requests').meta({ description: 'Requests that may wait in the queue; a request that finds it full is refused.' }) }),
   ], { error: () => 'expected algorithm: fixed-window, sliding-log, sliding-window-counter, token-bucket, gcra or leaky-bucket-queue' })
   .meta({ description: 'A rate-limiting algorithm and its limit (see docs/rate-limiters.md).' });
 
@@ -100,7 +100,7 @@ export const retryAfterSchema = z
 export const dependencySchema = z
   .strictObject({
     quota: z
-      .strictObject({ limit: positiveInt(1e12, 'calls').meta({ description: 'Calls the provider accepts per window.' }), window: durationSchema('The provider\'s quota window (fixed windows, aligned to multiples of it).') })
+      .strictObject({ limit: positiveInt(1e12, 'calls').meta({ description: 'Calls the provider accepts per window.' }), window: durationSchema('The provider\'s quota window (fixed windows, aligned to multiples of it).', { positive: true }) })
       .optional()
       .meta({ description: 'The provider\'s quota: calls allowed per window; beyond it the provider answers 429.' }),
     latency: distributionSchema.optional().meta({ description: 'Time a call adds to the slot time of the request that makes it.' }),

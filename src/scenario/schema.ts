@@ -22,7 +22,10 @@ import { searchSchema } from './schema-search.js';
 // ── Measures ─────────────────────────────────────────────────────────────────
 
 export const measuresSchema = z.strictObject({
-  bucket: durationSchema('Width of a time bucket in the series ("auto": about 1,000 buckets over the horizon, at least 1s).').optional(),
+  bucket: z
+    .union([z.literal('auto'), durationSchema('Width of a time bucket in the series ("auto", or left out: about 1,000 buckets over the horizon, at least 1s).', { positive: true })])
+    .transform((v) => (v === 'auto' ? undefined : v))
+    .optional(),
   warmup: durationSchema('Start-up time left out of the pre-fault baseline.').prefault('60s'),
   hold: durationSchema('How long the service must stay healthy to count as recovered.').prefault('2m'),
   healthWindow: durationSchema('Width of the window health is judged over (default: the bucket width, widened to a round duration, at most the hold, until a window holds (5 / loadExcess)² attempts at the pre-fault load, so that ordinary traffic noise stays inside the load allowance); recovery time slides it a second at a time, so it is resolved to the second whatever the buckets.').optional(),
@@ -31,7 +34,7 @@ export const measuresSchema = z.strictObject({
   perceivedOutageThreshold: z.number().min(0).max(1).default(0.9).meta({ description: 'Users perceive an outage while the success ratio is below this; below it before the first fault, a variant is marked unhealthy before the fault.' }),
   saturation: z.number().min(0).max(1).default(0.98).meta({ description: 'Busy slots over available slots, before the first fault, at or above which the server counts as saturated: the variant is marked unhealthy before the fault.' }),
   relapseUp: durationSchema('How long users must see the service up again, after the faults, before a fall counts as a relapse.').prefault('1m'),
-  baseline: rateSchema('Declared 1x user-action rate (default: measured before the first fault).').optional(),
+  baseline: rateSchema('Declared 1x user-action rate (default: measured before the first fault).', { positive: true }).optional(),
 });
 
 // ── Variants ─────────────────────────────────────────────────────────────────
@@ -170,7 +173,12 @@ export const scenarioSchema = z
     search: searchSchema.optional().meta({ description: 'Find each variant\'s tipping point: the value of one parameter at which the probability of recovering crosses a level, by an adaptive search (`retrystorm edge`, or with `run`; docs/search.md).' }),
     expectations: z.array(expectationSchema).optional().meta({ description: 'Checks on the results, for CI: a failing one makes `run` exit with code 1.' }),
     compare: compareSchema.optional().meta({ description: 'The ranking of the variants against a baseline, shown at the top of the report (default: against the first variant, at every sweep point).' }),
-    variants: z.record(name, variantSchema).optional().meta({ description: 'Policy variants by name (overlays on this base scenario). Without any, the base runs as variant "base".' }),
+    variants: z
+      .record(name, variantSchema)
+      // An empty mapping would run nothing (and failed half way through writing the report).
+      .refine((v) => Object.keys(v).length > 0, { message: 'an empty mapping of variants runs nothing: name at least one, or leave variants out to run the scenario as one variant "base"' })
+      .optional()
+      .meta({ description: 'Policy variants by name (overlays on this base scenario). Without any, the base runs as variant "base".' }),
   })
   .meta({ title: 'retrystorm scenario', description: 'A world of clients, a server and faults, and the policy variants to compare.' });
 

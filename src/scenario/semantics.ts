@@ -76,6 +76,39 @@ export function semanticProblems(s: Scenario): SemanticProblem[] {
       out.push({ path: ['measures', 'bucket'], message: `${formatCount(Math.ceil(horizon / bucket))} buckets over the horizon is above the limit of ${formatCount(LIMITS.buckets)} per run; use a bucket of at least ${formatDuration(horizon / LIMITS.buckets)}` });
     }
   }
+  out.push(...measureWindowProblems(s), ...minMaxProblems(s));
+  return out;
+}
+
+/**
+ * Measures' windows the run cannot hold: a bucket or a health window longer than the horizon
+ * (one bucket for the whole run: no series, no peak, no perceived outage, every variant "not
+ * recovered"). A hold longer than what the run leaves after a fault is not refused: short
+ * worlds with faults are run for other measures than recovery.
+ */
+function measureWindowProblems(s: Scenario): SemanticProblem[] {
+  const out: SemanticProblem[] = [];
+  const { bucket, healthWindow } = s.measures;
+  const horizon = s.horizon;
+  if (horizon <= 0) return out; // reported above
+  const longer = (what: string, d: number) => `${what} of ${formatDuration(d)} is longer than the horizon (${formatDuration(horizon)})`;
+  if (bucket !== undefined && bucket > horizon) out.push({ path: ['measures', 'bucket'], message: `${longer('a bucket', bucket)}: the run would be one bucket; use at most ${formatDuration(horizon)}, or leave bucket out for about 1,000 buckets` });
+  if (healthWindow !== undefined && healthWindow > horizon) out.push({ path: ['measures', 'healthWindow'], message: `${longer('a health window', healthWindow)}: recovery could never be judged; use a window shorter than the hold` });
+  return out;
+}
+
+/** Ranges given by their two ends, the smaller one second: nothing can be drawn from them. */
+function minMaxProblems(s: Scenario): SemanticProblem[] {
+  const out: SemanticProblem[] = [];
+  const ra = s.server.overload?.retryAfter;
+  if (ra?.kind === 'random' && ra.min > ra.max) {
+    out.push({ path: ['server', 'overload', 'retryAfter', 'max'], message: `the largest Retry-After (max: ${formatDuration(ra.max)}) is below the smallest (min: ${formatDuration(ra.min)})` });
+  }
+  s.server.stages.forEach((st, i) => {
+    if (st.kind === 'adaptive-concurrency' && st.minLimit !== undefined && st.maxLimit !== undefined && st.minLimit > st.maxLimit) {
+      out.push({ path: ['server', 'stages', i, 'maxLimit'], message: `the limit's ceiling (maxLimit: ${st.maxLimit}) is below its floor (minLimit: ${st.minLimit})` });
+    }
+  });
   return out;
 }
 

@@ -4,9 +4,10 @@
  * scenario. Kept apart from sweep.ts (pure path and value arithmetic) because it knows the
  * scenario's types and how its problems are reported.
  */
-import type { Scenario } from './schema.js';
+import { EXPERIMENT_KEYS, type Scenario } from './schema.js';
 import { LOAD_PARAMETER, parsePath, rangeValues, type SweepPoint } from './sweep.js';
 import { hasPath, setPath, type PathSegment } from './raw-path.js';
+import { parseDuration, parseRate } from './units.js';
 
 export interface SweepParameter {
   index: number;
@@ -25,6 +26,10 @@ export function sweepParameters(base: Scenario, rawBase: unknown, report: Report
     const valuesKey = s.values ? 'values' : 'range';
     const values = s.values ?? rangeValues(s.range!.from, s.range!.to, s.range!.steps);
     if (typeof values === 'string') return report(['sweep', index, 'range'], values);
+    const repeated = firstRepeat(values);
+    if (repeated !== undefined) {
+      return report(['sweep', index, valuesKey], `the value ${JSON.stringify(repeated)} comes twice (written alike or in other units): each point would run the same world again; list each value once`);
+    }
     if (s.parameter === LOAD_PARAMETER) {
       const bad = values.find((v) => typeof v !== 'number' || v <= 0);
       if (bad !== undefined) return report(['sweep', index, valuesKey], `load multiplies every arrival rate: use numbers above 0 such as 0.5, 1, 1.2 (got ${JSON.stringify(bad)})`);
@@ -33,8 +38,10 @@ export function sweepParameters(base: Scenario, rawBase: unknown, report: Report
     }
     const path = parsePath(s.parameter);
     if (typeof path === 'string') return report(['sweep', index, 'parameter'], path);
-    if (path[0] === 'sweep' || path[0] === 'variants' || path[0] === 'expectations') {
-      return report(['sweep', index, 'parameter'], `"${s.parameter}" cannot be swept: sweep a value of the world (clients, server, faults, horizon…)`);
+    // The experiment's own keys (seed, seeds, compare…) are read once for the whole experiment:
+    // a sweep of `seed` ran the same seeds at every point.
+    if ((EXPERIMENT_KEYS as readonly string[]).includes(String(path[0]))) {
+      return report(['sweep', index, 'parameter'], `"${s.parameter}" cannot be swept: it belongs to the whole experiment; sweep a value of the world (clients, server, faults, horizon…)`);
     }
     if (!hasPath(rawBase, path)) {
       return report(['sweep', index, 'parameter'], `the scenario sets no value at "${s.parameter}": a sweep varies a value the base scenario already has`);
@@ -77,4 +84,20 @@ export function scaleLoad(s: Scenario, k: number): Scenario {
 
 export function startsWith(path: ReadonlyArray<PropertyKey>, prefix: PathSegment[]): boolean {
   return prefix.length <= path.length && prefix.every((seg, i) => String(seg) === String(path[i]));
+}
+
+/** The first value a sweep lists twice, comparing what the values mean ("60s" is "1m"); undefined when none. */
+function firstRepeat(values: Array<string | number>): string | number | undefined {
+  const seen = new Set<string>();
+  for (const v of values) {
+    let key = `n:${String(v)}`;
+    if (typeof v === 'string') {
+      const d = parseDuration(v);
+      const r = d.ok ? undefined : parseRate(v);
+      key = d.ok ? `d:${d.value}` : r?.ok ? `r:${r.value}` : `s:${v}`;
+    }
+    if (seen.has(key)) return v;
+    seen.add(key);
+  }
+  return undefined;
 }

@@ -1,0 +1,100 @@
+// What a fuzzing probe of the CLI found accepted that it should not have been (900 malformed
+// scenarios and 190 bad command lines, 2026-12-03): each is now refused at validation, where
+// it is written, saying what would be right, instead of failing every run (exit 70), crashing
+// (an empty variants mapping), or running something other than what was meant.
+import { describe, expect, it } from 'vitest';
+import { loadScenario } from '../../src/scenario/load.js';
+import { ScenarioError, formatProblem } from '../../src/scenario/problems.js';
+
+// One population of two layers and one fault; cases append or change lines.
+const BASE = [
+  'name: probe', //                                               1
+  'horizon: 10m', //                                              2
+  'clients:', //                                                  3
+  '  mobile:', //                                                 4
+  '    arrivals: { kind: constant, rate: 10/s }', //              5
+  '    layers:', //                                               6
+  '      app: { maxAttempts: 2 }', //                             7
+  '      http: { maxAttempts: 3, timeout: 1s }', //               8
+  'server:', //                                                   9
+  '  slots: 8', //                                                10
+  '  serviceTime: { kind: exponential, mean: 100ms }', //         11
+  'faults:', //                                                   12
+  '  - { kind: dependency-down, at: 2m, duration: 1m }', //       13
+];
+
+/** The world with its server block extended (lines 12 on), then `extra` after the faults. */
+const world = (server: string[] = [], extra: string[] = []) => [...BASE.slice(0, 11), ...server, ...BASE.slice(11), ...extra].join('\n') + '\n';
+
+/** Every problem as the CLI prints it; [] when the file loads. */
+function printed(source: string): string[] {
+  try {
+    loadScenario(source, 'p.yaml');
+  } catch (e) {
+    if (e instanceof ScenarioError) return e.problems.map(formatProblem);
+    throw e;
+  }
+  return [];
+}
+
+const rateLimit = (limit: string) => world(['  stages:', `    - { kind: rate-limit, key: global, limit: ${limit} }`]);
+
+describe('refused where it is written', () => {
+  it('an empty mapping of variants (run crashed writing its report: "Cannot read properties of undefined")', () => {
+    expect(printed(world([], ['variants: {}']))).toEqual([
+      'p.yaml:14:11  variants: an empty mapping of variants runs nothing: name at least one, or leave variants out to run the scenario as one variant "base"',
+    ]);
+  });
+
+  it('a rate limiter whose window is 0s or whose rate is 0 (every run failed, exit 70)', () => {
+    expect(printed(rateLimit('{ algorithm: fixed-window, limit: 5, window: 0s }'))).toEqual([
+      'p.yaml:13:92  server.stages[0].limit.window: must be longer than 0s (got 0s)',
+    ]);
+    expect(printed(rateLimit('{ algorithm: token-bucket, rate: 0/s, burst: 5 }'))).toEqual([
+      'p.yaml:13:80  server.stages[0].limit.rate: must be more than 0/s (got 0/s)',
+    ]);
+  });
+
+  it('a declared baseline of 0/s (every load measure read 0x)', () => {
+    expect(printed(world([], ['measures: { baseline: 0/s }']))).toEqual(['p.yaml:14:23  measures.baseline: must be more than 0/s (got 0/s)']);
+  });
+
+  it('a sweep that lists a value twice, in other units or by a range of one value (the same world run again)', () => {
+    expect(printed(world([], ['sweep:', '  - { parameter: "faults[0].duration", values: [60s, 1m] }']))).toEqual([
+      'p.yaml:15:48  sweep[0].values: the value "1m" comes twice (written alike or in other units): each point would run the same world again; list each value once',
+    ]);
+    expect(printed(world([], ['sweep:', '  - { parameter: "faults[0].duration", range: { from: 10s, to: 10s, steps: 3 } }']))).toEqual([
+      'p.yaml:15:47  sweep[0].range: the value "10s" comes twice (written alike or in other units): each point would run the same world again; list each value once',
+    ]);
+  });
+
+  it('a sweep of the experiment\'s own seed (every point ran the same seeds)', () => {
+    expect(printed(world([], ['seed: 1', 'sweep:', '  - { parameter: seed, values: [1, 2] }']))).toEqual([
+      'p.yaml:16:18  sweep[0].parameter: "seed" cannot be swept: it belongs to the whole experiment; sweep a value of the world (clients, server, faults, horizon…)',
+    ]);
+  });
+
+  it('a bucket or a health window longer than the horizon (every variant "not recovered", perceived outage 0s)', () => {
+    expect(printed(world([], ['measures: { bucket: 1h, healthWindow: 2h }']))).toEqual([
+      'p.yaml:14:21  measures.bucket: a bucket of 1h is longer than the horizon (10m): the run would be one bucket; use at most 10m, or leave bucket out for about 1,000 buckets',
+      'p.yaml:14:39  measures.healthWindow: a health window of 2h is longer than the horizon (10m): recovery could never be judged; use a window shorter than the hold',
+    ]);
+    // "auto", as the format documents it, is the default width.
+    expect(printed(world([], ['measures: { bucket: auto }']))).toEqual([]);
+  });
+
+  it('a range whose largest end is below its smallest', () => {
+    expect(printed(world(['  overload: { retryAfter: { kind: random, min: 10s, max: 1s } }']))).toEqual([
+      'p.yaml:12:58  server.overload.retryAfter.max: the largest Retry-After (max: 1s) is below the smallest (min: 10s)',
+    ]);
+    expect(printed(world(['  stages: [{ kind: adaptive-concurrency, algorithm: aimd, minLimit: 100, maxLimit: 10 }]']))).toEqual([
+      'p.yaml:12:84  server.stages[0].maxLimit: the limit\'s ceiling (maxLimit: 10) is below its floor (minLimit: 100)',
+    ]);
+  });
+
+  it('a misspelt layer in an overlay that only sets one try (it added a layer that does nothing, and the variant ran as the base)', () => {
+    expect(printed(world([], ['variants:', '  base: {}', '  one-layer: { overlay: { clients: { mobile: { layers: { htttp: { maxAttempts: 1 } } } } } }']))).toEqual([
+      'p.yaml:16:58  variants.one-layer.overlay.clients.mobile.layers.htttp: the base has no layer "htttp" in population "mobile" (its layers: app, http): did you mean "http"? (to add a new layer under a name this close to one the base has, give it more than one try, a timeout, a preset or from: one try and nothing else is a layer that does nothing)',
+    ]);
+  });
+});
