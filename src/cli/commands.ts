@@ -30,10 +30,14 @@ import { readResultsFolder } from '../results/bundle.js';
 import { checkGuards, type GuardResult } from '../results/diff/guards.js';
 import { EXIT, UsageError } from './errors.js';
 import { parseByteSize } from './byte-size.js';
+
 import { runSearch, SearchInterrupted, SearchRunFailed } from '../experiment/search/run-search.js';
 import { checkTippingExpectations } from '../experiment/expectations.js';
 import { searchText } from '../report/search-view.js';
 import { checkSeedFlag, chooseWorkers, loadInput, type Io } from './scenario-input.js';
+
+/** The least --max-run-memory takes: a calm run's start fits in it (a storm needs far more as it goes). */
+const MIN_RUN_MEMORY_BYTES = 1024 ** 2;
 
 export type { Io };
 
@@ -116,6 +120,10 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
   if (typeof shard === 'string') throw new UsageError(shard);
   const memoryBytes = args.maxRunMemory === undefined ? undefined : parseByteSize(args.maxRunMemory);
   if (typeof memoryBytes === 'string') throw new UsageError(`--max-run-memory: ${memoryBytes}`);
+  // Less than a run holds at its start fails every run (exit 70): a bad flag, said as one.
+  if (memoryBytes !== undefined && memoryBytes < MIN_RUN_MEMORY_BYTES) {
+    throw new UsageError(`--max-run-memory: ${args.maxRunMemory} is less than a run holds at its start; give each run at least 1MiB (the default is 4GiB)`);
+  }
 
   const loaded = await loadInput(args.scenario);
   checkSizeFlags(loaded, args.seeds);

@@ -98,3 +98,12 @@ describe('refused where it is written', () => {
     ]);
   });
 });
+
+describe('a bad flag, refused before any run', () => {
+  it('--max-run-memory below what a run holds at its start (every run failed, "budget of 0 MiB", exit 70)', async () => {
+    const { runCliInProcess } = await import('../helpers/cli.js');
+    const r = await runCliInProcess(['run', 'scenarios/reference-storm.yaml', '--seeds', '1', '--max-run-memory', '1B', '--out', '/tmp/retrystorm-never-written']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--max-run-memory: 1B is less than a run holds at its start; give each run at least 1MiB (the default is 4GiB)');
+  });
+});
