@@ -198,17 +198,15 @@ export class Recorder {
 
   /**
    * An attempt sent at `sentT` got its answer to its client: outcome 0 = ok, else 1 + failure
-   * cause index; `firstTry` when it was its action's first attempt (an original request).
+   * cause index; `firstTry` when it was its action's first attempt (an original request) and
+   * its try was not hedged (see firstTryServed).
    */
   answer(now: number, pop: number, sentT: number, outcome: number, firstTry: boolean): void {
     if (now >= this.nextEdge) this.roll(now);
     const latencyS = now - sentT;
     if (outcome === 0) {
       this.open[pop * COUNTERS + C_ATTEMPTS_OK]++;
-      if (firstTry) {
-        this.pops[pop].firstTriesOk[this.bucketOf(sentT)]++;
-        if (this.subject[pop]) this.fine.firstTriesOk[Math.min(this.fine.n - 1, Math.floor(sentT / this.fine.cellS))]++;
-      }
+      if (firstTry) this.firstTryServed(pop, sentT);
     } else this.open[pop * COUNTERS + C_FAILURES + outcome - 1]++;
     this.openDirty = true;
     let bin = 0;
@@ -219,6 +217,16 @@ export class Recorder {
     }
     this.latency[bin]++;
     this.latencyCount++;
+  }
+
+  /**
+   * An action's first try, sent at `sentT`, was answered with success: counted by the second
+   * and bucket it was sent in. `answer` calls it for a first attempt; a hedged try (whose
+   * winner may be a hedge, sent later) is counted by its client once, at the try's start.
+   */
+  firstTryServed(pop: number, sentT: number): void {
+    this.pops[pop].firstTriesOk[this.bucketOf(sentT)]++;
+    if (this.subject[pop]) this.fine.firstTriesOk[Math.min(this.fine.n - 1, Math.floor(sentT / this.fine.cellS))]++;
   }
 
   /** The client stopped waiting for an attempt (per-try timeout). */

@@ -76,6 +76,11 @@ export class Clients {
   /** Per action: hedge opportunities used in the current try, and the hedges out (MAX_HEDGES per action, -1 when none). */
   private hedgeSent: Int32Array<ArrayBuffer> = new Int32Array(0);
   private hedgeOut: Int32Array<ArrayBuffer> = new Int32Array(0);
+  /**
+   * Per action: 1 while its current hedged try is its first (the try's first attempt was the
+   * action's first): whichever attempt of that try wins, an original request was served.
+   */
+  private hedgeFirstTry: Uint8Array<ArrayBuffer> = new Uint8Array(0);
   /** For actions of closed populations: the user whose action it is (indexed by action id). */
   private userOf: Int32Array<ArrayBuffer> = new Int32Array(0);
   /** Per population: summed durations (start to end, refreshes included) of the user actions that ended, and their count. */
@@ -428,8 +433,9 @@ export class Clients {
     const now = this.engine.now;
     const act = at.action[a];
     const pop = this.actions.population[act];
-    this.rec.answer(now, pop, at.sentT[a], outcome, at.number[a] === 1);
-    if (this.hedged[pop] === 1) return this.hedgedAnswer(act, this.pops[pop], a, outcome, retryAfter);
+    const hedged = this.hedged[pop] === 1;
+    this.rec.answer(now, pop, at.sentT[a], outcome, !hedged && at.number[a] === 1);
+    if (hedged) return this.hedgedAnswer(act, this.pops[pop], a, outcome, retryAfter);
     at.release(a);
     this.actions.inflight[act] = -1;
     const p = this.pops[pop];
@@ -449,10 +455,14 @@ export class Clients {
       sent.set(this.hedgeSent);
       const out = new Int32Array(n * MAX_HEDGES).fill(-1);
       out.set(this.hedgeOut);
+      const first = new Uint8Array(n);
+      first.set(this.hedgeFirstTry);
       this.hedgeSent = sent;
       this.hedgeOut = out;
+      this.hedgeFirstTry = first;
     }
     this.hedgeSent[act] = 0;
+    this.hedgeFirstTry[act] = actions.attempts[act] === 0 ? 1 : 0;
     const aux = (token << LAYER_SHIFT) | l;
     // Timers first: the send may be answered at once (a refusal at the edge), ending the try.
     if (timeout < Infinity) actions.layerTimer[slot] = this.engine.afterInLane(p.layers[l].timeoutLane, timeout, this.kLayerTimeout, act, aux);
@@ -513,6 +523,7 @@ export class Clients {
     if (outcome === OUTCOME_OK) {
       // The winner: the others are cancelled (the server, still holding them, will find them gone).
       if (out > 0) this.releaseHedged(act);
+      if (this.hedgeFirstTry[act] === 1) this.rec.firstTryServed(actions.population[act], actions.layerTryStart[actions.layerSlot(act, l)]);
     } else if (out > 0) return; // another attempt of the try may still succeed
     this.tryEnded(act, p, l, outcome, retryAfter);
   }
