@@ -70,6 +70,45 @@ const MISSING_ARGUMENT: Record<string, string> = {
   diff: 'give two results folders or scenario files, the base then the head, e.g. retrystorm diff reports/before reports/after',
 };
 const GLOBAL_OPTIONS = ['help', 'version'];
+/** The options of each command that take a value (the others are switches). */
+const VALUE_OPTIONS: Record<string, string[]> = {
+  run: ['seed', 'seeds', 'out', 'workers', 'shard', 'report-url', 'base', 'reuse', 'progress-every', 'max-run-memory'],
+  merge: ['out', 'report-url'],
+  report: ['report-url'],
+  diff: ['out', 'seeds', 'workers'],
+  edge: ['parameter', 'range', 'level', 'precision', 'budget', 'direction', 'seed', 'workers'],
+};
+
+/**
+ * Gives every option that takes a value the token after it, as `--name=value`, before yargs
+ * parses the line: yargs reads a value starting with "-" as more flags (`--progress-every
+ * -1s` became "unexpected argument(s)" naming the scenario), and drops a number option
+ * given no value at all (`--seeds --out x` ran with the scenario's seeds). A negative value
+ * now reaches the option's own check; a missing one is said here.
+ */
+function joinOptionValues(argv: string[]): string[] {
+  const command = argv[0];
+  if (!Object.hasOwn(VALUE_OPTIONS, command)) return argv;
+  const takesValue = VALUE_OPTIONS[command];
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i];
+    if (token === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    const name = token.startsWith('--') && !token.includes('=') ? token.slice(2) : undefined;
+    if (name === undefined || !takesValue.includes(name)) {
+      out.push(token);
+      continue;
+    }
+    const next = argv[i + 1];
+    if (next === undefined || next.startsWith('--')) throw new UsageError(`${token} needs a value${next === undefined ? '' : ` (it is followed by ${next})`}`);
+    out.push(`${token}=${next}`);
+    i++;
+  }
+  return out;
+}
 
 /** summary.md's link to report.html: --report-url, else $RETRYSTORM_REPORT_URL, else the relative path. */
 function reportOptions(flag: string | undefined): ReportOptions {
@@ -90,7 +129,7 @@ const undash = (s: string) => (s === DASH ? '-' : s);
  */
 async function main(rawArgv: string[], io: Io): Promise<number> {
   let code: number = EXIT.ok;
-  const argv = rawArgv.map((a) => (a === '-' ? DASH : a));
+  const argv = joinOptionValues(rawArgv.map((a) => (a === '-' ? DASH : a)));
   const cli = yargs(argv)
     .scriptName('retrystorm')
     .usage('$0 <command> [options]\n\nSimulate retry storms: write the world as a scenario file, run it, compare policies.')

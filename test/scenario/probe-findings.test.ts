@@ -106,4 +106,23 @@ describe('a bad flag, refused before any run', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--max-run-memory: 1B is less than a run holds at its start; give each run at least 1MiB (the default is 4GiB)');
   });
+
+  it('a negative value reaches its option\'s own check (yargs read "-1s" as flags and said "unexpected argument(s)" naming the scenario)', async () => {
+    const { runCliInProcess } = await import('../helpers/cli.js');
+    const r = await runCliInProcess(['run', 'scenarios/reference-storm.yaml', '--progress-every', '-1s', '--out', '/tmp/retrystorm-never-written']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--progress-every takes a duration above 0 with its unit, e.g. 5s or 1m (got "-1s")');
+    const w = await runCliInProcess(['run', 'scenarios/reference-storm.yaml', '--workers', '-2', '--out', '/tmp/retrystorm-never-written']);
+    expect(w.stderr).toContain('--workers must be a whole number ≥ 1 (got -2)');
+  });
+
+  it('an option that takes a value, given none (yargs dropped it and the run went on with the scenario\'s seeds)', async () => {
+    const { runCliInProcess } = await import('../helpers/cli.js');
+    const before = await runCliInProcess(['run', 'scenarios/reference-storm.yaml', '--seeds', '--out', '/tmp/retrystorm-never-written']);
+    expect(before.code).toBe(2);
+    expect(before.stderr).toContain('--seeds needs a value (it is followed by --out)');
+    const last = await runCliInProcess(['diff', 'a', 'b', '--seeds']);
+    expect(last.code).toBe(2);
+    expect(last.stderr).toContain('--seeds needs a value\n');
+  });
 });
