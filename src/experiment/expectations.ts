@@ -119,6 +119,12 @@ function readGuard(m: BoundMeasure, raw: unknown): ResolvedGuard | string {
   return { measure: m, absolute: amount };
 }
 
+/** A lower bound above the upper one, which no value can meet (the check would fail every run), said with both as written. */
+function boundsUpsideDown(limits: Partial<Record<'atMost' | 'atLeast', number>>, written: { atMost?: unknown; atLeast?: unknown }): string | undefined {
+  if (limits.atLeast === undefined || limits.atMost === undefined || limits.atLeast <= limits.atMost) return undefined;
+  return `the lower bound (atLeast: ${String(written.atLeast)}) is above the upper one (atMost: ${String(written.atMost)}): no value can meet both; swap them`;
+}
+
 /**
  * Resolves every measure the scenario names (its expectations' keys, `compare.objectives`)
  * against the registry, or throws a ScenarioError with every problem positioned, like the
@@ -148,13 +154,19 @@ export function resolveMeasureReferences(loaded: LoadedScenario, registry: Measu
         if (e.population !== undefined || e.route !== undefined || e.tier !== undefined || e.at !== undefined) { report(here, 'tippingPoint is the whole variant\'s: it takes no population, route, tier or at', key); continue; }
         const b = raw as { atMost?: unknown; atLeast?: unknown; worsenBy?: unknown };
         if (b.worsenBy !== undefined) report([...here, key], 'a tipping point has no guard on change: bound it with atLeast or atMost', 'worsenBy');
+        const limits: Partial<Record<'atMost' | 'atLeast', number>> = {};
         for (const kind of ['atMost', 'atLeast'] as const) {
           if (b[kind] === undefined) continue;
           const v = readValue(b[kind] as string | number);
           if (typeof v === 'string') report([...here, key], v, kind);
           else if (v.kind !== search.kind) report([...here, key], `the tipping point of ${search.parameter} is a ${search.kind}: write the bound as one (got a ${v.kind})`, kind);
-          else tipping.push({ kind, limit: v.n });
+          else {
+            tipping.push({ kind, limit: v.n });
+            limits[kind] = v.n;
+          }
         }
+        const upsideDown = boundsUpsideDown(limits, b);
+        if (upsideDown) report([...here, key], upsideDown, 'atLeast');
         continue;
       }
       const m = measureFor(key, e.tier !== undefined, registry, (message) => report(here, message, key));
@@ -164,12 +176,16 @@ export function resolveMeasureReferences(loaded: LoadedScenario, registry: Measu
         continue;
       }
       const b = raw as { atMost?: unknown; atLeast?: unknown; worsenBy?: { atMost: unknown } };
+      const limits: Partial<Record<'atMost' | 'atLeast', number>> = {};
       for (const kind of ['atMost', 'atLeast'] as const) {
         if (b[kind] === undefined) continue;
         const limit = readBound(m, b[kind]);
         if (typeof limit === 'string') report([...here, key], limit, kind);
         else bounds.push({ measure: m, kind, limit });
+        if (typeof limit === 'number') limits[kind] = limit;
       }
+      const upsideDown = boundsUpsideDown(limits, b);
+      if (upsideDown) report([...here, key], upsideDown, 'atLeast');
       if (b.worsenBy !== undefined) {
         const g = readGuard(m, b.worsenBy.atMost);
         if (typeof g === 'string') report([...here, key, 'worsenBy'], g, 'atMost');

@@ -10,6 +10,8 @@ type AnySchema = z.ZodType;
 interface Def {
   type: string;
   shape?: Record<string, AnySchema>;
+  /** An object's schema for the keys its shape does not name (an expectation's measures). */
+  catchall?: AnySchema;
   innerType?: AnySchema;
   in?: AnySchema;
   element?: AnySchema;
@@ -60,6 +62,7 @@ export function schemaAt(root: AnySchema, path: ReadonlyArray<PropertyKey>, data
     const d = defOf(s);
     cursor = cursor && typeof cursor === 'object' ? (cursor as Record<PropertyKey, unknown>)[seg] : undefined;
     if (d.type === 'object' && d.shape && typeof seg === 'string' && d.shape[seg]) s = d.shape[seg];
+    else if (d.type === 'object' && d.catchall && defOf(d.catchall).type !== 'never' && typeof seg === 'string') s = d.catchall;
     else if (d.type === 'array' && d.element) s = d.element;
     else if (d.type === 'record' && d.valueType) s = d.valueType;
     else return undefined;

@@ -5,6 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../src/scenario/load.js';
 import { ScenarioError, formatProblem } from '../../src/scenario/problems.js';
+import { resolveMeasureReferences } from '../../src/experiment/expectations.js';
+import { MEASURES } from '../../src/measures/registry.js';
 
 // One population of two layers and one fault; cases append or change lines.
 const BASE = [
@@ -96,6 +98,34 @@ describe('refused where it is written', () => {
     expect(printed(world([], ['variants:', '  base: {}', '  one-layer: { overlay: { clients: { mobile: { layers: { htttp: { maxAttempts: 1 } } } } } }']))).toEqual([
       'p.yaml:16:58  variants.one-layer.overlay.clients.mobile.layers.htttp: the base has no layer "htttp" in population "mobile" (its layers: app, http): did you mean "http"? (to add a new layer under a name this close to one the base has, give it more than one try, a timeout, a preset or from: one try and nothing else is a layer that does nothing)',
     ]);
+  });
+});
+
+describe('expectations, refused where they are written', () => {
+  /** Every problem of the file, the loader's and the expectations' (as `validate` prints them). */
+  const problemsOf = (source: string): string[] => {
+    try {
+      resolveMeasureReferences(loadScenario(source, 'p.yaml'), MEASURES);
+    } catch (e) {
+      if (e instanceof ScenarioError) return e.problems.map(formatProblem);
+      throw e;
+    }
+    return [];
+  };
+
+  it('a misspelt bound gets its did-you-mean, like any other key (the walk stopped at the measure, a key the schema does not name)', () => {
+    expect(problemsOf(world([], ['expectations:', '  - { variant: base, recoveryTimeS: { atleast: 1m } }']))).toContain(
+      'p.yaml:15:39  expectations[0].recoveryTimeS.atleast: unknown key "atleast" (did you mean "atLeast"?)',
+    );
+  });
+
+  it('a lower bound above the upper one (the check failed every run, whatever the results)', () => {
+    expect(problemsOf(world([], ['expectations:', '  - { variant: base, successRatio: { atLeast: 0.9, atMost: 0.5 } }']))).toEqual([
+      'p.yaml:15:38  expectations[0].successRatio.atLeast: the lower bound (atLeast: 0.9) is above the upper one (atMost: 0.5): no value can meet both; swap them',
+    ]);
+    // Bounds in other units than the measure's are compared as the measure reads them.
+    expect(problemsOf(world([], ['expectations:', '  - { variant: base, recoveryTimeS: { atLeast: 2m, atMost: 90s } }']))).toHaveLength(1);
+    expect(problemsOf(world([], ['expectations:', '  - { variant: base, recoveryTimeS: { atLeast: 1m, atMost: 90s } }']))).toEqual([]);
   });
 });
 
