@@ -73,6 +73,19 @@ function windowAfterFault(r: Results, variant: string, point: number): number | 
   return end === null || end >= horizonS ? null : horizonS - end;
 }
 
+/**
+ * Why a run could not show recovery, when the window after its fault is shorter than the hold
+ * a recovery must last: "the run ends 1m after the fault, less than the 5m hold a recovery must
+ * last". Without it, such a variant read "does not recover within 1m", a metastable failure,
+ * about a service the run never watched for long enough. Null when the window holds the hold.
+ */
+function tooShortToJudge(r: Results, variant: string, point: number): string | null {
+  const w = windowAfterFault(r, variant, point);
+  const hold = r.measureSettings?.holdS;
+  if (w === null || hold === undefined || w >= hold) return null;
+  return `the run ends ${formatValue('duration', w)} after the fault, less than the ${formatValue('duration', hold)} hold a recovery must last (lengthen the horizon)`;
+}
+
 function timeRange(xs: number[]): string {
   const lo = Math.min(...xs), hi = Math.max(...xs);
   const a = formatValue('duration', lo), b = formatValue('duration', hi);
@@ -128,6 +141,8 @@ function baselineClause(r: Results, p: RankedPoint, e: RankingRow, winners: Rank
   const rt = e.values.recoveryTimeS ?? null;
   if (frac !== null && frac > 0 && frac < 1 && e.runs > 1) return `${e.variant} recovers in only ${seedsText(frac, e.runs)}`;
   if (rt === null || frac === 0) {
+    const short = tooShortToJudge(r, e.variant, p.point);
+    if (short !== null) return `${e.variant}'s recovery cannot be judged: ${short}`;
     const w = windowAfterFault(r, e.variant, p.point);
     return `${e.variant} does not recover${w === null ? ' before the run ends' : ` within ${formatValue('duration', w)}`}`;
   }
@@ -178,9 +193,12 @@ export function verdictSentence(r: Results): string | null {
     const w = windowAfterFault(r, contenders[0].variant, p.point);
     const top = contenders[0];
     const some = contenders.filter((e) => e.healthyBefore && (e.values.recovered ?? 0) > 0);
+    const short = tooShortToJudge(r, top.variant, p.point);
     parts.push(some.length > 0
       ? `no variant recovers in every seed; ${top.variant} comes closest (${seedsText(top.values.recovered ?? 0, top.runs)})`
-      : `no variant brings the service back${w === null ? ' before the run ends' : ` within ${formatValue('duration', w)}`}`);
+      : short !== null
+        ? `recovery cannot be judged: ${short}`
+        : `no variant brings the service back${w === null ? ' before the run ends' : ` within ${formatValue('duration', w)}`}`);
   }
   const base = p.entries.find((e) => e.variant === k.baseline);
   // A baseline without a fault has nothing to compare: it is among the controls said below.

@@ -140,3 +140,27 @@ describe('the verdict beside a control without a fault', () => {
     expect(verdictSentence(all)).toBe('After the fault, fixed brings the service back in 1m; as-is takes 6m40s.');
   });
 });
+
+describe('the verdict when the run ends before a recovery could last the hold', () => {
+  /** The 4-hour results above, with the hold a recovery must last. */
+  const withHold = (variants: VariantAggregate[], holdS: number) => ({ ...results(variants), measureSettings: { holdS } }) as Results;
+  const neverBack = (lastTriggerEndS: number) => pt({ recovered: 0, recoveryTimeS: null, lastTriggerEndS });
+
+  it('says recovery cannot be judged, not that the service did not recover (a metastable failure)', () => {
+    // The fault ends a minute before the horizon: no run can stay healthy for 5 minutes after it.
+    const end = 4 * 3600 - 60;
+    const r = withHold([v('as-is', neverBack(end)), v('fixed', neverBack(end))], 300);
+    expect(verdictSentence(r)).toBe('After the fault, recovery cannot be judged: the run ends 1m after the fault, less than the 5m hold a recovery must last (lengthen the horizon).');
+  });
+
+  it('says it of the baseline alone when only its own window is short', () => {
+    // The baseline's fault ends later than the winner's (its own fault, or its own horizon).
+    const r = withHold([v('as-is', neverBack(4 * 3600 - 120)), v('fixed', pt({ recoveryTimeS: 60 }))], 300);
+    expect(verdictSentence(r)).toBe('After the fault, fixed brings the service back in 1m; as-is\'s recovery cannot be judged: the run ends 2m after the fault, less than the 5m hold a recovery must last (lengthen the horizon).');
+  });
+
+  it('still says "does not recover within" when the window held the hold', () => {
+    const r = withHold([v('as-is', neverBack(1800)), v('fixed', pt({ recoveryTimeS: 60 }))], 300);
+    expect(verdictSentence(r)).toBe('After the fault, fixed brings the service back in 1m; as-is does not recover within 3h30m.');
+  });
+});
