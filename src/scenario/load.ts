@@ -88,7 +88,7 @@ export function loadScenario(source: string, file = '<scenario>'): LoadedScenari
   const lineCounter = new LineCounter();
   // Duplicate keys are found by documentErrors, in linear time (yaml's own check is quadratic).
   const doc = parseDocument(source, { lineCounter, ...PARSE_OPTIONS });
-  const errors = documentErrors(doc);
+  const errors = documentErrors(doc, lineCounter);
   if (errors.length > 0) {
     const lines = source.split('\n');
     const entryOf = topLevelEntries(lines);
@@ -121,11 +121,17 @@ export function loadScenario(source: string, file = '<scenario>'): LoadedScenari
     }
     throw new ScenarioError(problems);
   }
-  // An alias inside its own anchor (&a { b: *a }) would make an endless structure.
+  // An alias inside its own anchor (&a { b: *a }) would make an endless structure; one whose
+  // anchor is not set before it has nothing to stand for (toJS would refuse it without a place).
   const loops: Problem[] = [];
   visit(doc, {
     Alias(_key, node, path) {
       const target = node.resolve(doc);
+      if (target === undefined && node.range) {
+        const { line, col } = lineCounter.linePos(node.range[0]);
+        loops.push({ file, line, col, path: '', message: `YAML: the alias *${node.source} has no anchor &${node.source} before it: set the anchor on a value earlier in the file, or write the value here` });
+        return;
+      }
       if (target && path.includes(target as never) && node.range) {
         const { line, col } = lineCounter.linePos(node.range[0]);
         loops.push({ file, line, col, path: '', message: `the alias *${node.source} is inside its own anchor &${node.source}, so the value would contain itself forever; copy the values instead` });

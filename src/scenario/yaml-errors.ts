@@ -5,7 +5,7 @@
  * mapping: a 1 MiB file with one 90,000-key mapping took minutes to refuse. Here each
  * mapping keeps a set of the scalar keys it has seen, so the check is linear in the keys.
  */
-import { isMap, isScalar, visit, type Document } from 'yaml';
+import { isMap, isScalar, visit, type Document, type LineCounter } from 'yaml';
 
 /** Parse with `uniqueKeys: false` and read errors here: duplicates are among them. */
 export const PARSE_OPTIONS = { prettyErrors: false, uniqueKeys: false, logLevel: 'error' } as const;
@@ -20,12 +20,28 @@ export interface DocumentError {
   duplicate?: boolean;
 }
 
-/** The parser's errors and the duplicate keys, in the order of their positions. */
-export function documentErrors(doc: Document): DocumentError[] {
+/**
+ * The parser's errors and the duplicate keys, in the order of their positions; `lines` (the
+ * parse's LineCounter) places a repeated key's first occurrence. Two of the parser's messages
+ * are reworded: they speak of its API, not of the file.
+ */
+export function documentErrors(doc: Document, lines: LineCounter): DocumentError[] {
   return [
-    ...doc.errors.map((e) => ({ message: e.message, pos: e.pos[0], linePos: e.linePos?.[0] })),
-    ...duplicateKeys(doc).map((d) => ({ message: d.message, pos: d.offset, duplicate: true })),
+    ...doc.errors.map((e) => ({ message: inFileTerms(e.message), pos: e.pos[0], linePos: e.linePos?.[0] })),
+    ...duplicateKeys(doc).map((d) => ({
+      message: `duplicate key "${d.key}" (first given at line ${lines.linePos(d.firstOffset).line}): a mapping holds each key once, so keep one`,
+      pos: d.offset,
+      duplicate: true,
+    })),
   ].sort((a, b) => a.pos - b.pos);
+}
+
+/** The parser's message, said of the file rather than of the yaml package's API. */
+function inFileTerms(message: string): string {
+  if (/^Source contains multiple documents/.test(message)) {
+    return 'this "---" starts a second YAML document, and a file holds one scenario: put each scenario in a file of its own (or remove the "---")';
+  }
+  return message;
 }
 
 /** The most syntax errors reported for one file: past the first, the parser has lost its place and mostly sees the same mistake again. */
@@ -102,9 +118,11 @@ export function unquotedBracketPath(line: string): { path: string; col: number }
 }
 
 export interface DuplicateKey {
-  /** Where the repeated key starts, as an offset into the source. */
+  /** The key as written. */
+  key: string;
+  /** Where the repeated key starts, and where its first occurrence does, as offsets into the source. */
   offset: number;
-  message: string;
+  firstOffset: number;
 }
 
 /** Every key that repeats an earlier key of the same mapping, in document order. */
@@ -115,13 +133,14 @@ export function duplicateKeys(doc: Document): DuplicateKey[] {
       if (!isMap(map) || map.items.length < 2) return;
       // Keyed by type as well as value, as yaml compares them (=== on the scalar's value):
       // `1:` and `"1":` are two keys.
-      const seen = new Set<string>();
+      const seen = new Map<string, number>();
       for (const pair of map.items) {
         const k = pair.key;
         if (!isScalar(k) || !k.range) continue;
         const id = `${typeof k.value}:${String(k.value)}`;
-        if (seen.has(id)) found.push({ offset: k.range[0], message: 'Map keys must be unique' });
-        else seen.add(id);
+        const first = seen.get(id);
+        if (first !== undefined) found.push({ key: String(k.value), offset: k.range[0], firstOffset: first });
+        else seen.set(id, k.range[0]);
       }
     },
   });

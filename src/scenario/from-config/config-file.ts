@@ -29,7 +29,7 @@ export function readConfig(text: string, file: string): ConfigFile {
   };
   // As for a scenario (load.ts): the first syntax error and the ones that are not its follow-ons.
   const entryOf = topLevelEntries(text.split('\n'));
-  const placed = documentErrors(doc).map((e) => {
+  const placed = documentErrors(doc, lc).map((e) => {
     const pos = e.linePos ?? lc.linePos(e.pos);
     return { line: pos.line, col: pos.col, entry: entryOf[pos.line] ?? 0, offset: e.pos, duplicate: e.duplicate, message: `YAML: ${e.message.split('\n')[0]}` };
   });
