@@ -382,11 +382,28 @@ function sharedMessage(s: SharedProblem, variantCount: number, pointCount: numbe
   return parts.length > 0 ? `${s.problem.message} (${parts.join(', ')})` : s.problem.message;
 }
 
+/**
+ * The issues with, at each path, only the tightest of several bounds the value passes: a whole
+ * number checks the safe-integer range as well as its own (a seed of 1e308 read "at most
+ * 9007199254740991" and "at most 2147483648", two limits for one value).
+ */
+function tightestBounds<T extends { code: string; path: PropertyKey[]; maximum?: unknown; minimum?: unknown }>(issues: T[]): T[] {
+  const key = (i: T) => `${i.code}\u0000${i.path.map(String).join('\u0000')}`;
+  const best = new Map<string, T>();
+  for (const i of issues) {
+    if (i.code !== 'too_big' && i.code !== 'too_small') continue;
+    const b = best.get(key(i));
+    const tighter = i.code === 'too_big' ? Number(i.maximum) < Number(b?.maximum) : Number(i.minimum) > Number(b?.minimum);
+    if (b === undefined || tighter) best.set(key(i), i);
+  }
+  return issues.filter((i) => (i.code !== 'too_big' && i.code !== 'too_small') || best.get(key(i)) === i);
+}
+
 /** Schema and semantic validation of one raw scenario object (a variant's, with its overlay); problems go to the sink. */
 function validate(raw: unknown, sink: Sink, overlay?: Record<string, unknown>): Scenario | undefined {
   const parsed = scenarioSchema.safeParse(raw, { error: ownWords });
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) reportIssue(issue, raw, sink, scenarioSchema);
+    for (const issue of tightestBounds(parsed.error.issues)) reportIssue(issue, raw, sink, scenarioSchema);
     return undefined;
   }
   const semantic = semanticProblems(parsed.data);

@@ -85,6 +85,10 @@ describe('refused where it is written', () => {
     expect(printed(world([], ['measures: { bucket: auto }']))).toEqual([]);
   });
 
+  it('a seed past its limit gets that limit alone (it also read the safe-integer limit, two "at most" for one value)', () => {
+    expect(printed(world([], ['seed: 1e308']))).toEqual(['p.yaml:14:7  seed: must be at most 2147483648 (got the number 1e+308)']);
+  });
+
   it('a range whose largest end is below its smallest', () => {
     expect(printed(world(['  overload: { retryAfter: { kind: random, min: 10s, max: 1s } }']))).toEqual([
       'p.yaml:12:58  server.overload.retryAfter.max: the largest Retry-After (max: 1s) is below the smallest (min: 10s)',
