@@ -26,7 +26,7 @@ function read(dir: string, name: string): string {
   try {
     return readFileSync(join(dir, name), 'utf8');
   } catch {
-    throw new MergeError(`${join(dir, name)}: missing; merge takes folders written by "retrystorm run --shard i/n --out DIR"`);
+    throw new MergeError(`${join(dir, name)}: missing; a results folder is one written by "retrystorm run --out DIR" (a shard's, by run --shard i/n --out DIR)`);
   }
 }
 

@@ -80,7 +80,15 @@ describe('run --reuse', () => {
     writeFileSync(join(dir, 'first', 'runs.json'), edited);
     const r = await cli('run', 'edited.yaml', '--reuse', 'first', '--out', 'third', '--quiet');
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/runs\.json: its results do not match its digest/);
+    expect(r.stderr).toMatch(/^retrystorm: --reuse first: its runs cannot be reused: first\/runs\.json: its results do not match its digest/);
     expect(r.stderr).not.toMatch(/at .*\.js:\d+/);
   }, 120_000);
+
+  it('says a folder without results is not one, in terms of --reuse (it spoke of merge, a command the user never ran)', async () => {
+    const { runCliInProcess } = await import('../helpers/cli.js');
+    const r = await runCliInProcess(['run', join(dir, 'base.yaml'), '--reuse', join(dir, 'nowhere'), '--out', join(dir, 'fourth'), '--quiet']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`--reuse ${join(dir, 'nowhere')}: its runs cannot be reused: ${join(dir, 'nowhere', 'scenario.yaml')}: missing; a results folder is one written by "retrystorm run --out DIR"`);
+    expect(r.stderr).not.toContain('merge takes');
+  });
 });

@@ -223,7 +223,7 @@ describe('mergeDirs', () => {
     ['a different --seeds', 'seeds1', /seeds1 planned other runs than .*A \(different --seed or --seeds\?\)/],
     ['a different --seed', 'seed7', /seed7 planned other runs than .*A \(different --seed or --seeds\?\)/],
     ['a different scenario', 'other', /other ran a different scenario file than .*A/],
-    ['a folder without results', 'nowhere', /nowhere\/scenario\.yaml: missing; merge takes folders written by "retrystorm run --shard i\/n --out DIR"/],
+    ['a folder without results', 'nowhere', /nowhere\/scenario\.yaml: missing; a results folder is one written by "retrystorm run --out DIR" \(a shard's, by run --shard i\/n --out DIR\)/],
   ])('refuses %s with a one-line MergeError', (_what, folder, message) => {
     let error: unknown;
     try {
