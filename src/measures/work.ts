@@ -19,7 +19,7 @@ export const wastedWorkShare = defineMeasure({
   key: 'wastedWorkShare',
   headline: true,
   label: 'wasted work share',
-  doc: 'Wasted work as a share of all server work done; 0 when no work was done.',
+  doc: 'Wasted work as a share of all server work done; 0 when no work was done. Work still in service when the run ends is in the total but not yet judged wasted or useful, so the share reads low by at most that work\'s share (slots × service time at the end against all the run\'s work: nothing to speak of for sub-second service over hours, a fifth for minute-long jobs over a few minutes).',
   unit: 'share',
   better: 'lower',
   aggregate: 'share',
