@@ -7,7 +7,7 @@
  * answer before any table. Every number in it comes from the Results and is formatted by unit.
  */
 import { formatValue, seedsText } from '../measures/format.js';
-import { clockOf, type RankingResult, type RankingRow, type Results } from '../results/results.js';
+import { clockOf, holdOf, type RankingResult, type RankingRow, type Results } from '../results/results.js';
 import { parseDuration } from '../scenario/units.js';
 import { FAULT_LENGTH } from '../scenario/sweep.js';
 import { atPoint, featuredPointIndex, pointLabel } from './cells.js';
@@ -81,7 +81,7 @@ function windowAfterFault(r: Results, variant: string, point: number): number | 
  */
 function tooShortToJudge(r: Results, variant: string, point: number): string | null {
   const w = windowAfterFault(r, variant, point);
-  const hold = r.measureSettings?.holdS;
+  const hold = holdOf(r, r.variants.find((x) => x.name === variant));
   if (w === null || hold === undefined || w >= hold) return null;
   return `the run ends ${formatValue('duration', w)} after the fault, less than the ${formatValue('duration', hold)} hold a recovery must last (lengthen the horizon)`;
 }
@@ -171,6 +171,26 @@ function cliffClause(r: Results, e: RankingRow): string | null {
 }
 
 /**
+ * What the sentence says when no variant recovered in every seed: the one that came closest;
+ * that recovery could not be judged, when no variant's run lasted a hold after its fault (one
+ * that did and stayed down says the rest); or that none brought the service back.
+ */
+function noWinnerClause(r: Results, p: RankedPoint, contenders: RankingRow[]): string {
+  const top = contenders[0];
+  if (contenders.some((e) => e.healthyBefore && (e.values.recovered ?? 0) > 0)) {
+    return `no variant recovers in every seed; ${top.variant} comes closest (${seedsText(top.values.recovered ?? 0, top.runs)})`;
+  }
+  const short = contenders.map((e) => tooShortToJudge(r, e.variant, p.point));
+  if (short.every((x) => x !== null)) return `recovery cannot be judged: ${short[0]}`;
+  // The window said is that of a variant that was watched long enough; one that was not is named apart.
+  const judged = contenders.find((_, i) => short[i] === null)!;
+  const w = windowAfterFault(r, judged.variant, p.point);
+  const unjudged = contenders.filter((_, i) => short[i] !== null);
+  const aside = unjudged.length > 0 ? ` (${unjudged[0].variant}'s recovery cannot be judged: ${short[contenders.indexOf(unjudged[0])]})` : '';
+  return `no variant brings the service back${w === null ? ' before the run ends' : ` within ${formatValue('duration', w)}`}${aside}`;
+}
+
+/**
  * The sentence: "At a 12-minute outage, all-defences and client-ceiling bring the service back
  * in 3m; as-is does not recover within 3h28m, and it stops recovering between 6m and 8m of
  * outage." Null without a ranking.
@@ -190,15 +210,7 @@ export function verdictSentence(r: Results): string | null {
   if (best.length > 0) {
     parts.push(`${listWords(winners)} ${winners.length > 1 ? 'bring' : 'brings'} the service back in ${timeRange(best.map((e) => e.values.recoveryTimeS!))}`);
   } else {
-    const w = windowAfterFault(r, contenders[0].variant, p.point);
-    const top = contenders[0];
-    const some = contenders.filter((e) => e.healthyBefore && (e.values.recovered ?? 0) > 0);
-    const short = tooShortToJudge(r, top.variant, p.point);
-    parts.push(some.length > 0
-      ? `no variant recovers in every seed; ${top.variant} comes closest (${seedsText(top.values.recovered ?? 0, top.runs)})`
-      : short !== null
-        ? `recovery cannot be judged: ${short}`
-        : `no variant brings the service back${w === null ? ' before the run ends' : ` within ${formatValue('duration', w)}`}`);
+    parts.push(noWinnerClause(r, p, contenders));
   }
   const base = p.entries.find((e) => e.variant === k.baseline);
   // A baseline without a fault has nothing to compare: it is among the controls said below.

@@ -95,9 +95,17 @@ export function buildResults(x: ExperimentResult): Results {
   };
 }
 
-/** A variant's horizon and bucket width where its overlay changed them (nothing otherwise: summary.json stays as it was). */
-function ownClock(base: Scenario, s: Scenario | undefined): { horizonS?: number; bucketS?: number } {
+/**
+ * A variant's horizon and bucket width, and its hold, where its overlay changed them (nothing
+ * otherwise: summary.json stays as it was). The verdict reads the hold beside the horizon: a
+ * run that ends less than a hold after its fault could not show a recovery.
+ */
+function ownClock(base: Scenario, s: Scenario | undefined): { horizonS?: number; bucketS?: number; holdS?: number } {
   if (!s) return {};
   const horizonS = s.horizon, bucketS = bucketWidth(s);
-  return horizonS === base.horizon && bucketS === bucketWidth(base) ? {} : { horizonS, bucketS };
+  const holdS = measureSettings(s).holdS;
+  return {
+    ...(horizonS === base.horizon && bucketS === bucketWidth(base) ? {} : { horizonS, bucketS }),
+    ...(holdS === measureSettings(base).holdS ? {} : { holdS }),
+  };
 }

@@ -90,6 +90,8 @@ const variantSchema = z.strictObject({
   /** The variant's own horizon and bucket width, only where its overlay changes the scenario's (read them with clockOf). */
   horizonS: num.optional(),
   bucketS: num.optional(),
+  /** The variant's own hold (measures.hold), only where its overlay changes the scenario's (read it with holdOf). */
+  holdS: num.optional(),
   points: z.array(pointSchema),
 });
 
@@ -184,6 +186,11 @@ export type VariantResult = Results['variants'][number];
  */
 export function clockOf(r: Pick<Results, 'horizonS' | 'bucketS'>, v: Pick<VariantResult, 'horizonS' | 'bucketS'> | undefined): { horizonS: number; bucketS: number } {
   return { horizonS: v?.horizonS ?? r.horizonS, bucketS: v?.bucketS ?? r.bucketS };
+}
+
+/** How long a variant's recovery had to last (its own hold, else the scenario's); undefined in results that do not say. */
+export function holdOf(r: Pick<Results, 'measureSettings'>, v: Pick<VariantResult, 'holdS'> | undefined): number | undefined {
+  return v?.holdS ?? r.measureSettings?.holdS;
 }
 
 /** The longest horizon of any variant: what a shared time axis spans. */

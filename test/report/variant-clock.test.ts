@@ -29,7 +29,7 @@ variants:
   long:
     overlay:
       horizon: 30m
-      measures: { bucket: 1m }
+      measures: { bucket: 1m, hold: 3m }
       faults: [{ kind: capacity-cut, at: 2m, duration: 25m, slots: 5 }]
 `;
 
@@ -44,6 +44,8 @@ describe('a variant with a horizon and buckets of its own', () => {
     const [short, long] = f.bundle.results.variants;
     expect([short.horizonS, short.bucketS]).toEqual([undefined, undefined]);
     expect([long.horizonS, long.bucketS]).toEqual([1800, 60]);
+    // Its own hold too, which the verdict reads beside its horizon (src/report/verdict.ts).
+    expect([short.holdS, long.holdS]).toEqual([undefined, 180]);
   });
 
   it('draws its series over its own horizon, its counts per second of its own buckets', () => {

@@ -159,6 +159,23 @@ describe('the verdict when the run ends before a recovery could last the hold', 
     expect(verdictSentence(r)).toBe('After the fault, fixed brings the service back in 1m; as-is\'s recovery cannot be judged: the run ends 2m after the fault, less than the 5m hold a recovery must last (lengthen the horizon).');
   });
 
+  it('whatever the order, says "cannot be judged" only when no variant was watched a hold after its fault', () => {
+    // long has its own 8-hour horizon: it was watched 4 h after the fault and stayed down.
+    const end = 4 * 3600 - 60;
+    const short = v('short', neverBack(end));
+    const long = { ...v('long', neverBack(end)), horizonS: 8 * 3600 };
+    for (const order of [[short, long], [long, short]]) {
+      expect(verdictSentence(withHold(order, 300))).toBe('After the fault, no variant brings the service back within 4h1m (short\'s recovery cannot be judged: the run ends 1m after the fault, less than the 5m hold a recovery must last (lengthen the horizon)).');
+    }
+  });
+
+  it('reads a variant\'s own hold', () => {
+    // quick's overlay holds 30 s: its 1 minute after the fault was enough to judge.
+    const end = 4 * 3600 - 60;
+    const r = withHold([v('as-is', neverBack(end)), { ...v('quick', neverBack(end)), holdS: 30 }], 300);
+    expect(verdictSentence(r)).toBe('After the fault, no variant brings the service back within 1m (as-is\'s recovery cannot be judged: the run ends 1m after the fault, less than the 5m hold a recovery must last (lengthen the horizon)).');
+  });
+
   it('still says "does not recover within" when the window held the hold', () => {
     const r = withHold([v('as-is', neverBack(1800)), v('fixed', pt({ recoveryTimeS: 60 }))], 300);
     expect(verdictSentence(r)).toBe('After the fault, fixed brings the service back in 1m; as-is does not recover within 3h30m.');
