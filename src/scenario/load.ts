@@ -129,7 +129,7 @@ export function loadScenario(source: string, file = '<scenario>'): LoadedScenari
       const target = node.resolve(doc);
       if (target === undefined && node.range) {
         const { line, col } = lineCounter.linePos(node.range[0]);
-        loops.push({ file, line, col, path: '', message: `YAML: the alias *${node.source} has no anchor &${node.source} before it: set the anchor on a value earlier in the file, or write the value here` });
+        loops.push({ file, line, col, path: '', message: `the alias *${node.source} has no anchor &${node.source} before it: set the anchor on a value earlier in the file, or write the value here` });
         return;
       }
       if (target && path.includes(target as never) && node.range) {

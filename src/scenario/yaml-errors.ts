@@ -29,17 +29,20 @@ export function documentErrors(doc: Document, lines: LineCounter): DocumentError
   return [
     ...doc.errors.map((e) => ({ message: inFileTerms(e.message), pos: e.pos[0], linePos: e.linePos?.[0] })),
     ...duplicateKeys(doc).map((d) => ({
-      message: `duplicate key "${d.key}" (first given at line ${lines.linePos(d.firstOffset).line}): a mapping holds each key once, so keep one`,
+      message: `duplicate key ${JSON.stringify(d.key)} (first given at ${place(lines.linePos(d.firstOffset))}): a mapping holds each key once, so keep one`,
       pos: d.offset,
       duplicate: true,
     })),
   ].sort((a, b) => a.pos - b.pos);
 }
 
-/** The parser's message, said of the file rather than of the yaml package's API. */
+/** line:col, as every problem is placed. */
+const place = (p: { line: number; col: number }) => `${p.line}:${p.col}`;
+
+/** The parser's message, said of the file rather than of the yaml package's API (for a scenario and a deployed config alike). */
 function inFileTerms(message: string): string {
   if (/^Source contains multiple documents/.test(message)) {
-    return 'this "---" starts a second YAML document, and a file holds one scenario: put each scenario in a file of its own (or remove the "---")';
+    return 'this "---" starts a second YAML document, and the file is read as one: give each document a file of its own (or remove the "---")';
   }
   return message;
 }

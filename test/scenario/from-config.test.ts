@@ -84,7 +84,7 @@ describe('an Envoy route retry_policy', () => {
         got = e.problems.map((p) => `${p.file}:${p.line}:${p.col} ${p.message}`);
       }
       expect(got).toHaveLength(1);
-      expect(got[0]).toMatch(/^dup\.yaml:4:3 YAML: duplicate key "[^"]+" \(first given at line \d+\)/);
+      expect(got[0]).toMatch(/^dup\.yaml:4:3 YAML: duplicate key "[^"]+" \(first given at \d+:\d+\)/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

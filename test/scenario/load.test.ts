@@ -70,15 +70,15 @@ describe('loadScenario: malformed YAML', () => {
   });
 
   it('reports a duplicated key at the second one', () => {
-    expectProblems(scenario({ 13: '    mean: 5ms' }), [{ line: 14, col: 5, path: '', message: /^YAML: duplicate key "mean" \(first given at line 13\): a mapping holds each key once, so keep one$/ }]);
+    expectProblems(scenario({ 13: '    mean: 5ms' }), [{ line: 14, col: 5, path: '', message: /^YAML: duplicate key "mean" \(first given at 13:5\): a mapping holds each key once, so keep one$/ }]);
   });
 
   it('reports every duplicated key, in flow and block mappings, and tells 1 from "1" as yaml does', () => {
     const source = scenario({}, ['sweep:', '  - { parameter: seeds, values: [1, 2], parameter: seeds }', 'notes: { 1: a, "1": b, 1: c }']);
     const lines = source.split('\n').length - 1; // the last line, before the final newline
     expectProblems(source, [
-      { line: lines - 1, col: 41, path: '', message: /^YAML: duplicate key "parameter" \(first given at line \d+\)/ },
-      { line: lines, col: 24, path: '', message: /^YAML: duplicate key "1" \(first given at line \d+\)/ },
+      { line: lines - 1, col: 41, path: '', message: /^YAML: duplicate key "parameter" \(first given at \d+:7\)/ },
+      { line: lines, col: 24, path: '', message: /^YAML: duplicate key "1" \(first given at \d+:10\)/ },
     ]);
   });
 
@@ -87,16 +87,16 @@ describe('loadScenario: malformed YAML', () => {
     // duplicate-keys.ts keeps a set per mapping.
     const keys = Array.from({ length: 20_000 }, (_, i) => `  k${i}: 1`);
     const source = scenario({}, ['notes:', ...keys, '  k7: 2']);
-    expectProblems(source, [{ line: source.split('\n').length - 1, col: 3, path: '', message: /^YAML: duplicate key "k7" \(first given at line \d+\)/ }]);
+    expectProblems(source, [{ line: source.split('\n').length - 1, col: 3, path: '', message: /^YAML: duplicate key "k7" \(first given at \d+:3\)/ }]);
   });
 
   it('says a second document and an alias without its anchor in terms of the file, at their place', () => {
     // The parser's words were "please use YAML.parseAllDocuments()", and an unresolved alias was placed at 1:1.
     const source = scenario({}, ['---', 'name: other']);
     const dashes = source.split('\n').length - 2;
-    expectProblems(source, [{ line: dashes, col: 1, path: '', message: /^YAML: this "---" starts a second YAML document, and a file holds one scenario: put each scenario in a file of its own/ }]);
+    expectProblems(source, [{ line: dashes, col: 1, path: '', message: /^YAML: this "---" starts a second YAML document, and the file is read as one: give each document a file of its own/ }]);
     const alias = scenario({}, ['notes: *later']);
-    expectProblems(alias, [{ line: alias.split('\n').length - 1, col: 8, path: '', message: /^YAML: the alias \*later has no anchor &later before it: set the anchor on a value earlier in the file, or write the value here$/ }]);
+    expectProblems(alias, [{ line: alias.split('\n').length - 1, col: 8, path: '', message: /^the alias \*later has no anchor &later before it: set the anchor on a value earlier in the file, or write the value here$/ }]);
   });
 
   it('keeps the first error and drops the cascade of "unexpected token" errors after it', () => {
