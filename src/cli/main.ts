@@ -48,16 +48,21 @@ const processIo: Io = {
   },
 };
 
-/** The options of each command, for "did you mean" (yargs only says what it did not know). */
-const OPTIONS: Record<string, string[]> = {
-  run: ['seed', 'seeds', 'out', 'workers', 'force-workers', 'shard', 'quiet', 'report-url', 'base', 'reuse', 'progress-every', 'max-run-memory'],
-  merge: ['out', 'report-url'],
-  report: ['report-url'],
-  diff: ['json', 'markdown', 'out', 'seeds', 'workers', 'fail-on-worse'],
-  edge: ['parameter', 'range', 'level', 'precision', 'budget', 'seed', 'workers', 'force-workers', 'json', 'quiet'],
-  validate: [],
-  schema: [],
+/**
+ * The options of each command, split by whether they take a value: for "did you mean" (yargs
+ * only says what it did not know) and for joinOptionValues. One table, so the two cannot
+ * disagree; a test checks it against the options yargs declares.
+ */
+export const OPTIONS: Record<string, { values: string[]; switches: string[] }> = {
+  run: { values: ['seed', 'seeds', 'out', 'workers', 'shard', 'report-url', 'base', 'reuse', 'progress-every', 'max-run-memory'], switches: ['force-workers', 'quiet'] },
+  merge: { values: ['out', 'report-url'], switches: [] },
+  report: { values: ['report-url'], switches: [] },
+  diff: { values: ['out', 'seeds', 'workers'], switches: ['json', 'markdown', 'fail-on-worse'] },
+  edge: { values: ['parameter', 'range', 'level', 'precision', 'budget', 'direction', 'seed', 'workers'], switches: ['force-workers', 'json', 'quiet'] },
+  validate: { values: [], switches: [] },
+  schema: { values: [], switches: [] },
 };
+const optionsOf = (command: string) => [...OPTIONS[command].values, ...OPTIONS[command].switches];
 const COMMANDS = Object.keys(OPTIONS);
 
 /** What each command needs when it is given too few arguments, with an example. */
@@ -70,15 +75,6 @@ const MISSING_ARGUMENT: Record<string, string> = {
   diff: 'give two results folders or scenario files, the base then the head, e.g. retrystorm diff reports/before reports/after',
 };
 const GLOBAL_OPTIONS = ['help', 'version'];
-/** The options of each command that take a value (the others are switches). */
-const VALUE_OPTIONS: Record<string, string[]> = {
-  run: ['seed', 'seeds', 'out', 'workers', 'shard', 'report-url', 'base', 'reuse', 'progress-every', 'max-run-memory'],
-  merge: ['out', 'report-url'],
-  report: ['report-url'],
-  diff: ['out', 'seeds', 'workers'],
-  edge: ['parameter', 'range', 'level', 'precision', 'budget', 'direction', 'seed', 'workers'],
-};
-
 /**
  * Gives every option that takes a value the token after it, as `--name=value`, before yargs
  * parses the line: yargs reads a value starting with "-" as more flags (`--progress-every
@@ -88,8 +84,8 @@ const VALUE_OPTIONS: Record<string, string[]> = {
  */
 function joinOptionValues(argv: string[]): string[] {
   const command = argv[0];
-  if (!Object.hasOwn(VALUE_OPTIONS, command)) return argv;
-  const takesValue = VALUE_OPTIONS[command];
+  if (!Object.hasOwn(OPTIONS, command)) return argv;
+  const takesValue = OPTIONS[command].values;
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i];
@@ -103,6 +99,11 @@ function joinOptionValues(argv: string[]): string[] {
       continue;
     }
     const next = argv[i + 1];
+    // Asking for help or the version wins over a half-written line (`run x --seeds --help`).
+    if (next === '--help' || next === '--version') {
+      out.push(token);
+      continue;
+    }
     if (next === undefined || next.startsWith('--')) throw new UsageError(`${token} needs a value${next === undefined ? '' : ` (it is followed by ${next})`}`);
     out.push(`${token}=${next}`);
     i++;
@@ -285,7 +286,7 @@ function skipHelpCache(cli: unknown): void {
  */
 function unknownArguments(argv: string[]): string {
   const command = COMMANDS.includes(argv[0]) ? argv[0] : undefined;
-  const known = [...(command ? OPTIONS[command] : []), ...GLOBAL_OPTIONS];
+  const known = [...(command ? optionsOf(command) : []), ...GLOBAL_OPTIONS];
   const parts: string[] = [];
   for (const token of argv.slice(command ? 1 : 0)) {
     if (token === '--') break;

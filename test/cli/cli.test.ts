@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, runCliInProcess } from '../helpers/cli.js';
+import { OPTIONS } from '../../src/cli/main.js';
 
 // The CLI as users meet it: `node bin/retrystorm.js ...`, from the compiled dist/ (`npm test` builds first).
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -169,6 +170,27 @@ describe('usage errors', () => {
     expect(lines[0]).toMatch(first);
     expect(lines.slice(1)).toEqual(['run "retrystorm --help" for usage']);
     expectNoStackTrace(r.stderr);
+  });
+
+  it.each(Object.keys(OPTIONS))('the option table of %s (did-you-mean, and which options take the next token) is what its --help declares', (command) => {
+    // As a process: yargs prints help to the process's own stdout.
+    const help = cli(command, '--help').stdout;
+    const options = help.slice(help.indexOf('Options:'));
+    // One block per option: from its "--name" line to the next; its type is the first [type] in it.
+    const blocks = options.split(/\n(?=  --)/).filter((b) => b.startsWith('  --'));
+    const declared = { values: [] as string[], switches: [] as string[] };
+    for (const b of blocks) {
+      const name = /^  --(\S+)/.exec(b)![1];
+      if (name === 'help' || name === 'version') continue;
+      (/\[boolean\]/.test(b) ? declared.switches : declared.values).push(name);
+    }
+    expect({ values: [...declared.values].sort(), switches: [...declared.switches].sort() }).toEqual({ values: [...OPTIONS[command].values].sort(), switches: [...OPTIONS[command].switches].sort() });
+  });
+
+  it('a value option right before --help shows the help (it is not the missing value)', () => {
+    const r = cli('run', 'scenarios/reference-storm.yaml', '--seeds', '--help');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('--progress-every');
   });
 
   it.each([['merge'], ['validate']])('%s --help marks its files required, with no "[default: []]" beside it', (command) => {

@@ -143,7 +143,7 @@ describe('the verdict beside a control without a fault', () => {
 
 describe('the verdict when the run ends before a recovery could last the hold', () => {
   /** The 4-hour results above, with the hold a recovery must last. */
-  const withHold = (variants: VariantAggregate[], holdS: number) => ({ ...results(variants), measureSettings: { holdS } }) as Results;
+  const withHold = (variants: Array<VariantAggregate & { horizonS?: number; holdS?: number }>, holdS: number) => ({ ...results(variants), measureSettings: { holdS } }) as Results;
   const neverBack = (lastTriggerEndS: number) => pt({ recovered: 0, recoveryTimeS: null, lastTriggerEndS });
 
   it('says recovery cannot be judged, not that the service did not recover (a metastable failure)', () => {

@@ -147,6 +147,7 @@ describe('a bad flag, refused before any run', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--progress-every takes a duration above 0 with its unit, e.g. 5s or 1m (got "-1s")');
     const w = await runCliInProcess(['run', 'scenarios/reference-storm.yaml', '--workers', '-2', '--out', '/tmp/retrystorm-never-written']);
+    expect(w.code).toBe(2);
     expect(w.stderr).toContain('--workers must be a whole number ≥ 1 (got -2)');
   });
 
