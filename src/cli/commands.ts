@@ -14,7 +14,7 @@ import { inShard, type RunSpec, type Shard } from '../experiment/expand.js';
 import { shardFromArg } from './shard-arg.js';
 import { estimate, ATTEMPTS_PER_S } from '../experiment/estimate.js';
 import { mergeDirs } from '../experiment/merge.js';
-import { MergeError, OtherBuildError } from '../experiment/merge-error.js';
+import { IncompleteSplitError, MergeError, OtherBuildError } from '../experiment/merge-error.js';
 import { FinishedRuns } from '../experiment/run-reuse.js';
 import { ScenarioError } from '../scenario/problems.js';
 import { renderOutputs, type ReportOptions } from '../report/write.js';
@@ -80,6 +80,7 @@ function reusableRuns(dir: string, io: Io, quiet: boolean): FinishedRuns | undef
     }
     if (e instanceof ScenarioError) throw new UsageError(`--reuse ${dir}: its scenario.yaml cannot be loaded here (${e.problems[0]?.message ?? 'invalid'}), so its runs cannot be matched`);
     // Read as merge reads a folder, but said of --reuse (a bare "merge …" named a command the user never ran).
+    if (e instanceof IncompleteSplitError) throw new UsageError(`--reuse ${dir}: it holds one shard of a split run (--shard i/n), and --reuse takes one whole run's folder: merge the shards first ("retrystorm merge SHARD1 SHARD2 … --out DIR") and reuse DIR`);
     if (e instanceof MergeError) throw new UsageError(`--reuse ${dir}: its runs cannot be reused: ${e.message}`);
     throw e;
   }

@@ -28,3 +28,14 @@ export class OtherBuildError extends MergeError {
     this.builds = builds;
   }
 }
+
+/**
+ * Shards of a split run given without the rest of their split: merge wants every shard;
+ * `run --reuse`, which takes one folder, says to merge them first.
+ */
+export class IncompleteSplitError extends MergeError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'IncompleteSplitError';
+  }
+}

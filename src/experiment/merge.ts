@@ -17,7 +17,7 @@ import { inShard, type RunSpec } from './expand.js';
 import { toolBuild } from './tool-build.js';
 import { assemble, type ExperimentResult, type RunFailure } from './experiment.js';
 import type { RunResult } from './run-one.js';
-import { MergeError, OtherBuildError } from './merge-error.js';
+import { IncompleteSplitError, MergeError, OtherBuildError } from './merge-error.js';
 
 /** Its error is defined in a module that imports nothing (for the command line) and re-exported here, beside what throws it. */
 export { MergeError };
@@ -77,7 +77,7 @@ export function mergeDirs(dirs: string[]): ExperimentResult {
   for (const [k, f] of failures.entries()) {
     // (Shards own disjoint runs, so a second failure or a result at the same index is in the same folder.)
     if (results[f.index] || failures[k + 1]?.index === f.index) {
-      throw new MergeError(`run ${f.index} (${describeRun(runs[f.index])}) is listed as failed and also as ${results[f.index] ? `finished in ${from[f.index]}` : 'failed again'}: a run appears once in one experiment; rerun the shard`);
+      throw new MergeError(`run ${f.index} (${describeRun(runs[f.index])}) is listed as failed and also as ${results[f.index] ? `finished in ${from[f.index]}` : 'failed again'}: a run appears once in one experiment; rerun what wrote the folder`);
     }
   }
   const loaded = loadScenario(source, join(dirs[0], 'scenario.yaml'));
@@ -91,7 +91,7 @@ function verifyOrigin(dir: string, s: SavedRuns, source: string): void {
   const file = join(dir, 'runs.json');
   if (s.tool !== toolBuild()) throw new OtherBuildError(file, String(s.tool), toolBuild());
   if (s.scenarioDigest !== scenarioDigest(source)) throw new MergeError(`${file} was made from another scenario than ${join(dir, 'scenario.yaml')} (their digests differ): was the scenario edited after the run?`);
-  if (s.digest !== contentDigest(s.results)) throw new MergeError(`${file}: its results do not match its digest: they were edited after they were written; rerun the shard`);
+  if (s.digest !== contentDigest(s.results)) throw new MergeError(`${file}: its results do not match its digest: they were edited after they were written; rerun what wrote the folder`);
 }
 
 /** A result must sit at an index of the plan that belongs to its shard, and be the run planned there. */
@@ -128,7 +128,7 @@ function checkComplete(dir: string, s: SavedRuns, results: Array<RunResult | und
   const failed = new Set(s.failures.map((f) => f.index));
   const missing = runs.filter((r) => inShard(r, s.shard) && !results[r.index] && !failed.has(r.index));
   if (missing.length) {
-    throw new MergeError(`${join(dir, 'runs.json')} says it finished, yet ${missing.length} of its runs are missing (first: run ${missing[0].index}, ${describeRun(missing[0])}): truncated or edited; rerun the shard`);
+    throw new MergeError(`${join(dir, 'runs.json')} says it finished, yet ${missing.length} of its runs are missing (first: run ${missing[0].index}, ${describeRun(missing[0])}): truncated or edited; rerun what wrote the folder`);
   }
 }
 
@@ -147,5 +147,5 @@ function checkShardSet(dirs: string[], shards: SavedRuns[]): void {
     seen.set(index, dirs[i]);
   });
   const missing = Array.from({ length: n }, (_, k) => k + 1).filter((k) => !seen.has(k));
-  if (missing.length) throw new MergeError(`shard${missing.length > 1 ? 's' : ''} ${missing.map((k) => `${k}/${n}`).join(', ')} missing: give the folders of every shard`);
+  if (missing.length) throw new IncompleteSplitError(`shard${missing.length > 1 ? 's' : ''} ${missing.map((k) => `${k}/${n}`).join(', ')} missing: give the folders of every shard`);
 }

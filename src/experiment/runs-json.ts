@@ -78,7 +78,7 @@ export function parseRuns(text: string, where: string): SavedRuns {
   }
   if (saved?.format !== RUNS_FORMAT || !Array.isArray(saved.runs) || !Array.isArray(saved.results) || !Array.isArray(saved.failures)) {
     const older = typeof saved?.format === 'string' && saved.format.startsWith('retrystorm-runs/');
-    throw new Error(`${where} is not a retrystorm runs.json of format ${RUNS_FORMAT}${older ? ` (it is ${saved.format}: made by another version of retrystorm; rerun the shards with this one)` : ''}`);
+    throw new Error(`${where} is not a retrystorm runs.json of format ${RUNS_FORMAT}${older ? ` (it is ${saved.format}: made by another version of retrystorm; rerun what wrote it with this one)` : ''}`);
   }
   return saved;
 }

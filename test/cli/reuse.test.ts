@@ -84,6 +84,14 @@ describe('run --reuse', () => {
     expect(r.stderr).not.toMatch(/at .*\.js:\d+/);
   }, 120_000);
 
+  it('says to merge a shard\'s folder first (merge\'s "shard 2/2 missing: give the folders of every shard" asked for folders --reuse does not take)', async () => {
+    const shard = await cli('run', 'base.yaml', '--shard', '1/2', '--out', 'shard-1', '--quiet');
+    expect(shard.code, shard.stderr).toBe(0);
+    const r = await cli('run', 'edited.yaml', '--reuse', 'shard-1', '--out', 'fifth', '--quiet');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--reuse shard-1: it holds one shard of a split run (--shard i/n), and --reuse takes one whole run\'s folder: merge the shards first ("retrystorm merge SHARD1 SHARD2 … --out DIR") and reuse DIR');
+  }, 120_000);
+
   it('says a folder without results is not one, in terms of --reuse (it spoke of merge, a command the user never ran)', async () => {
     const { runCliInProcess } = await import('../helpers/cli.js');
     const r = await runCliInProcess(['run', join(dir, 'base.yaml'), '--reuse', join(dir, 'nowhere'), '--out', join(dir, 'fourth'), '--quiet']);
