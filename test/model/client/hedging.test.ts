@@ -130,6 +130,19 @@ describe('hedged requests: one of two instances paused', () => {
     expect(sum(r.fine.firstTriesOk, 0, 100)).toBe(sum(r.fine.firstTries, 0, 100));
   });
 
+  it('a hedged retry is not a first try: only the tries that were their action\'s first count, whichever attempt won', () => {
+    // Every attempt during a 10 s dependency outage is answered 503 at once, so the first tries
+    // sent then fail (no hedge is sent: nothing is left out) and are retried 20 s later, hedged
+    // and served. Counted as first tries, those retries would double the served count of 80-90 s.
+    const r = run(world(', maxAttempts: 2, backoff: { kind: constant, base: 20s, jitter: none }, hedge: { delay: 100ms, budget: 1 }', { faults: '[{ kind: dependency-down, at: 60s, duration: 10s }]' }));
+    const f = r.fine;
+    expect(sum(r.series.retries, 80, 90)).toBeGreaterThan(1900);
+    for (let i = 0; i < 110; i++) expect(f.firstTriesOk[i], `second ${i}`).toBeLessThanOrEqual(f.firstTries[i]);
+    expect(sum(f.firstTriesOk, 60, 70)).toBe(0);
+    // Outside the outage every first try is served.
+    expect(sum(f.firstTriesOk, 0, 60) + sum(f.firstTriesOk, 70, 110)).toBe(sum(f.firstTries, 0, 60) + sum(f.firstTries, 70, 110));
+  });
+
   it('at a 5% budget, the load grows by the budget and the tail shrinks by what 5% of hedges can rescue', () => {
     const r = run(world(', hedge: { delay: 100ms, budget: 0.05 }', { faults: PAUSE }));
     // 2,000 tries in the window earn 100 hedges, all wanted by stuck requests.
