@@ -131,6 +131,14 @@ describe('expectations, refused where they are written', () => {
     expect(problemsOf(world([], ['expectations:', '  - { variant: base, recoveryTimeS: { atLeast: 2m, atMost: 90s } }']))).toHaveLength(1);
     expect(problemsOf(world([], ['expectations:', '  - { variant: base, recoveryTimeS: { atLeast: 1m, atMost: 90s } }']))).toEqual([]);
   });
+
+  it('a tipping point bounded upside down, likewise', () => {
+    const search = ['search: { parameter: "faults[0].duration", range: { from: 1m, to: 8m } }'];
+    expect(problemsOf(world([], [...search, 'expectations:', '  - { variant: base, tippingPoint: { atLeast: 5m, atMost: 2m } }']))).toEqual([
+      'p.yaml:16:38  expectations[0].tippingPoint.atLeast: the lower bound (atLeast: 5m) is above the upper one (atMost: 2m): no value can meet both; swap them',
+    ]);
+    expect(problemsOf(world([], [...search, 'expectations:', '  - { variant: base, tippingPoint: { atLeast: 2m, atMost: 5m } }']))).toEqual([]);
+  });
 });
 
 describe('a bad flag, refused before any run', () => {
