@@ -4,6 +4,7 @@
  * exhaust memory or patience. They run after the schema accepted the file, on each
  * variant's merged scenario.
  */
+import { subjectOf } from './subject.js';
 import type { Scenario, Distribution, Arrivals, Behaviour } from './schema.js';
 import { LIMITS, formatCount } from './limits.js';
 import { formatDuration } from './units.js';
@@ -28,7 +29,10 @@ export function semanticProblems(s: Scenario): SemanticProblem[] {
   out.push(...fairQueueProblems(s), ...fairQueueCodelProblems(s));
 
   let expectedActions = 0;
+  /** Per population, in scenario order: the actions it is expected to start (surges included). */
+  const actionsOf: number[] = [];
   for (const [name, pop] of Object.entries(s.clients)) {
+    const before = expectedActions;
     checkArrivals(pop.arrivals, ['clients', name, 'arrivals'], out);
     // Hedges are attempts: only the layer that sends attempts can hedge.
     const layerNames = Object.keys(pop.layers ?? {});
@@ -44,7 +48,9 @@ export function semanticProblems(s: Scenario): SemanticProblem[] {
       const within = Math.max(0, Math.min(f.duration, horizon - f.at));
       expectedActions += (f.rate !== undefined ? f.rate : (f.factor! - 1) * meanRate(pop.arrivals, horizon)) * within;
     }
+    actionsOf.push(Number.isFinite(rate) ? expectedActions - before : Infinity);
   }
+  out.push(...silentSubjectProblems(s, actionsOf));
   // A horizon beyond the limit is reported above; the action count would only repeat it.
   if (horizon <= LIMITS.horizonS && expectedActions > LIMITS.actionsPerRun) {
     out.push({
@@ -95,6 +101,24 @@ function measureWindowProblems(s: Scenario): SemanticProblem[] {
   if (bucket !== undefined && bucket > horizon) out.push({ path: ['measures', 'bucket'], message: `${longer('a bucket', bucket)}: the run would be one bucket; use at most ${formatDuration(horizon)}, or leave bucket out for about 1,000 buckets` });
   if (healthWindow !== undefined && healthWindow > horizon) out.push({ path: ['measures', 'healthWindow'], message: `${longer('a health window', healthWindow)}: recovery could never be judged; use a window shorter than the hold` });
   return out;
+}
+
+/**
+ * The verdict's users must send something: success, perceived outage and recovery are read
+ * from their actions, and with none the service read "not recovered" (a metastable failure)
+ * of a run that had nobody to serve. Whether anyone is the verdict's subject at all is the
+ * compare block's check (compare-check.ts).
+ */
+function silentSubjectProblems(s: Scenario, actionsOf: number[]): SemanticProblem[] {
+  const names = Object.keys(s.clients);
+  const subject = subjectOf(s);
+  const users = names.filter((_, i) => subject[i]);
+  if (users.length === 0 || names.some((_, i) => subject[i] && actionsOf[i] > 0)) return [];
+  const who = users.length === 1 ? `"${users[0]}" sends` : `${users.map((u) => `"${u}"`).join(', ')} send`;
+  return [{
+    path: s.compare?.for ? ['compare', 'for'] : ['clients'],
+    message: `the verdict's users send nothing (${who} no user action over the run): there is no success to judge, and every variant would read "not recovered"; give them a rate above 0/s${s.compare?.for ? ', or name users who send traffic here' : ''}`,
+  }];
 }
 
 /** Ranges given by their two ends, the smaller one second: nothing can be drawn from them. */

@@ -89,6 +89,17 @@ describe('refused where it is written', () => {
     expect(printed(world([], ['seed: 1e308']))).toEqual(['p.yaml:14:7  seed: must be at most 2147483648 (got the number 1e+308)']);
   });
 
+  it('verdict users who send nothing (every variant read "not recovered", a metastable failure of a run with nobody to serve)', () => {
+    const quiet = ['  quiet:', '    arrivals: { kind: constant, rate: 0/s }'];
+    const src = [...BASE.slice(0, 8), ...quiet, ...BASE.slice(8), 'compare:', '  for: { populations: [quiet] }'].join('\n') + '\n';
+    expect(printed(src)).toEqual([
+      'p.yaml:17:8  compare.for: the verdict\'s users send nothing ("quiet" sends no user action over the run): there is no success to judge, and every variant would read "not recovered"; give them a rate above 0/s, or name users who send traffic here',
+    ]);
+    // A surge to an absolute rate is traffic; so is a quiet population beside one that sends.
+    expect(printed(src.replace('faults:', 'faults:\n  - { kind: surge, at: 1m, duration: 1m, population: quiet, rate: 5/s }'))).toEqual([]);
+    expect(printed(src.replace('  for: { populations: [quiet] }', '  for: { populations: [quiet, mobile] }'))).toEqual([]);
+  });
+
   it('a range whose largest end is below its smallest', () => {
     expect(printed(world(['  overload: { retryAfter: { kind: random, min: 10s, max: 1s } }']))).toEqual([
       'p.yaml:12:58  server.overload.retryAfter.max: the largest Retry-After (max: 1s) is below the smallest (min: 10s)',
