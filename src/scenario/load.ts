@@ -23,7 +23,7 @@ import { overlayProblems, writtenByOverlay } from './overlay-check.js';
 import { defineKey, hasPath, pathsToKey, valueAt } from './raw-path.js';
 import { readScenarioText, tooLargeText } from './read-source.js';
 import { tooDeep } from './nesting.js';
-import { documentErrors, errorsToReport, topLevelEntries, unquotedBracketPath, PARSE_OPTIONS } from './yaml-errors.js';
+import { aliasProblems, documentErrors, errorsToReport, topLevelEntries, unquotedBracketPath, PARSE_OPTIONS } from './yaml-errors.js';
 import { LIMITS, formatCount } from './limits.js';
 import { shapeProblems, bucketsHeld, heldProblems } from './experiment-size.js';
 import { sweepParameters, applyPoint, scaleLoad, startsWith } from './sweep-apply.js';
@@ -121,23 +121,7 @@ export function loadScenario(source: string, file = '<scenario>'): LoadedScenari
     }
     throw new ScenarioError(problems);
   }
-  // An alias inside its own anchor (&a { b: *a }) would make an endless structure; one whose
-  // anchor is not set before it has nothing to stand for (toJS would refuse it without a place).
-  const loops: Problem[] = [];
-  visit(doc, {
-    Alias(_key, node, path) {
-      const target = node.resolve(doc);
-      if (target === undefined && node.range) {
-        const { line, col } = lineCounter.linePos(node.range[0]);
-        loops.push({ file, line, col, path: '', message: `the alias *${node.source} has no anchor &${node.source} before it: set the anchor on a value earlier in the file, or write the value here` });
-        return;
-      }
-      if (target && path.includes(target as never) && node.range) {
-        const { line, col } = lineCounter.linePos(node.range[0]);
-        loops.push({ file, line, col, path: '', message: `the alias *${node.source} is inside its own anchor &${node.source}, so the value would contain itself forever; copy the values instead` });
-      }
-    },
-  });
+  const loops: Problem[] = aliasProblems(doc, lineCounter).map(({ line, col, message }) => ({ file, line, col, path: '', message }));
   if (loops.length > 0) throw new ScenarioError(sortProblems(loops));
   let raw: unknown;
   try {

@@ -149,3 +149,32 @@ export function duplicateKeys(doc: Document): DuplicateKey[] {
   });
   return found;
 }
+
+/** An alias the document cannot resolve, placed at the alias. */
+export interface AliasProblem {
+  line: number;
+  col: number;
+  message: string;
+}
+
+/**
+ * Aliases that cannot stand for a value: one whose anchor is not set before it (the parser
+ * lets it through and `toJS` refuses it without a place, or reads it as nothing), and one
+ * inside its own anchor (&a { b: *a }), which would make an endless structure.
+ */
+export function aliasProblems(doc: Document, lines: LineCounter): AliasProblem[] {
+  const out: AliasProblem[] = [];
+  visit(doc, {
+    Alias(_key, node, path) {
+      if (!node.range) return;
+      const target = node.resolve(doc);
+      const at = lines.linePos(node.range[0]);
+      if (target === undefined) {
+        out.push({ ...at, message: `the alias *${node.source} has no anchor &${node.source} before it: set the anchor on a value earlier in the file, or write the value here` });
+      } else if (path.includes(target as never)) {
+        out.push({ ...at, message: `the alias *${node.source} is inside its own anchor &${node.source}, so the value would contain itself forever; copy the values instead` });
+      }
+    },
+  });
+  return out;
+}

@@ -90,6 +90,23 @@ describe('an Envoy route retry_policy', () => {
     }
   });
 
+  it('reports an alias without its anchor at the alias (it read as an empty value, silently)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rs-alias-'));
+    try {
+      writeFileSync(join(dir, 'alias.yaml'), 'retry_policy:\n  num_retries: *retries\n  per_try_timeout: 1s\n');
+      let got: string[] = [];
+      try {
+        loadScenario(scenario('{ from: { envoy: alias.yaml } }'), join(dir, 's.yaml'));
+      } catch (e) {
+        if (!(e instanceof ScenarioError)) throw e;
+        got = e.problems.map((p) => `${p.file}:${p.line}:${p.col} ${p.message}`);
+      }
+      expect(got).toEqual(['alias.yaml:2:16 the alias *retries has no anchor &retries before it: set the anchor on a value earlier in the file, or write the value here (read for clients.app.layers.proxy.from)']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('names the routes when the one asked for is not there, and says where a missing file was looked for', () => {
     expect(problems('{ from: { envoy: envoy-routes.yaml, route: apii } }')[0]).toMatch(/^envoy-routes\.yaml:5:1 : no route named "apii" \(routes: "api", "defaults"\)/);
     expect(problems('{ from: { envoy: nowhere.yaml } }')[0]).toMatch(/s\.yaml:7:\d+ clients\.app\.layers\.proxy\.from\.envoy: cannot read nowhere\.yaml: no such file/);

@@ -6,7 +6,7 @@
  */
 import { LineCounter, parseDocument, isMap, isScalar, isSeq, type Node, type YAMLMap } from 'yaml';
 import type { Problem } from '../problems.js';
-import { documentErrors, errorsToReport, topLevelEntries, PARSE_OPTIONS } from '../yaml-errors.js';
+import { aliasProblems, documentErrors, errorsToReport, topLevelEntries, PARSE_OPTIONS } from '../yaml-errors.js';
 
 export interface ConfigFile {
   file: string;
@@ -39,6 +39,8 @@ export function readConfig(text: string, file: string): ConfigFile {
     const more = e === last && left > 0 ? ` (and ${left} more YAML error(s) after it, most likely caused by the one(s) above)` : '';
     problems.push({ file, line: e.line, col: e.col, path: '', message: e.message + more });
   }
+  // As in a scenario: an alias that stands for nothing read as an empty value, silently.
+  if (kept.length === 0) for (const a of aliasProblems(doc, lc)) problems.push({ file, line: a.line, col: a.col, path: '', message: a.message });
   return { file, root: (doc.contents ?? undefined) as Node | undefined, problems, report };
 }
 
