@@ -75,6 +75,14 @@ const MISSING_ARGUMENT: Record<string, string> = {
   diff: 'give two results folders or scenario files, the base then the head, e.g. retrystorm diff reports/before reports/after',
 };
 const GLOBAL_OPTIONS = ['help', 'version'];
+/** How many arguments each command with a fixed number takes, and what they are. */
+const POSITIONALS: Record<string, { count: number; what: string }> = {
+  run: { count: 1, what: 'one scenario file' },
+  edge: { count: 1, what: 'one scenario file' },
+  report: { count: 1, what: 'one results folder' },
+  diff: { count: 2, what: 'two results folders or scenario files, the base then the head' },
+  schema: { count: 0, what: 'no arguments' },
+};
 /**
  * Gives every option that takes a value the token after it, as `--name=value`, before yargs
  * parses the line: yargs reads a value starting with "-" as more flags (`--progress-every
@@ -105,6 +113,8 @@ function joinOptionValues(argv: string[]): string[] {
       continue;
     }
     if (next === undefined || next.startsWith('--')) throw new UsageError(`${token} needs a value${next === undefined ? '' : ` (it is followed by ${next})`}`);
+    // yargs reads an empty number as 0, and the option's check then said "got 0".
+    if (next.trim() === '') throw new UsageError(`${token} needs a value (it was given an empty one)`);
     out.push(`${token}=${next}`);
     i++;
   }
@@ -300,7 +310,13 @@ function unknownArguments(argv: string[]): string {
   if (!command && argv[0] !== undefined && !argv[0].startsWith('-')) {
     return `unknown command "${argv[0]}" (commands: ${COMMANDS.join(', ')})`;
   }
-  if (parts.length === 0) return `unexpected argument(s): ${argv.slice(1).filter((t) => !t.startsWith('-')).join(' ')}`;
+  if (parts.length === 0) {
+    // Only positionals are left: name the ones past what the command takes, not the one it took.
+    const given = argv.slice(command ? 1 : 0).filter((t) => !t.startsWith('-') || t === DASH).map(undash);
+    const takes = command ? POSITIONALS[command] : undefined;
+    if (takes !== undefined && given.length > takes.count) return `${command} takes ${takes.what}; left over: ${given.slice(takes.count).join(' ')}`;
+    return `unexpected argument(s): ${given.join(' ')}`;
+  }
   return parts.join('; ');
 }
 

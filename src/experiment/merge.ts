@@ -25,8 +25,10 @@ export { MergeError };
 function read(dir: string, name: string): string {
   try {
     return readFileSync(join(dir, name), 'utf8');
-  } catch {
-    throw new MergeError(`${join(dir, name)}: missing; a results folder is one written by "retrystorm run --out DIR" (a shard's, by run --shard i/n --out DIR)`);
+  } catch (e) {
+    const written = 'a results folder is one written by "retrystorm run --out DIR" (a shard\'s, by run --shard i/n --out DIR)';
+    if ((e as NodeJS.ErrnoException).code === 'ENOTDIR') throw new MergeError(`${dir} is a file, not a folder: ${written}`);
+    throw new MergeError(`${join(dir, name)}: missing; ${written}`);
   }
 }
 

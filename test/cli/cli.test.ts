@@ -160,6 +160,11 @@ describe('usage errors', () => {
     [[], /^retrystorm: name a command: run, merge, report, diff, edge, validate or schema$/],
     [['run'], /^retrystorm: run: give a scenario file \(or - for standard input\), e\.g\. retrystorm run scenarios\/retry-storm\.yaml$/],
     [['run', 'scenarios/reference-storm.yaml', '--seed', '-1'], /^retrystorm: --seed must be a whole number/],
+    // The extra argument named alone (both files were listed as "unexpected"), and an empty value said as one (it read "got 0").
+    [['run', 'scenarios/reference-storm.yaml', 'other.yaml'], /^retrystorm: run takes one scenario file; left over: other\.yaml$/],
+    [['diff', 'a', 'b', 'c'], /^retrystorm: diff takes two results folders or scenario files, the base then the head; left over: c$/],
+    [['run', 'scenarios/reference-storm.yaml', '--seeds', ''], /^retrystorm: --seeds needs a value \(it was given an empty one\)$/],
+    [['merge', 'package.json'], /^retrystorm: package\.json is a file, not a folder: a results folder is one written by "retrystorm run --out DIR"/],
   ])('%j exits 2 with a one-line message and a pointer to --help', async (args, first) => {
     // The first as a process; the others are the same path (yargs' refusal or a flag's check,
     // thrown as a UsageError and printed by execute), run through it in this process.
