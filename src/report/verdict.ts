@@ -74,14 +74,19 @@ function windowAfterFault(r: Results, variant: string, point: number): number | 
 }
 
 /**
- * Why a run could not show recovery, when the window after its fault is shorter than the hold
- * a recovery must last: "the run ends 1m after the fault, less than the 5m hold a recovery must
- * last". Without it, such a variant read "does not recover within 1m", a metastable failure,
- * about a service the run never watched for long enough. Null when the window holds the hold.
+ * Why a run could not show recovery: its fault outlasts it, or the window after its fault is
+ * shorter than the hold a recovery must last ("the run ends 1m after the fault, less than the
+ * 5m hold a recovery must last"). Without it, such a variant read "does not recover within
+ * 1m" or "before the run ends", a metastable failure, of a service the run never watched
+ * for long enough after the fault. Null when the window holds the hold.
  */
 function tooShortToJudge(r: Results, variant: string, point: number): string | null {
+  const end = lastTriggerEnd(r, variant, point);
+  const v = r.variants.find((x) => x.name === variant);
+  const { horizonS } = clockOf(r, v);
+  if (end !== null && end >= horizonS) return `the fault is still on when the run ends (at ${formatValue('duration', horizonS)}; lengthen the horizon past the fault)`;
   const w = windowAfterFault(r, variant, point);
-  const hold = holdOf(r, r.variants.find((x) => x.name === variant));
+  const hold = holdOf(r, v);
   if (w === null || hold === undefined || w >= hold) return null;
   return `the run ends ${formatValue('duration', w)} after the fault, less than the ${formatValue('duration', hold)} hold a recovery must last (lengthen the horizon)`;
 }

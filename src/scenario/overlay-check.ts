@@ -99,7 +99,7 @@ function missingToBeWhole(entry: z.ZodType, v: unknown, noun: string): string | 
     // `htttp: { maxAttempts: 1 }` meant to switch http's retries off; as a layer of its own,
     // one try and nothing else, it does nothing, and the variant ran as the base.
     const keys = Object.keys(v);
-    if (keys.length === 1 && keys[0] === 'maxAttempts' && typeof v.maxAttempts === 'number' && v.maxAttempts <= 1) return 'give it more than one try, a timeout, a preset or from: one try and nothing else is a layer that does nothing';
+    if (keys.length === 1 && keys[0] === 'maxAttempts' && typeof v.maxAttempts === 'number' && v.maxAttempts <= 1) return 'give it more than one try (maxAttempts above 1), a preset or from: one try and nothing else is a layer that does nothing';
     return undefined;
   }
   const parsed = entry.safeParse(v);

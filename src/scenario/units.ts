@@ -22,6 +22,23 @@ export type ParseResult = { ok: true; value: number } | { ok: false; message: st
 
 const DURATION_HINT = 'write a number with a unit, e.g. "250ms", "30s", "12m", "1h30m"';
 
+/** Units spelled out, as people write them, and the unit a duration writes instead. */
+const SPELLED_UNITS: Record<string, string> = {
+  msec: 'ms', msecs: 'ms', millisecond: 'ms', milliseconds: 'ms',
+  sec: 's', secs: 's', second: 's', seconds: 's',
+  min: 'm', mins: 'm', minute: 'm', minutes: 'm',
+  hr: 'h', hrs: 'h', hour: 'h', hours: 'h',
+  day: 'd', days: 'd',
+};
+
+/** What "20min", "10 seconds" or "1h 30m" meant, written as a duration; undefined when it is not that kind of slip. */
+function durationMeant(s: string): string | undefined {
+  const parts = [...s.matchAll(/(\d+(?:\.\d+)?)\s*([a-z]+)\s*/gi)];
+  if (parts.length === 0 || parts.map((m) => m[0]).join('') !== s) return undefined;
+  const written = parts.map((m) => m[1] + (SPELLED_UNITS[m[2].toLowerCase()] ?? m[2].toLowerCase())).join('');
+  return written !== s && parseDuration(written).ok ? written : undefined;
+}
+
 /** Parses "250ms", "12m", "1h30m", "1.5s" into seconds. A bare number is refused: units are not guessed. */
 export function parseDuration(text: unknown): ParseResult {
   if (typeof text === 'number') {
@@ -41,11 +58,13 @@ export function parseDuration(text: unknown): ParseResult {
       if (s !== s.toLowerCase() && parseDuration(s.toLowerCase()).ok) {
         return { ok: false, message: `units are written in lowercase: write "${s.toLowerCase()}" (got "${text}")` };
       }
+      const meant = durationMeant(s);
+      if (meant !== undefined) return { ok: false, message: `"${text}" is not a duration: the units are ms, s, m, h and d, written without spaces; write "${meant}"` };
       return {
         ok: false,
         message: bare
           ? `a duration needs a unit: ${DURATION_HINT} (got "${text}")`
-          : `"${text}" is not a duration (unreadable from "${s.slice(at)}"): ${DURATION_HINT}`,
+          : `"${text}" is not a duration (unreadable from "${s.slice(at)}"): ${DURATION_HINT} (the units are ms, s, m, h and d)`,
       };
     }
     total += Number(m[1]) * DURATION_UNITS[m[2]];

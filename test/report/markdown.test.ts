@@ -42,12 +42,12 @@ describe('summaryMarkdown', () => {
     expect(md).toContain('**Verdict:** At a 2-minute fault, short-queue brings the service back in 0s; retries does not recover within 13m, and it recovers from none of the swept lengths, not even 30s.');
   });
 
-  it('says "before the run ends" when the fault lasts to the horizon, not "within 0s"', async () => {
+  it('says recovery cannot be judged when the fault lasts to the horizon, not "within 0s" nor that nothing came back', async () => {
     // The capacity cut runs from 15m to the 20m horizon: no run has a moment after it to recover in.
     const yaml = SMALL_YAML.replace('at: 5m\n    duration: 2m', 'at: 15m\n    duration: 5m');
     expect(yaml).not.toBe(SMALL_YAML);
     const md = summaryMarkdown((await experimentFolder(yaml)).bundle);
-    expect(md).toContain('**Verdict:** After the fault, no variant brings the service back before the run ends.');
+    expect(md).toContain('**Verdict:** After the fault, recovery cannot be judged: the fault is still on when the run ends (at 20m; lengthen the horizon past the fault).');
     expect(md).not.toContain('within 0s');
   });
 

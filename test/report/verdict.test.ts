@@ -176,6 +176,11 @@ describe('the verdict when the run ends before a recovery could last the hold', 
     expect(verdictSentence(r)).toBe('After the fault, no variant brings the service back within 1m (as-is\'s recovery cannot be judged: the run ends 1m after the fault, less than the 5m hold a recovery must last (lengthen the horizon)).');
   });
 
+  it('says so when the fault outlasts the run (it read "no variant brings the service back before the run ends")', () => {
+    const r = withHold([v('as-is', neverBack(5 * 3600)), v('fixed', neverBack(4 * 3600))], 300);
+    expect(verdictSentence(r)).toBe('After the fault, recovery cannot be judged: the fault is still on when the run ends (at 4h; lengthen the horizon past the fault).');
+  });
+
   it('still says "does not recover within" when the window held the hold', () => {
     const r = withHold([v('as-is', neverBack(1800)), v('fixed', pt({ recoveryTimeS: 60 }))], 300);
     expect(verdictSentence(r)).toBe('After the fault, fixed brings the service back in 1m; as-is does not recover within 3h30m.');

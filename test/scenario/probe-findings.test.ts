@@ -111,7 +111,7 @@ describe('refused where it is written', () => {
 
   it('a misspelt layer in an overlay that only sets one try (it added a layer that does nothing, and the variant ran as the base)', () => {
     expect(printed(world([], ['variants:', '  base: {}', '  one-layer: { overlay: { clients: { mobile: { layers: { htttp: { maxAttempts: 1 } } } } } }']))).toEqual([
-      'p.yaml:16:58  variants.one-layer.overlay.clients.mobile.layers.htttp: the base has no layer "htttp" in population "mobile" (its layers: app, http): did you mean "http"? (to add a new layer under a name this close to one the base has, give it more than one try, a timeout, a preset or from: one try and nothing else is a layer that does nothing)',
+      'p.yaml:16:58  variants.one-layer.overlay.clients.mobile.layers.htttp: the base has no layer "htttp" in population "mobile" (its layers: app, http): did you mean "http"? (to add a new layer under a name this close to one the base has, give it more than one try (maxAttempts above 1), a preset or from: one try and nothing else is a layer that does nothing)',
     ]);
   });
 });

@@ -139,7 +139,7 @@ describe('one problem, said once', () => {
 
   it('says a sweep value no variant can take once, not once per variant', () => {
     expect(printed(sweep('[1m, "5 m"]', '  a: {}', '  b: { overlay: { server: { slots: 4 } } }', '  c: {}'))).toEqual([
-      't.yaml:16:13  sweep[0].values: "5 m" is not a duration (unreadable from "5 m"): write a number with a unit, e.g. "250ms", "30s", "12m", "1h30m" (at faults[0].at = 5 m)',
+      't.yaml:16:13  sweep[0].values: "5 m" is not a duration: the units are ms, s, m, h and d, written without spaces; write "5m" (at faults[0].at = 5 m)',
     ]);
   });
 

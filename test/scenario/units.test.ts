@@ -43,11 +43,19 @@ describe('parseDuration', () => {
     expect(message(parseDuration(text))).toBe(`units are written in lowercase: write "${lower}" (got "${text}")`);
   });
 
-  it.each(['abc', '5 s', '1h 30m', '5sec', '5x', 'h', '1e3s', '.5s', '5s!'])('refuses garbage %j and shows the accepted form', (text) => {
+  it.each(['abc', '5x', 'h', '1e3s', '.5s', '5s!'])('refuses garbage %j and shows the accepted form', (text) => {
     const m = message(parseDuration(text));
     expect(m).toContain(`"${text}" is not a duration`);
     expect(m).toMatch(/e\.g\. "250ms"/);
+    expect(m).toContain('(the units are ms, s, m, h and d)');
   });
+
+  it.each([['5 s', '5s'], ['1h 30m', '1h30m'], ['5sec', '5s'], ['20min', '20m'], ['2hours', '2h'], ['10 seconds', '10s'], ['1 day', '1d']])(
+    'says what %j meant, as a duration (it said "unreadable from" a part of it)',
+    (text, meant) => {
+      expect(message(parseDuration(text))).toBe(`"${text}" is not a duration: the units are ms, s, m, h and d, written without spaces; write "${meant}"`);
+    },
+  );
 
   it('names the part it could not read', () => {
     expect(message(parseDuration('1h30x'))).toContain('unreadable from "30x"');
