@@ -79,9 +79,35 @@ describe('the diff as a pull-request comment', () => {
   });
 
   it('says so when nothing changed', () => {
-    const diff = { ...everythingWorse(), variantsAdded: [], variantsRemoved: [], expectations: [], ranking: [], points: [] };
+    const diff = { ...everythingWorse(), variantsAdded: [], variantsRemoved: [], expectations: [], ranking: [], points: everythingWorse().points.map((p) => ({ ...p, changes: [] })) };
     const text = diffMarkdown({ results: diff, scenario: null, scenarioNote: null, guards: [] });
     expect(text).toContain('no change beyond seed noise');
     expect(VERDICT_MEASURES).toContain('recoveryTimeS');
+  });
+});
+
+describe('the diff of two experiments with nothing in common', () => {
+  // A user's own small scenario against the flagship's results: no variant of one is in the
+  // other. It read "no change to the verdict beyond seed noise", and listed the unswept run
+  // as "removed sweep point(s): " with nothing after it.
+  const unrelated = (): ResultsDiff => ({
+    base: { scenario: 'my-outage', seeds: [1, 2], runs: 4, partial: false },
+    head: { scenario: 'retry-storm', seeds: [1, 2, 3], runs: 240, partial: false },
+    variantsAdded: flagship.variants.map((v) => v.name), variantsRemoved: ['retries', 'no-retries'],
+    pointsAdded: flagship.points.map((p) => p.values), pointsRemoved: [{}],
+    comparedAt: null,
+    points: [],
+    ranking: [],
+    expectations: [],
+  });
+
+  it('says there was nothing to compare, in the terminal and in the comment, and names the unswept run', () => {
+    const report = { results: unrelated(), scenario: null, scenarioNote: null, guards: [] };
+    const text = diffText(report).split('\n');
+    expect(text[0]).toBe('my-outage -> retry-storm: nothing to compare: the base and the head have no variant in common at a common sweep point (see what was added and removed below) (base 2 seed(s), head 3 seed(s))');
+    expect(text).toContain('removed sweep point(s): the unswept run');
+    const comment = diffMarkdown(report).split('\n');
+    expect(comment[1]).toBe('### retrystorm diff: my-outage → retry-storm: nothing to compare: the base and the head have no variant in common at a common sweep point (see what was added and removed below)');
+    expect(comment).toContain('- removed sweep point(s): the unswept run');
   });
 });

@@ -80,3 +80,18 @@ export function seedsSummary(diff: ResultsDiff): string {
   const s = (x: ResultsDiff['base']) => `${x.seeds.length} seed(s)${x.partial ? ', partial' : ''}`;
   return `base ${s(diff.base)}, head ${s(diff.head)}`;
 }
+
+/**
+ * The headline's words when no run of the base has a counterpart in the head (no variant in
+ * common at a common sweep point): "no change beyond seed noise" would claim a comparison
+ * that was never made. Undefined when something was compared.
+ */
+export function nothingCompared(diff: ResultsDiff): string | undefined {
+  if (diff.points.length > 0) return undefined;
+  return 'nothing to compare: the base and the head have no variant in common at a common sweep point (see what was added and removed below)';
+}
+
+/** A sweep point's label in the added/removed lists: its values, or what an unswept run is. */
+export function pointListLabel(values: Parameters<typeof pointLabel>[0]): string {
+  return pointLabel(values) || 'the unswept run';
+}

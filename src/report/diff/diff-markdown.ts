@@ -9,7 +9,7 @@ import type { ResultsDiff } from '../../results/diff/results-diff.js';
 import type { DiffReport } from '../../results/diff/diff-report.js';
 import { changeText } from '../../results/diff/scenario-diff.js';
 import { pointLabel } from '../cells.js';
-import { changeLine, deltaText, flaggedCount, scenarioTitle, seedsSummary, sideText, verdictChanges, whereText } from './diff-cells.js';
+import { changeLine, deltaText, flaggedCount, nothingCompared, pointListLabel, scenarioTitle, seedsSummary, sideText, verdictChanges, whereText } from './diff-cells.js';
 
 /** The verdict lines shown above the fold; the rest are counted and folded. */
 export const VERDICT_LINES = 12;
@@ -38,8 +38,8 @@ export function diffMarkdown(report: DiffReport): string {
   const better = verdict.filter((v) => v.change.direction === 'better').length;
   const flips = diff.expectations.filter((e) => e.before !== e.after);
   const failing = flips.filter((e) => e.after === false).length;
-  const head = verdict.length === 0 ? 'no change beyond seed noise'
-    : [worse ? `${worse} worse` : '', better ? `${better} better` : '', verdict.length - worse - better ? `${verdict.length - worse - better} changed` : ''].filter(Boolean).join(', ') + ' beyond seed noise';
+  const head = nothingCompared(diff) ?? (verdict.length === 0 ? 'no change beyond seed noise'
+    : [worse ? `${worse} worse` : '', better ? `${better} better` : '', verdict.length - worse - better ? `${verdict.length - worse - better} changed` : ''].filter(Boolean).join(', ') + ' beyond seed noise');
   const failedGuards = report.guards.filter((g) => !g.passed);
   out.push(`### retrystorm diff: ${md(scenarioTitle(diff, '→'))}: ${head}${failing ? `, ${failing} expectation(s) now failing` : ''}${failedGuards.length ? `, ${failedGuards.length} guard(s) failed` : ''}`, '');
   for (const g of failedGuards.slice(0, 5)) out.push(`- ⛔ guard failed: ${md(g.name)} (${md(g.actual)})`);
@@ -62,8 +62,8 @@ export function diffMarkdown(report: DiffReport): string {
   const added = [
     ...(diff.variantsAdded.length ? [`new variant(s): ${diff.variantsAdded.map(md).join(', ')}`] : []),
     ...(diff.variantsRemoved.length ? [`removed variant(s): ${diff.variantsRemoved.map(md).join(', ')}`] : []),
-    ...(diff.pointsAdded.length ? [`new sweep point(s): ${diff.pointsAdded.map((p) => md(pointLabel(p) ?? '')).join('; ')}`] : []),
-    ...(diff.pointsRemoved.length ? [`removed sweep point(s): ${diff.pointsRemoved.map((p) => md(pointLabel(p) ?? '')).join('; ')}`] : []),
+    ...(diff.pointsAdded.length ? [`new sweep point(s): ${diff.pointsAdded.map((p) => md(pointListLabel(p))).join('; ')}`] : []),
+    ...(diff.pointsRemoved.length ? [`removed sweep point(s): ${diff.pointsRemoved.map((p) => md(pointListLabel(p))).join('; ')}`] : []),
   ];
   if (added.length) out.push('', ...added.map((a) => `- ${a}`));
 

@@ -6,13 +6,14 @@
 import type { DiffReport } from '../../results/diff/diff-report.js';
 import { changeText } from '../../results/diff/scenario-diff.js';
 import { pointLabel, printable } from '../cells.js';
-import { changeLine, deltaText, flaggedCount, scenarioTitle, seedsSummary, verdictChanges, whereText } from './diff-cells.js';
+import { changeLine, deltaText, flaggedCount, nothingCompared, pointListLabel, scenarioTitle, seedsSummary, verdictChanges, whereText } from './diff-cells.js';
 
 export function diffText(report: DiffReport): string {
   const diff = report.results;
   const out: string[] = [];
   const verdict = verdictChanges(diff);
-  out.push(`${scenarioTitle(diff)}: ${verdict.length === 0 ? 'no change to the verdict beyond seed noise' : `${verdict.length} change(s) to the verdict beyond seed noise`} (${seedsSummary(diff)})`);
+  const headline = nothingCompared(diff) ?? (verdict.length === 0 ? 'no change to the verdict beyond seed noise' : `${verdict.length} change(s) to the verdict beyond seed noise`);
+  out.push(`${scenarioTitle(diff)}: ${headline} (${seedsSummary(diff)})`);
   for (const { point, change } of verdict) out.push(`  ${changeLine(point, change)}`);
   if (report.guards.length) {
     out.push('', 'guards on change (against the base):');
@@ -30,8 +31,8 @@ export function diffText(report: DiffReport): string {
   } else if (report.scenarioNote) out.push('', `scenario diff: ${report.scenarioNote}`);
   if (diff.variantsAdded.length) out.push('', `new variant(s): ${diff.variantsAdded.join(', ')}`);
   if (diff.variantsRemoved.length) out.push('', `removed variant(s): ${diff.variantsRemoved.join(', ')}`);
-  if (diff.pointsAdded.length) out.push('', `new sweep point(s): ${diff.pointsAdded.map((p) => pointLabel(p)).join('; ')}`);
-  if (diff.pointsRemoved.length) out.push('', `removed sweep point(s): ${diff.pointsRemoved.map((p) => pointLabel(p)).join('; ')}`);
+  if (diff.pointsAdded.length) out.push('', `new sweep point(s): ${diff.pointsAdded.map(pointListLabel).join('; ')}`);
+  if (diff.pointsRemoved.length) out.push('', `removed sweep point(s): ${diff.pointsRemoved.map(pointListLabel).join('; ')}`);
   for (const k of diff.ranking) {
     const at = pointLabel(k.values);
     const order = (es: typeof k.before) => es.map((e) => `${e.rank}. ${e.variant}`).join('  ');
