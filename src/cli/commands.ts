@@ -27,7 +27,7 @@ import { MEASURES } from '../measures/registry.js';
 import { formatDuration, parseDuration } from '../scenario/units.js';
 import { progress } from './progress.js';
 import { readResultsFolder } from '../results/bundle.js';
-import { checkGuards, type GuardResult } from '../results/diff/guards.js';
+import { checkGuards, guardStatus, type GuardResult } from '../results/diff/guards.js';
 import { EXIT, UsageError } from './errors.js';
 import { parseByteSize } from './byte-size.js';
 
@@ -307,7 +307,7 @@ function guardsCode(loaded: LoadedScenario, base: Results | undefined, head: Res
     return EXIT.ok;
   }
   const results: GuardResult[] = checkGuards(expectations, base, head);
-  for (const g of results) io.out(`${g.passed ? 'PASS' : 'FAIL'}  guard: ${g.name} (${g.actual})`);
+  for (const g of results) io.out(`${guardStatus(g)}  guard: ${g.name} (${g.actual})`);
   const failed = results.filter((g) => !g.passed);
   if (failed.length) io.err(`${failed.length} guard(s) on change failed against the base: ${failed.map((g) => g.name).join('; ')}`);
   return failed.length ? EXIT.expectationFailed : EXIT.ok;

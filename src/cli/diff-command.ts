@@ -11,7 +11,7 @@
  * that passed on the base fails on the head; with `--fail-on-worse`, also any change for
  * the worse beyond seed noise on the verdict's measures.
  */
-import { existsSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadScenario, loadScenarioFile, type LoadedScenario } from '../scenario/load.js';
@@ -70,14 +70,41 @@ function scenarioOfFolder(dir: string, source: string): LoadedScenario | string 
  * base's result for every run whose scenario and seed are the base's (`reuse`, run-reuse.ts):
  * the same bytes it would simulate, without simulating them.
  */
-async function side(path: string, which: 'base' | 'head', args: DiffArgs, io: Io, reuse?: FinishedRuns): Promise<Side> {
+/** A side as given: a results folder, or a scenario file loaded (and its expectations resolved) before anything runs. */
+type Given = { path: string; which: 'base' | 'head'; loaded?: LoadedScenario };
+
+/**
+ * Reads what a side names, before either side runs: a scenario file with a problem is said
+ * now, not after the base has been simulated ("nothing was run" was then untrue).
+ */
+function given(path: string, which: 'base' | 'head'): Given {
   if (!existsSync(path)) throw new UsageError(`${which} ${path}: no such file or folder (give a results folder or a scenario file)`);
-  if (statSync(path).isDirectory()) {
-    const bundle = readResultsFolder(path);
-    // Only a base's runs are ever taken: a head folder's are not read back a second time.
-    return { results: bundle.results, scenario: scenarioOfFolder(path, bundle.scenarioSource), run: which === 'base' ? runsOfFolder(path, io) : undefined };
-  }
+  if (statSync(path).isDirectory()) return { path, which };
   const loaded = loadScenarioFile(path);
+  resolveMeasureReferences(loaded, MEASURES);
+  return { path, which, loaded };
+}
+
+/** `--out`, made (or found to be a folder) before anything runs: a file or an unwritable place was an internal error after the base's runs. */
+function prepareOut(out: string): void {
+  const dir = resolve(out);
+  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new UsageError(`--out ${out} is a file, not a folder: name a folder to keep both sides' results in (DIR/base, DIR/head)`);
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+  } catch (e) {
+    throw new UsageError(`--out ${out}: cannot write there (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); name a folder you can write to`);
+  }
+}
+
+async function side(g: Given, args: DiffArgs, io: Io, reuse?: FinishedRuns, takeRuns = false): Promise<Side> {
+  const { path, which } = g;
+  if (!g.loaded) {
+    const bundle = readResultsFolder(path);
+    // Only a base's runs are ever taken, and only by a head that runs: a folder is not read back a second time.
+    return { results: bundle.results, scenario: scenarioOfFolder(path, bundle.scenarioSource), run: takeRuns ? runsOfFolder(path, io) : undefined };
+  }
+  const loaded = g.loaded;
   const workers = Math.min(args.workers ?? availableParallelism(), availableParallelism());
   const x = await runExperiment(loaded, {
     seeds: args.seeds,
@@ -110,11 +137,24 @@ function runsOfFolder(dir: string, io: Io): ExperimentResult | undefined {
   }
 }
 
+/** A count flag: a whole number of at least 1 (as `run` says it). */
+function checkCount(x: number | undefined, flag: string): void {
+  if (x !== undefined && (!Number.isInteger(x) || x < 1)) throw new UsageError(`${flag} must be a whole number ≥ 1 (got ${Number.isNaN(x) ? 'something that is not a number' : x})`);
+}
+
 export async function diffCommand(args: DiffArgs, io: Io): Promise<number> {
   if (args.json && args.markdown) throw new UsageError('give --json or --markdown, not both');
-  if (args.seeds !== undefined && (!Number.isInteger(args.seeds) || args.seeds < 1)) throw new UsageError(`--seeds must be a whole number ≥ 1 (got ${args.seeds})`);
-  const base = await side(args.base, 'base', args, io);
-  const head = await side(args.head, 'head', args, io, base.run && FinishedRuns.of(base.run));
+  checkCount(args.seeds, '--seeds');
+  checkCount(args.workers, '--workers');
+  const baseGiven = given(args.base, 'base');
+  const headGiven = given(args.head, 'head');
+  const runsSomething = baseGiven.loaded !== undefined || headGiven.loaded !== undefined;
+  if (args.out !== undefined) {
+    if (runsSomething) prepareOut(args.out);
+    else io.err(`note: --out ${args.out}: both sides are results folders already, so nothing is written there`);
+  }
+  const base = await side(baseGiven, args, io, undefined, headGiven.loaded !== undefined);
+  const head = await side(headGiven, args, io, base.run && FinishedRuns.of(base.run));
   const diff = diffResults(base.results, head.results);
   const report: DiffReport = {
     results: diff,

@@ -62,6 +62,8 @@ export const OPTIONS: Record<string, { values: string[]; switches: string[] }> =
   validate: { values: [], switches: [] },
   schema: { values: [], switches: [] },
 };
+/** Options yargs reads as numbers, of any command: an empty value becomes 0 there, so it is said here. */
+export const NUMBER_OPTIONS = ['seed', 'seeds', 'workers', 'level', 'budget'];
 const optionsOf = (command: string) => [...OPTIONS[command].values, ...OPTIONS[command].switches];
 const COMMANDS = Object.keys(OPTIONS);
 
@@ -113,8 +115,8 @@ function joinOptionValues(argv: string[]): string[] {
       continue;
     }
     if (next === undefined || next.startsWith('--')) throw new UsageError(`${token} needs a value${next === undefined ? '' : ` (it is followed by ${next})`}`);
-    // yargs reads an empty number as 0, and the option's check then said "got 0".
-    if (next.trim() === '') throw new UsageError(`${token} needs a value (it was given an empty one)`);
+    // yargs reads an empty number as 0, and the option's check then said "got 0" (text options say an empty value their own way).
+    if (next.trim() === '' && NUMBER_OPTIONS.includes(name)) throw new UsageError(`${token} needs a value (it was given an empty one)`);
     out.push(`${token}=${next}`);
     i++;
   }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, runCliInProcess } from '../helpers/cli.js';
-import { OPTIONS } from '../../src/cli/main.js';
+import { NUMBER_OPTIONS, OPTIONS } from '../../src/cli/main.js';
 
 // The CLI as users meet it: `node bin/retrystorm.js ...`, from the compiled dist/ (`npm test` builds first).
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -188,6 +188,7 @@ describe('usage errors', () => {
       const name = /^  --(\S+)/.exec(b)![1];
       if (name === 'help' || name === 'version') continue;
       (/\[boolean\]/.test(b) ? declared.switches : declared.values).push(name);
+      expect(NUMBER_OPTIONS.includes(name), `--${name} is a [number] option`).toBe(/\[number\]/.test(b));
     }
     expect({ values: [...declared.values].sort(), switches: [...declared.switches].sort() }).toEqual({ values: [...OPTIONS[command].values].sort(), switches: [...OPTIONS[command].switches].sort() });
   });

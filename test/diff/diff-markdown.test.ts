@@ -39,7 +39,7 @@ const scenarioChanges = flagship.variants.flatMap((v) => Object.entries(v.scenar
 /** A failing guard at every variant and point. */
 const guards = flagship.variants.flatMap((v) => flagship.points.map((p) => ({
   name: `${v.name} at faults[0].duration=${p.values['faults[0].duration']}: recovery time worsens by at most 10%`, variant: v.name, at: p.values, measure: 'recoveryTimeS',
-  base: 100, head: 200, worsening: 100, limit: 10, passed: false, actual: '1m40s -> 3m20s: 1m40s worse (+100.0% worse)',
+  base: 100, head: 200, worsening: 100, limit: 10, passed: false, compared: true, actual: '1m40s -> 3m20s: 1m40s worse (+100.0% worse)',
 })));
 
 describe('the diff as a pull-request comment', () => {

@@ -5,7 +5,7 @@ import { loadScenario } from '../../src/scenario/load.js';
 import { ScenarioError } from '../../src/scenario/problems.js';
 import { resolveMeasureReferences } from '../../src/experiment/expectations.js';
 import { MEASURES } from '../../src/measures/registry.js';
-import { checkGuards } from '../../src/results/diff/guards.js';
+import { checkGuards, guardStatus } from '../../src/results/diff/guards.js';
 import type { Results } from '../../src/results/results.js';
 
 const scenario = (expectation: string) => `name: s
@@ -65,10 +65,24 @@ describe('a guard judged against the base', () => {
   it('passes up to the stated amount and fails beyond it, in the measure\'s better direction', () => {
     expect(judge(results(100, 0.9), results(110, 0.88))).toEqual([
       ['recoveryTimeS', true, '1m40s -> 1m50s: 10s worse (+10.0% worse)'],
-      ['successRatio', true, '90% -> 88%: 2% worse (+2.2% worse)'],
+      ['successRatio', true, '90% -> 88%: 2 percentage points worse (+2.2% worse)'],
     ]);
     expect(judge(results(100, 0.9), results(111, 0.87)).map((x) => x[1])).toEqual([false, false]);
     expect(judge(results(100, 0.9), results(50, 0.99)).map((x) => x.slice(1))).toEqual([[true, '1m40s -> 50s: better'], [true, '90% -> 99%: better']]);
+  });
+
+  it('says a share\'s amounts in percentage points, and its percentages as of the base\'s value (both read "2%")', () => {
+    const points = resolved('{ variant: base, successRatio: { worsenBy: { atMost: 0.02 } } }');
+    const percent = resolved('{ variant: base, successRatio: { worsenBy: { atMost: 2% } } }');
+    expect(checkGuards(points, results(100, 0.9), results(100, 0.88))[0].name).toBe('base: success worsens by at most 2 percentage points');
+    expect(checkGuards(percent, results(100, 0.9), results(100, 0.88))[0].name).toBe('base: success worsens by at most 2% of the base\'s value');
+  });
+
+  it('says a guard the base cannot be compared on is not compared, not that it passed (it does not fail the check)', () => {
+    const other = { variants: [{ ...results(100, 0.9).variants[0], name: 'other' }] } as unknown as Results;
+    const [g] = checkGuards(guards, other, results(100, 0.9));
+    expect([g.compared, g.passed, guardStatus(g), g.actual]).toEqual([false, true, 'NOT COMPARED', 'the base has no variant base']);
+    expect(guardStatus(checkGuards(guards, results(100, 0.9), results(100, 0.9))[0])).toBe('PASS');
   });
 
   it('fails when the head stops recovering, and passes when it starts', () => {

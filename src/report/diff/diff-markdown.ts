@@ -8,6 +8,7 @@
 import type { ResultsDiff } from '../../results/diff/results-diff.js';
 import type { DiffReport } from '../../results/diff/diff-report.js';
 import { changeText } from '../../results/diff/scenario-diff.js';
+import { guardStatus } from '../../results/diff/guards.js';
 import { pointLabel } from '../cells.js';
 import { changeLine, deltaText, flaggedCount, nothingCompared, pointListLabel, scenarioTitle, seedsSummary, sideText, verdictChanges, whereText } from './diff-cells.js';
 
@@ -50,8 +51,9 @@ export function diffMarkdown(report: DiffReport): string {
   }
   if (verdict.length > VERDICT_LINES) out.push(`- … and ${verdict.length - VERDICT_LINES} more (below)`);
   if (verdict.length === 0) out.push(`No measure the verdict reads changed beyond seed noise (${flaggedCount(diff)} other change(s) beyond noise, below).`);
-  const passedGuards = report.guards.length - failedGuards.length;
-  if (passedGuards) out.push('', `${passedGuards} guard(s) on change passed.`);
+  const passedGuards = report.guards.filter((g) => g.passed && g.compared).length;
+  const uncompared = report.guards.filter((g) => !g.compared).length;
+  if (passedGuards || uncompared) out.push('', [passedGuards ? `${passedGuards} guard(s) on change passed.` : '', uncompared ? `${uncompared} not compared (the base has no such variant or sweep point).` : ''].filter(Boolean).join(' '));
   out.push('', `<sub>${seedsSummary(diff)}; "beyond seed noise": Welch's t test on the per-seed values, p < 0.05, and more than the measure's tie tolerance.</sub>`);
 
   if (flips.length) out.push('');
@@ -94,7 +96,7 @@ export function diffMarkdown(report: DiffReport): string {
     out.push('', `**Ranking** changed at ${changed.length} of ${ranked.length} points (below).`);
   }
 
-  const guardFold = report.guards.length ? ['', '<details><summary>Guards on change</summary>', '', ...report.guards.slice(0, 200).map((g) => `- ${g.passed ? 'PASS' : '**FAIL**'} ${md(g.name)} (${md(g.actual)})`), '', '</details>'] : [];
+  const guardFold = report.guards.length ? ['', '<details><summary>Guards on change</summary>', '', ...report.guards.slice(0, 200).map((g) => `- ${guardStatus(g) === 'FAIL' ? '**FAIL**' : guardStatus(g)} ${md(g.name)} (${md(g.actual)})`), '', '</details>'] : [];
   const folded = changes.length > SCENARIO_LINES ? ['', '<details><summary>Every scenario change</summary>', '', ...changes.slice(0, 400).map((c) => `- ${md(changeText(c, '→'))}`), '', '</details>'] : [];
   folded.push(...guardFold);
   const top = out.join('\n');

@@ -5,6 +5,7 @@
  */
 import type { DiffReport } from '../../results/diff/diff-report.js';
 import { changeText } from '../../results/diff/scenario-diff.js';
+import { guardStatus } from '../../results/diff/guards.js';
 import { pointLabel, printable } from '../cells.js';
 import { changeLine, deltaText, flaggedCount, nothingCompared, pointListLabel, scenarioTitle, seedsSummary, verdictChanges, whereText } from './diff-cells.js';
 
@@ -17,7 +18,7 @@ export function diffText(report: DiffReport): string {
   for (const { point, change } of verdict) out.push(`  ${changeLine(point, change)}`);
   if (report.guards.length) {
     out.push('', 'guards on change (against the base):');
-    for (const g of report.guards) out.push(`  ${g.passed ? 'PASS' : 'FAIL'}  ${g.name} (${g.actual})`);
+    for (const g of report.guards) out.push(`  ${guardStatus(g)}  ${g.name} (${g.actual})`);
   }
   const flips = diff.expectations.filter((e) => e.before !== e.after);
   if (flips.length) {

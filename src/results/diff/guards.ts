@@ -23,8 +23,18 @@ export interface GuardResult {
   /** The most it may get worse, in the measure's unit, at this point. */
   limit: number;
   passed: boolean;
+  /**
+   * Whether the guard was checked at all: false when the base has no such variant or sweep
+   * point (a new one). It does not fail the check, and it is not said as a pass either.
+   */
+  compared: boolean;
   /** What was seen, in words: "2m31s -> 2m50s (+12.6%)", "2m31s -> not recovered". */
   actual: string;
+}
+
+/** A guard's status word, for the terminal and the pull-request comment. */
+export function guardStatus(g: Pick<GuardResult, 'passed' | 'compared'>): 'PASS' | 'FAIL' | 'NOT COMPARED' {
+  return !g.compared ? 'NOT COMPARED' : g.passed ? 'PASS' : 'FAIL';
 }
 
 const SLACK = 1e-9;
@@ -47,8 +57,18 @@ function show(g: ResolvedGuard, x: number | null): string {
   return formatValue(g.measure.unit, x);
 }
 
+/**
+ * An amount of change in the measure's unit. A share's is said in percentage points: "2%"
+ * read the same for `atMost: 0.02` (two points) and `atMost: 2%` (2% of the base's value).
+ */
+function amountText(g: ResolvedGuard, x: number): string {
+  return g.measure.unit === 'share' ? `${Number((x * 100).toFixed(2))} percentage point${x * 100 === 1 ? '' : 's'}` : formatValue(g.measure.unit, x);
+}
+
 function limitText(g: ResolvedGuard): string {
-  return g.relative !== undefined ? `${Number((g.relative * 100).toFixed(4))}%` : formatValue(g.measure.unit, g.absolute ?? 0);
+  if (g.relative === undefined) return amountText(g, g.absolute ?? 0);
+  // A share's percentage of itself is said as one, beside its points.
+  return `${Number((g.relative * 100).toFixed(4))}%${g.measure.unit === 'share' ? ' of the base\'s value' : ''}`;
 }
 
 /** One guard at one point: pass or fail, and why. */
@@ -63,7 +83,7 @@ function judge(g: ResolvedGuard, base: number | null, head: number | null): { wo
   const worsening = g.measure.better === 'lower' ? head - base : base - head;
   const passed = worsening <= limit + SLACK * Math.max(1, Math.abs(limit));
   const pct = base !== 0 ? ` (${worsening >= 0 ? '+' : '-'}${Math.abs((worsening / Math.abs(base)) * 100).toFixed(1)}% worse)` : '';
-  return { worsening, limit, passed, note: worsening > 0 ? `${formatValue(g.measure.unit, worsening)} worse${pct}` : worsening < 0 ? 'better' : 'unchanged' };
+  return { worsening, limit, passed, note: worsening > 0 ? `${amountText(g, worsening)} worse${pct}` : worsening < 0 ? 'better' : 'unchanged' };
 }
 
 /**
@@ -85,12 +105,12 @@ export function checkGuards(expectations: readonly ResolvedExpectation[], base: 
         const name = `${e.variant}${where}: ${g.measure.label}${scopeText(e.scope)} worsens by at most ${limitText(g)}`;
         const h = valueAt(hp, e, g.measure.key);
         if (!bp) {
-          out.push({ name, variant: e.variant, at: hp.values, measure: g.measure.key, base: null, head: h, worsening: null, limit: 0, passed: true, actual: `not compared: the base has no ${bv ? 'such sweep point' : `variant ${e.variant}`}` });
+          out.push({ name, variant: e.variant, at: hp.values, measure: g.measure.key, base: null, head: h, worsening: null, limit: 0, passed: true, compared: false, actual: `the base has no ${bv ? 'such sweep point' : `variant ${e.variant}`}` });
           continue;
         }
         const b = valueAt(bp, e, g.measure.key);
         const j = judge(g, b, h);
-        out.push({ name, variant: e.variant, at: hp.values, measure: g.measure.key, base: b, head: h, worsening: j.worsening, limit: j.limit, passed: j.passed, actual: `${show(g, b)} -> ${show(g, h)}: ${j.note}` });
+        out.push({ name, variant: e.variant, at: hp.values, measure: g.measure.key, base: b, head: h, worsening: j.worsening, limit: j.limit, passed: j.passed, compared: true, actual: `${show(g, b)} -> ${show(g, h)}: ${j.note}` });
       }
     }
   }
