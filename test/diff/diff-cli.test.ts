@@ -140,6 +140,24 @@ describe('retrystorm diff on the flagship (smaller model)', () => {
     expect(r.stderr).toMatch(/1 guard\(s\) on change failed against the base/);
   }, 300_000);
 
+  it('refuses what would fail later before any run: a bad head file, a file as --out, a bad --workers (found by a probe of the command)', async () => {
+    writeFileSync(join(dir, 'bad.yaml'), smallFlagship().replace(/slots: \d+/, 'slots: -3'));
+    // The base is a scenario file, so it would run first: the head's problem is said before it does.
+    const bad = await runCliProcess(dir, ['diff', 'base.yaml', 'bad.yaml'], { NO_COLOR: '1' });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^bad\.yaml:\d+:\d+ +server\.slots: /);
+    expect(bad.stderr).not.toMatch(/base: running/);
+    writeFileSync(join(dir, 'a-file'), 'x');
+    const out = await runCliProcess(dir, ['diff', 'base.yaml', 'seeds-5.yaml', '--out', 'a-file'], { NO_COLOR: '1' });
+    expect([out.code, out.stderr.split('\n')[0]]).toEqual([2, "retrystorm: --out a-file is a file, not a folder: name a folder to keep both sides' results in (DIR/base, DIR/head)"]);
+    const workers = await diff('seeds-5.yaml', '--workers', 'abc');
+    expect([workers.code, workers.stderr.split('\n')[0]]).toEqual([2, 'retrystorm: --workers must be a whole number ≥ 1 (got something that is not a number)']);
+    // Two folders: nothing runs, so nothing is written to --out and no head "simulates every run".
+    const folders = await runCliProcess(dir, ['diff', 'base-out', 'base-out', '--out', 'unused'], { NO_COLOR: '1' });
+    expect(folders.code).toBe(0);
+    expect(folders.stderr).toBe('note: --out unused: both sides are results folders already, so nothing is written there\n');
+  });
+
   it('refuses a side that is neither a folder nor a file, with exit code 2', async () => {
     const r = await diff('nowhere.yaml');
     expect(r.code).toBe(2);
