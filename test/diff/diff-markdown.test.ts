@@ -111,3 +111,15 @@ describe('the diff of two experiments with nothing in common', () => {
     expect(comment).toContain('- removed sweep point(s): the unswept run');
   });
 });
+
+describe('the diff when a side ran one seed', () => {
+  // The retries variant's success fell from 91% to 22%, and the diff said only "no measure
+  // changed beyond seed noise": the reason, one seed, was only in --json's `why`.
+  it('says that nothing can be flagged, and what to do, in the terminal and in the comment', () => {
+    const quiet = { ...everythingWorse(), base: { scenario: 'retry-storm', seeds: [1], runs: 80, partial: false }, points: everythingWorse().points.map((p) => ({ ...p, changes: [] })), ranking: [], expectations: [] };
+    const report = { results: quiet, scenario: null, scenarioNote: null, guards: [] };
+    const note = 'the base ran one seed, so no change can be told from seed noise and none is flagged: run at least 2 seeds a side (--seeds) to compare';
+    expect(diffText(report).split('\n')[1]).toBe(`  note: ${note}`);
+    expect(diffMarkdown(report).split('\n')[3]).toBe(`> ${note}`);
+  });
+});

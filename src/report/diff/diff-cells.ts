@@ -95,3 +95,14 @@ export function nothingCompared(diff: ResultsDiff): string | undefined {
 export function pointListLabel(values: Parameters<typeof pointLabel>[0]): string {
   return pointLabel(values) || 'the unswept run';
 }
+
+/**
+ * Said under the headline when a side ran one seed: Welch's test needs two values a side, so
+ * no change can be flagged, and "no change beyond seed noise" alone read as a clean bill (the
+ * reason was only in --json's `why`).
+ */
+export function oneSeedNote(diff: ResultsDiff): string | undefined {
+  const one = [diff.base.seeds.length === 1 ? 'the base' : '', diff.head.seeds.length === 1 ? 'the head' : ''].filter(Boolean);
+  if (one.length === 0 || diff.points.length === 0) return undefined;
+  return `${one.join(' and ')} ran one seed, so no change can be told from seed noise and none is flagged: run at least 2 seeds a side (--seeds) to compare`;
+}

@@ -10,7 +10,7 @@ import type { DiffReport } from '../../results/diff/diff-report.js';
 import { changeText } from '../../results/diff/scenario-diff.js';
 import { guardStatus } from '../../results/diff/guards.js';
 import { pointLabel } from '../cells.js';
-import { changeLine, deltaText, flaggedCount, nothingCompared, pointListLabel, scenarioTitle, seedsSummary, sideText, verdictChanges, whereText } from './diff-cells.js';
+import { changeLine, deltaText, flaggedCount, nothingCompared, oneSeedNote, pointListLabel, scenarioTitle, seedsSummary, sideText, verdictChanges, whereText } from './diff-cells.js';
 
 /** The verdict lines shown above the fold; the rest are counted and folded. */
 export const VERDICT_LINES = 12;
@@ -43,6 +43,8 @@ export function diffMarkdown(report: DiffReport): string {
     : [worse ? `${worse} worse` : '', better ? `${better} better` : '', verdict.length - worse - better ? `${verdict.length - worse - better} changed` : ''].filter(Boolean).join(', ') + ' beyond seed noise');
   const failedGuards = report.guards.filter((g) => !g.passed);
   out.push(`### retrystorm diff: ${md(scenarioTitle(diff, '→'))}: ${head}${failing ? `, ${failing} expectation(s) now failing` : ''}${failedGuards.length ? `, ${failedGuards.length} guard(s) failed` : ''}`, '');
+  const oneSeed = oneSeedNote(diff);
+  if (oneSeed) out.push(`> ${md(oneSeed)}`, '');
   for (const g of failedGuards.slice(0, 5)) out.push(`- ⛔ guard failed: ${md(g.name)} (${md(g.actual)})`);
   if (failedGuards.length > 5) out.push(`- … and ${failedGuards.length - 5} more failed guard(s) (below)`);
   if (failedGuards.length) out.push('');

@@ -7,7 +7,7 @@ import type { DiffReport } from '../../results/diff/diff-report.js';
 import { changeText } from '../../results/diff/scenario-diff.js';
 import { guardStatus } from '../../results/diff/guards.js';
 import { pointLabel, printable } from '../cells.js';
-import { changeLine, deltaText, flaggedCount, nothingCompared, pointListLabel, scenarioTitle, seedsSummary, verdictChanges, whereText } from './diff-cells.js';
+import { changeLine, deltaText, flaggedCount, nothingCompared, oneSeedNote, pointListLabel, scenarioTitle, seedsSummary, verdictChanges, whereText } from './diff-cells.js';
 
 export function diffText(report: DiffReport): string {
   const diff = report.results;
@@ -15,6 +15,8 @@ export function diffText(report: DiffReport): string {
   const verdict = verdictChanges(diff);
   const headline = nothingCompared(diff) ?? (verdict.length === 0 ? 'no change to the verdict beyond seed noise' : `${verdict.length} change(s) to the verdict beyond seed noise`);
   out.push(`${scenarioTitle(diff)}: ${headline} (${seedsSummary(diff)})`);
+  const oneSeed = oneSeedNote(diff);
+  if (oneSeed) out.push(`  note: ${oneSeed}`);
   for (const { point, change } of verdict) out.push(`  ${changeLine(point, change)}`);
   if (report.guards.length) {
     out.push('', 'guards on change (against the base):');
