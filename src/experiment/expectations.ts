@@ -324,12 +324,13 @@ export function checkTippingExpectations(expectations: readonly ResolvedExpectat
     for (const b of e.tipping) {
       const { crossing, estimate, interval } = found;
       // Past the top of the range the tipping point is at least `to`; below the bottom, at most `from`.
+      // Within the range but not found (the fit never crossed the level): no bound can be said to hold.
       const passed = crossing === 'within'
-        ? within(estimate!, b)
+        ? estimate !== null && within(estimate, b)
         : crossing === 'above-range' ? b.kind === 'atLeast' && s.to >= b.limit : b.kind === 'atMost' && s.from <= b.limit;
       const check = `tipping point of ${s.parameter} ${b.kind === 'atMost' ? 'at most' : 'at least'} ${text(b.limit)}`;
       const actual = crossing === 'within'
-        ? `${text(estimate!)} (95%: ${interval.lo === null ? `below ${text(s.from)}` : text(interval.lo)}–${interval.hi === null ? `above ${text(s.to)}` : text(interval.hi)}), ${found.runs} runs`
+        ? `${estimate === null ? 'not found (the fit of the tried values never crosses the level)' : text(estimate)} (95%: ${interval.lo === null ? `below ${text(s.from)}` : text(interval.lo)}–${interval.hi === null ? `above ${text(s.to)}` : text(interval.hi)}), ${found.runs} runs`
         : crossing === 'above-range' ? `beyond ${text(s.to)}, the largest searched` : `below ${text(s.from)}, the smallest searched`;
       results.push({
         name: `${e.variant}: ${check}`,

@@ -40,8 +40,10 @@ export function tippingSentence(s: SearchResults, v: VariantSearchResult): strin
     head = v.direction === 'falling'
       ? outage ? `does not survive outages of ${t(s.from)}, the shortest searched` : `does not recover even at ${s.parameter} = ${t(s.from)}, the smallest searched`
       : `recovers at every ${s.parameter} from ${t(s.from)}, the smallest searched`;
+  } else if (v.estimate === null) {
+    head = `has no tipping point found${interval}: the monotone fit of the tried values never crosses ${percent(s.level)}`;
   } else {
-    const at = t(v.estimate!);
+    const at = t(v.estimate);
     head = v.direction === 'falling'
       ? outage ? `survives outages up to ${at}${interval}` : `recovers up to ${s.parameter} = ${at}${interval}`
       : `recovers from ${s.parameter} = ${at}${interval}`;

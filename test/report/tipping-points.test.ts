@@ -90,6 +90,11 @@ describe('a tipping point beside evidence against the monotone curve', () => {
     );
   });
 
+  it('says no tipping point was found when the fit never crosses the level (it gave the middle of the range)', () => {
+    const none = { ...variant, estimate: null, lo: null, hi: null, stoppedBy: 'budget' as const, runs: 20, tried: [tried(60, 4, 4, 0.51, 1, 'open'), tried(1800, 4, 4, 0.51, 1, 'open')] };
+    expect(tippingSentence(results, none)).toBe('has no tipping point found (95%: from below 1m to above 30m): the monotone fit of the tried values never crosses 50%, 20 runs; the budget ran out before the precision asked (1m)');
+  });
+
   it('says nothing more when every tried value agrees, on either side of a rising curve too', () => {
     const fine = { ...variant, tried: variant.tried.slice(1) };
     expect(contradictions(results, fine)).toEqual([]);

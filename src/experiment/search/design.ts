@@ -100,7 +100,7 @@ export interface SearchResult {
   level: number;
   direction: Direction;
   crossing: Crossing;
-  /** Where the monotone fit crosses the level, inside the interval; null outside the range. */
+  /** Where the monotone fit crosses the level, inside the interval; null outside the range, or where the fit never crosses it. */
   estimate: number | null;
   /** The values the crossing lies between; null on a side no tried value bounds. */
   interval: { lo: number | null; hi: number | null };
@@ -198,9 +198,12 @@ export async function searchTippingPoint(settings: SearchSettings, runBatch: Run
   const crossing: Crossing = b.hi === from ? 'below-range' : b.lo === to ? 'above-range' : 'within';
   let estimate: number | null = null;
   if (crossing === 'within') {
+    // Where the fit never crosses the level (the budget ran out with every value still
+    // recovering, say), there is no estimate: the midpoint of the range it once gave was a
+    // tipping point no run showed.
     const fitted = fittedCrossing(sorted, direction, level);
     const lo = b.lo ?? from, hi = b.hi ?? to;
-    estimate = fitted === null ? (lo + hi) / 2 : Math.min(hi, Math.max(lo, fitted));
+    estimate = fitted === null ? null : Math.min(hi, Math.max(lo, fitted));
   }
   return {
     level,

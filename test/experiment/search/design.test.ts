@@ -131,6 +131,15 @@ describe('the cliff search on a synthetic cliff', () => {
     expect(r.interval.hi! - r.interval.lo!).toBeGreaterThan(1);
   });
 
+  it('gives no estimate when the budget ends before any value is decided and the fit never crosses the level', async () => {
+    // Every run recovers, and the least budget (the coarse pass) decides no value: the
+    // estimate was the middle of the range, a tipping point no run showed.
+    const always: RunBatch = async (trials) => trials.map(() => true);
+    const r = await searchTippingPoint({ ...RANGE, level: 0.5, precision: 60, budget: 20 }, always);
+    expect(r).toMatchObject({ crossing: 'within', estimate: null, interval: { lo: null, hi: null }, stoppedBy: 'budget' });
+    expect(r.tried.every((t) => t.recovered === t.runs)).toBe(true);
+  });
+
   it('refuses settings it cannot honour, saying what would be right', () => {
     expect(settingsProblem({ from: 10, to: 5, level: 0.5, precision: 1, budget: 100 })).toMatch(/smaller value to a larger/);
     expect(settingsProblem({ from: 0, to: 5, level: 1, precision: 1, budget: 100 })).toMatch(/strictly between 0 and 1/);

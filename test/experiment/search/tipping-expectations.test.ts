@@ -63,5 +63,13 @@ describe('tippingPoint expectations', () => {
     ]);
     const below = checkTippingExpectations(expectations, outcome({ crossing: 'below-range', interval: { lo: null, hi: 20 } }));
     expect(below.map((e) => e.passed)).toEqual([true, false, false]);
+    // Within the range but not found (the budget ended before the fit crossed the level): no
+    // bound holds; an estimate made up from the range's middle once passed "at most 90/s".
+    const notFound = checkTippingExpectations(expectations, outcome({ stoppedBy: 'budget', interval: { lo: 76.5, hi: null } }));
+    expect(notFound.map((e) => [e.passed, e.value, e.actual])).toEqual([
+      [false, null, 'not found (the fit of the tried values never crosses the level) (95%: 76.5/s–above 95/s), 40 runs'],
+      [false, null, 'not found (the fit of the tried values never crosses the level) (95%: 76.5/s–above 95/s), 40 runs'],
+      [false, null, 'not found (the fit of the tried values never crosses the level) (95%: 76.5/s–above 95/s), 40 runs'],
+    ]);
   });
 });
