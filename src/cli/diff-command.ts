@@ -53,6 +53,8 @@ interface Side {
   run?: ExperimentResult;
   /** The scenario as loaded; for a results folder, its scenario.yaml read again (or why it could not be). */
   scenario: LoadedScenario | string;
+  /** Run now and stopped by a signal before every run finished. */
+  partial?: boolean;
 }
 
 /** A results folder's scenario.yaml, loaded again for the scenario diff (its config files may not be next to it). */
@@ -97,7 +99,7 @@ function prepareOut(out: string): void {
   }
 }
 
-async function side(g: Given, args: DiffArgs, io: Io, reuse?: FinishedRuns, takeRuns = false): Promise<Side> {
+async function side(g: Given, args: DiffArgs, io: Io, signal: AbortSignal, reuse?: FinishedRuns, takeRuns = false): Promise<Side> {
   const { path, which } = g;
   if (!g.loaded) {
     const bundle = readResultsFolder(path);
@@ -110,6 +112,7 @@ async function side(g: Given, args: DiffArgs, io: Io, reuse?: FinishedRuns, take
     seeds: args.seeds,
     workers,
     reuse,
+    signal,
     onStart: (planned, _simulatedS, reused) => {
       const taken = `${reused} run(s) unchanged from the base (same scenario and seed), taken from it`;
       io.err(planned === 0 ? `${which}: ${path}: ${taken}` : `${which}: running ${path}, ${planned} run(s) on ${Math.min(workers, planned)} worker(s)${reused ? `; ${taken}` : ''}`);
@@ -117,7 +120,11 @@ async function side(g: Given, args: DiffArgs, io: Io, reuse?: FinishedRuns, take
   });
   if (x.failures.length) throw new UsageError(`${which}: ${x.failures.length} run(s) of ${path} failed: ${x.failures[0].message}`);
   const results = args.out ? writeOutputs(x, resolve(join(args.out, which))).bundle.results : bundleOf(x).results;
-  return { results, scenario: loaded, run: x };
+  if (x.partial) {
+    const kept = args.out ? `, kept in ${join(args.out, which)} (marked partial)` : ' (give --out DIR to keep them)';
+    io.err(`${which}: PARTIAL: ${results.runsFinished} of ${results.runsPlanned} run(s) of ${path} finished${kept}`);
+  }
+  return { results, scenario: loaded, run: x, partial: x.partial };
 }
 
 /**
@@ -153,8 +160,32 @@ export async function diffCommand(args: DiffArgs, io: Io): Promise<number> {
     if (runsSomething) prepareOut(args.out);
     else io.err(`note: --out ${args.out}: both sides are results folders already, so nothing is written there`);
   }
-  const base = await side(baseGiven, args, io, undefined, headGiven.loaded !== undefined);
-  const head = await side(headGiven, args, io, base.run && FinishedRuns.of(base.run));
+  // Ctrl-C and SIGTERM keep what finished, as run does: a side stopped half way is written
+  // (with --out) and said partial; a partial base is no ground for a diff, a partial head is
+  // compared on what it has.
+  const abort = new AbortController();
+  let stoppedBy: 'SIGINT' | 'SIGTERM' | null = null;
+  const onSignal = (signal: 'SIGINT' | 'SIGTERM') => {
+    if (abort.signal.aborted) process.exit(signal === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted); // a second signal means now
+    stoppedBy = signal;
+    abort.abort();
+    io.err(`\nstopping (${signal}): keeping finished runs (${signal === 'SIGINT' ? 'Ctrl-C' : 'the signal'} again to quit at once)`);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const stopCode = () => (stoppedBy === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted);
+  let base: Side, head: Side;
+  try {
+    base = await side(baseGiven, args, io, abort.signal, undefined, headGiven.loaded !== undefined);
+    if (base.partial || abort.signal.aborted) {
+      io.err('no diff: the base did not finish, and a diff needs all of it');
+      return stopCode();
+    }
+    head = await side(headGiven, args, io, abort.signal, base.run && FinishedRuns.of(base.run));
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
   const diff = diffResults(base.results, head.results);
   const report: DiffReport = {
     results: diff,
@@ -172,5 +203,6 @@ export async function diffCommand(args: DiffArgs, io: Io): Promise<number> {
   if (failedGuards.length) io.err(`${failedGuards.length} guard(s) on change failed: ${failedGuards.map((g) => g.name).join('; ')}`);
   const worse = args.failOnWorse ? verdictChanges(diff).filter((v) => v.change.direction === 'worse') : [];
   if (worse.length) io.err(`${worse.length} change(s) for the worse beyond seed noise (--fail-on-worse)`);
+  if (head.partial) return stopCode();
   return regressed.length || worse.length || failedGuards.length ? EXIT.expectationFailed : EXIT.ok;
 }

@@ -2,12 +2,14 @@
 // flagship (test/diff/small-flagship.ts): its base is run once into a results folder, and
 // each change is run from its scenario file by `diff` itself.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBuilt, runCliProcess } from '../helpers/cli.js';
 import { smallFlagship } from './small-flagship.js';
 
+const ROOT = join(import.meta.dirname, '../..');
 let dir: string;
 /** The scenario change of a head that adds a guard on change the base does not have. */
 const GUARD_ADDED = {
@@ -157,6 +159,35 @@ describe('retrystorm diff on the flagship (smaller model)', () => {
     expect(folders.code).toBe(0);
     expect(folders.stderr).toBe('note: --out unused: both sides are results folders already, so nothing is written there\n');
   });
+
+  it.each([['base', 130], ['head', 130]] as const)('stopped by Ctrl-C while the %s runs, keeps its finished runs in --out, says so, and exits %i', async (which, code) => {
+    // 60 seeds of a small world on one worker: the side runs for seconds, and the signal goes
+    // when it says it started (a line printed after the handlers are installed).
+    const world = (seeds: number) => `name: sig\nhorizon: 30m\nseeds: ${seeds}\nclients:\n  app:\n    arrivals: { kind: constant, rate: 100/s }\n    retry: { maxAttempts: 3, timeout: 1s, backoff: { kind: exponential, base: 500ms, max: 4s, jitter: full } }\nserver: { slots: 12, serviceTime: { kind: exponential, mean: 100ms } }\nfaults:\n  - { kind: dependency-down, at: 5m, duration: 2m }\n`;
+    writeFileSync(join(dir, 'sig-base.yaml'), world(which === 'base' ? 60 : 2));
+    writeFileSync(join(dir, 'sig-head.yaml'), world(60));
+    const out = `sig-${which}`;
+    const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
+      const p = spawn(process.execPath, [join(ROOT, 'bin/retrystorm.js'), 'diff', 'sig-base.yaml', 'sig-head.yaml', '--workers', '1', '--out', out], { cwd: dir, env: { ...process.env, NO_COLOR: '1' } });
+      let stdout = '', stderr = '', sent = false;
+      p.stdout.on('data', (d) => (stdout += d));
+      p.stderr.on('data', (d) => {
+        stderr += d;
+        if (!sent && new RegExp(`^${which}: running`, 'm').test(stderr)) {
+          sent = true;
+          p.kill('SIGINT');
+        }
+      });
+      p.on('close', (c) => done({ code: c, stdout, stderr }));
+    });
+    expect(r.code, r.stderr).toBe(code);
+    expect(r.stderr).toMatch(new RegExp(`${which}: PARTIAL: \\d+ of 60 run\\(s\\) of sig-${which}\\.yaml finished, kept in ${out}/${which} \\(marked partial\\)`));
+    expect(JSON.parse(readFileSync(join(dir, out, which, 'summary.json'), 'utf8')).partial).toBe(true);
+    if (which === 'base') {
+      expect(r.stderr).toContain('no diff: the base did not finish, and a diff needs all of it');
+      expect(r.stdout).toBe('');
+    } else expect(r.stdout).toMatch(/^sig: .*head 60 seed\(s\), partial\)/);
+  }, 120_000);
 
   it('refuses a side that is neither a folder nor a file, with exit code 2', async () => {
     const r = await diff('nowhere.yaml');
