@@ -95,5 +95,6 @@ export function resolveSearch(spec: SearchSpec, setsValue: (path: PathSegment[])
 export function valueText(kind: ValueKind, n: number): string {
   // An estimate between tried values is not known to the millisecond: whole seconds from 10 s up.
   if (kind === 'duration') return formatDuration(n >= 10 ? Math.round(n) : n);
-  return String(writeValue(kind, n));
+  // Likewise a rate or a number: four significant digits (an estimate read "63.8333/s").
+  return String(writeValue(kind, Number.isInteger(n) ? n : Number(n.toPrecision(4))));
 }

@@ -61,6 +61,8 @@ describe('tippingPoint expectations', () => {
       ['atLeast', 50, true, 'beyond 95/s, the largest searched'],
       ['atLeast', 99, false, 'beyond 95/s, the largest searched'],
     ]);
+    // An estimate between tried values is said to four significant digits (it read "63.8333/s").
+    expect(checkTippingExpectations(expectations, outcome({ estimate: 63.833333, interval: { lo: 55, hi: 70 } }))[0].actual).toBe('63.83/s (95%: 55/s–70/s), 40 runs');
     const below = checkTippingExpectations(expectations, outcome({ crossing: 'below-range', interval: { lo: null, hi: 20 } }));
     expect(below.map((e) => e.passed)).toEqual([true, false, false]);
     // Within the range but not found (the budget ended before the fit crossed the level): no
