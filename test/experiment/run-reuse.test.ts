@@ -110,12 +110,12 @@ describe('diff against a results folder', () => {
   const diffLines = async () => {
     const err: string[] = [];
     const io = { out: () => {}, err: (line: string) => err.push(line), progressStream: process.stderr };
-    await diffCommand({ base: join(dir, 'base'), head: join(dir, 'head.yaml'), json: true, workers: 0 }, io);
+    await diffCommand({ base: join(dir, 'base'), head: join(dir, 'head.yaml'), json: true, workers: 1 }, io);
     return err.join('\n');
   };
 
   it('takes the runs its runs.json keeps', async () => {
-    expect(await diffLines()).toMatch(/head: running \S+head\.yaml, 4 run\(s\) on 0 worker\(s\); 4 run\(s\) unchanged from the base/);
+    expect(await diffLines()).toMatch(/head: running \S+head\.yaml, 4 run\(s\) on 1 worker\(s\); 4 run\(s\) unchanged from the base/);
   });
 
   it('simulates every run when runs.json cannot be verified (edited after it was written)', async () => {
@@ -125,7 +125,7 @@ describe('diff against a results folder', () => {
     expect(edited).not.toBe(text);
     writeFileSync(file, edited);
     const lines = await diffLines();
-    expect(lines).toMatch(/head: running \S+head\.yaml, 8 run\(s\) on 0 worker\(s\)$/m);
+    expect(lines).toMatch(/head: running \S+head\.yaml, 8 run\(s\) on 1 worker\(s\)$/m);
     expect(lines).not.toMatch(/taken from it/);
   });
 });
