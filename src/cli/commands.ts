@@ -19,6 +19,7 @@ import { FinishedRuns } from '../experiment/run-reuse.js';
 import { ScenarioError } from '../scenario/problems.js';
 import { renderOutputs, type ReportOptions } from '../report/write.js';
 import { OutputError, OutputFolder } from './output-folder.js';
+import { stopOnSignals } from './stop-signals.js';
 import { rankingText, summaryTable, wrapWords } from '../report/table.js';
 import { verdictSentence } from '../report/verdict.js';
 import type { Results } from '../results/results.js';
@@ -143,18 +144,9 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
   const cost = estimateLine(loaded, args.seed, args.seeds, shard, workers);
   if (cost && !args.quiet) io.err(cost);
 
-  // Ctrl-C and SIGTERM (kill, a pod or a CI job being stopped) both keep what finished: the
-  // runs in progress are abandoned and the finished ones written, marked partial.
-  const abort = new AbortController();
-  let stoppedBy: 'SIGINT' | 'SIGTERM' | null = null;
-  const onSignal = (signal: 'SIGINT' | 'SIGTERM') => {
-    if (abort.signal.aborted) process.exit(signal === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted); // a second signal means now
-    stoppedBy = signal;
-    abort.abort();
-    io.err(`\nstopping (${signal}): keeping finished runs and writing them (${signal === 'SIGINT' ? 'Ctrl-C' : 'the signal'} again to quit at once)`);
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  // Ctrl-C and SIGTERM both keep what finished: the runs in progress are abandoned and the
+  // finished ones written, marked partial.
+  const stop = stopOnSignals(io, 'keeping finished runs and writing them');
   const bar = progress(io.progressStream, { quiet: args.quiet ?? false, everyS: progressEvery?.ok ? progressEvery.value : undefined });
   const runLabel = (r: RunSpec) => {
     const values = Object.entries(loaded.points[r.point]?.values ?? {}).map(([k, v]) => `${k}=${v}`);
@@ -170,7 +162,7 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
       seeds: args.seeds,
       workers,
       shard,
-      signal: abort.signal,
+      signal: stop.signal,
       ...(memoryBytes !== undefined ? { runBudget: { memoryBytes } } : {}),
       // Printed once the signal handlers are installed: from this line on, Ctrl-C keeps the
       // finished runs (scripts and the tests wait for it before sending a signal).
@@ -203,7 +195,7 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
     if (search && shard === undefined && !x.partial) {
       if (!args.quiet) io.err(`searching ${search.parameter} for each variant's tipping point, at most ${search.budget} runs each`);
       try {
-        x.search = await runSearch(loaded, search, { workers, seed: args.seed, signal: abort.signal, ...(memoryBytes !== undefined ? { runBudget: { memoryBytes } } : {}) });
+        x.search = await runSearch(loaded, search, { workers, seed: args.seed, signal: stop.signal, ...(memoryBytes !== undefined ? { runBudget: { memoryBytes } } : {}) });
         x.expectations.push(...checkTippingExpectations(resolveMeasureReferences(loaded, MEASURES).expectations, x.search));
       } catch (e) {
         if (e instanceof SearchRunFailed) {
@@ -223,8 +215,7 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
     throw e;
   } finally {
     bar.end();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stop.dispose();
   }
   const { files, bundle } = commitOutputs(x, folder, args.report);
   const wall = (performance.now() - started) / 1000;
@@ -232,7 +223,7 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
   const guarded = guardsCode(loaded, baseResults, bundle.results, io);
   if (searchFailed && code === EXIT.ok) return EXIT.internal;
   if (code === EXIT.ok && guarded !== EXIT.ok) return guarded;
-  return code === EXIT.interrupted && stoppedBy === 'SIGTERM' ? EXIT.terminated : code;
+  return code === EXIT.interrupted ? stop.exitCode() : code;
 }
 
 /** Renders every output and puts the folder in place as a whole; the lock is given up either way. */

@@ -35,6 +35,7 @@ import { diffMarkdown } from '../report/diff/diff-markdown.js';
 import { verdictChanges } from '../report/diff/diff-cells.js';
 import type { Io } from './scenario-input.js';
 import { EXIT, UsageError } from './errors.js';
+import { stopOnSignals } from './stop-signals.js';
 
 export interface DiffArgs {
   base: string;
@@ -67,11 +68,6 @@ function scenarioOfFolder(dir: string, source: string): LoadedScenario | string 
   }
 }
 
-/**
- * One side: a results folder read back, or a scenario file run now. A head run now takes the
- * base's result for every run whose scenario and seed are the base's (`reuse`, run-reuse.ts):
- * the same bytes it would simulate, without simulating them.
- */
 /** A side as given: a results folder, or a scenario file loaded (and its expectations resolved) before anything runs. */
 type Given = { path: string; which: 'base' | 'head'; loaded?: LoadedScenario };
 
@@ -99,6 +95,12 @@ function prepareOut(out: string): void {
   }
 }
 
+/**
+ * One side: a results folder read back, or a scenario file run now. A head run now takes the
+ * base's result for every run whose scenario and seed are the base's (`reuse`, run-reuse.ts):
+ * the same bytes it would simulate, without simulating them. Stopped by `signal`, it keeps
+ * and says what finished.
+ */
 async function side(g: Given, args: DiffArgs, io: Io, signal: AbortSignal, reuse?: FinishedRuns, takeRuns = false): Promise<Side> {
   const { path, which } = g;
   if (!g.loaded) {
@@ -163,28 +165,17 @@ export async function diffCommand(args: DiffArgs, io: Io): Promise<number> {
   // Ctrl-C and SIGTERM keep what finished, as run does: a side stopped half way is written
   // (with --out) and said partial; a partial base is no ground for a diff, a partial head is
   // compared on what it has.
-  const abort = new AbortController();
-  let stoppedBy: 'SIGINT' | 'SIGTERM' | null = null;
-  const onSignal = (signal: 'SIGINT' | 'SIGTERM') => {
-    if (abort.signal.aborted) process.exit(signal === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted); // a second signal means now
-    stoppedBy = signal;
-    abort.abort();
-    io.err(`\nstopping (${signal}): keeping finished runs (${signal === 'SIGINT' ? 'Ctrl-C' : 'the signal'} again to quit at once)`);
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  const stopCode = () => (stoppedBy === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted);
+  const stop = stopOnSignals(io, 'keeping finished runs');
   let base: Side, head: Side;
   try {
-    base = await side(baseGiven, args, io, abort.signal, undefined, headGiven.loaded !== undefined);
-    if (base.partial || abort.signal.aborted) {
+    base = await side(baseGiven, args, io, stop.signal, undefined, headGiven.loaded !== undefined);
+    if (base.partial || stop.signal.aborted) {
       io.err('no diff: the base did not finish, and a diff needs all of it');
-      return stopCode();
+      return stop.exitCode();
     }
-    head = await side(headGiven, args, io, abort.signal, base.run && FinishedRuns.of(base.run));
+    head = await side(headGiven, args, io, stop.signal, base.run && FinishedRuns.of(base.run));
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stop.dispose();
   }
   const diff = diffResults(base.results, head.results);
   const report: DiffReport = {
@@ -203,6 +194,6 @@ export async function diffCommand(args: DiffArgs, io: Io): Promise<number> {
   if (failedGuards.length) io.err(`${failedGuards.length} guard(s) on change failed: ${failedGuards.map((g) => g.name).join('; ')}`);
   const worse = args.failOnWorse ? verdictChanges(diff).filter((v) => v.change.direction === 'worse') : [];
   if (worse.length) io.err(`${worse.length} change(s) for the worse beyond seed noise (--fail-on-worse)`);
-  if (head.partial) return stopCode();
+  if (head.partial) return stop.exitCode();
   return regressed.length || worse.length || failedGuards.length ? EXIT.expectationFailed : EXIT.ok;
 }
