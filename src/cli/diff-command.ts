@@ -27,7 +27,7 @@ import { diffResults } from '../results/diff/results-diff.js';
 import { diffScenarios } from '../results/diff/scenario-diff.js';
 import type { DiffReport } from '../results/diff/diff-report.js';
 import { checkGuards } from '../results/diff/guards.js';
-import { resolveMeasureReferences } from '../experiment/expectations.js';
+import { resolveMeasureReferences, type ResolvedExpectation } from '../experiment/expectations.js';
 import { MEASURES } from '../measures/registry.js';
 import { writeOutputs } from '../report/write.js';
 import { diffText } from '../report/diff/diff-text.js';
@@ -69,7 +69,7 @@ function scenarioOfFolder(dir: string, source: string): LoadedScenario | string 
 }
 
 /** A side as given: a results folder, or a scenario file loaded (and its expectations resolved) before anything runs. */
-type Given = { path: string; which: 'base' | 'head'; loaded?: LoadedScenario };
+type Given = { path: string; which: 'base' | 'head'; loaded?: LoadedScenario; expectations?: ResolvedExpectation[] };
 
 /**
  * Reads what a side names, before either side runs: a scenario file with a problem is said
@@ -79,8 +79,7 @@ function given(path: string, which: 'base' | 'head'): Given {
   if (!existsSync(path)) throw new UsageError(`${which} ${path}: no such file or folder (give a results folder or a scenario file)`);
   if (statSync(path).isDirectory()) return { path, which };
   const loaded = loadScenarioFile(path);
-  resolveMeasureReferences(loaded, MEASURES);
-  return { path, which, loaded };
+  return { path, which, loaded, expectations: resolveMeasureReferences(loaded, MEASURES).expectations };
 }
 
 /** `--out`, made (or found to be a folder) before anything runs: a file or an unwritable place was an internal error after the base's runs. */
@@ -183,7 +182,7 @@ export async function diffCommand(args: DiffArgs, io: Io): Promise<number> {
     scenario: typeof base.scenario === 'string' || typeof head.scenario === 'string' ? null : diffScenarios(base.scenario, head.scenario),
     scenarioNote: typeof base.scenario === 'string' ? base.scenario : typeof head.scenario === 'string' ? head.scenario : null,
     // The head's guards: a pull request is judged by the checks it carries.
-    guards: typeof head.scenario === 'string' ? [] : checkGuards(resolveMeasureReferences(head.scenario, MEASURES).expectations, base.results, head.results),
+    guards: typeof head.scenario === 'string' ? [] : checkGuards(headGiven.expectations ?? resolveMeasureReferences(head.scenario, MEASURES).expectations, base.results, head.results),
   };
   if (args.json) io.out(JSON.stringify(report, null, 2));
   else if (args.markdown) io.out(diffMarkdown(report).trimEnd());

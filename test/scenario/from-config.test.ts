@@ -71,40 +71,29 @@ describe('an Envoy route retry_policy', () => {
     ]);
   });
 
-  it('reports a duplicated key at its position in the config file', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'rs-dup-'));
+  /** The problems of a scenario whose proxy layer reads an Envoy file of this text (written to a fresh folder), as file:line:col message. */
+  function envoyFileProblems(name: string, text: string): string[] {
+    const dir = mkdtempSync(join(tmpdir(), 'rs-envoy-file-'));
     try {
-      writeFileSync(join(dir, 'dup.yaml'), 'retry_policy:\n  num_retries: 2\n  per_try_timeout: 1s\n  num_retries: 3\n');
-      const s = (file: string) => scenario(`{ from: { envoy: ${file} } }`);
-      let got: string[] = [];
-      try {
-        loadScenario(s('dup.yaml'), join(dir, 's.yaml'));
-      } catch (e) {
-        if (!(e instanceof ScenarioError)) throw e;
-        got = e.problems.map((p) => `${p.file}:${p.line}:${p.col} ${p.message}`);
-      }
-      expect(got).toHaveLength(1);
-      expect(got[0]).toMatch(/^dup\.yaml:4:3 YAML: duplicate key "[^"]+" \(first given at \d+:\d+\)/);
+      writeFileSync(join(dir, name), text);
+      loadScenario(scenario(`{ from: { envoy: ${name} } }`), join(dir, 's.yaml'));
+      return [];
+    } catch (e) {
+      if (!(e instanceof ScenarioError)) throw e;
+      return e.problems.map((p) => `${p.file}:${p.line}:${p.col} ${p.message}`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  }
+
+  it('reports a duplicated key at its position in the config file', () => {
+    const got = envoyFileProblems('dup.yaml', 'retry_policy:\n  num_retries: 2\n  per_try_timeout: 1s\n  num_retries: 3\n');
+    expect(got).toHaveLength(1);
+    expect(got[0]).toMatch(/^dup\.yaml:4:3 YAML: duplicate key "[^"]+" \(first given at \d+:\d+\)/);
   });
 
   it('reports an alias without its anchor at the alias (it read as an empty value, silently)', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'rs-alias-'));
-    try {
-      writeFileSync(join(dir, 'alias.yaml'), 'retry_policy:\n  num_retries: *retries\n  per_try_timeout: 1s\n');
-      let got: string[] = [];
-      try {
-        loadScenario(scenario('{ from: { envoy: alias.yaml } }'), join(dir, 's.yaml'));
-      } catch (e) {
-        if (!(e instanceof ScenarioError)) throw e;
-        got = e.problems.map((p) => `${p.file}:${p.line}:${p.col} ${p.message}`);
-      }
-      expect(got).toEqual(['alias.yaml:2:16 the alias *retries has no anchor &retries before it: set the anchor on a value earlier in the file, or write the value here (read for clients.app.layers.proxy.from)']);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    expect(envoyFileProblems('alias.yaml', 'retry_policy:\n  num_retries: *retries\n  per_try_timeout: 1s\n')).toEqual(['alias.yaml:2:16 the alias *retries has no anchor &retries before it: set the anchor on a value earlier in the file, or write the value here (read for clients.app.layers.proxy.from)']);
   });
 
   it('names the routes when the one asked for is not there, and says where a missing file was looked for', () => {
