@@ -130,7 +130,13 @@ function boundsUpsideDown(limits: Partial<Record<'atMost' | 'atLeast', number>>,
  * against the registry, or throws a ScenarioError with every problem positioned, like the
  * loader's. `validate` and `run` both call it before anything is simulated.
  */
-export function resolveMeasureReferences(loaded: LoadedScenario, registry: MeasureRegistry): { expectations: ResolvedExpectation[] } {
+/** A floor of `compare.floors`: bounds on one population's measures that a variant must meet to rank among those that do. */
+export interface ResolvedFloor {
+  population: string;
+  bounds: ResolvedBound[];
+}
+
+export function resolveMeasureReferences(loaded: LoadedScenario, registry: MeasureRegistry): { expectations: ResolvedExpectation[]; floors: ResolvedFloor[] } {
   const problems: Problem[] = [];
   const report = (path: PropertyKey[], message: string, key?: string) => {
     const { line, col } = loaded.locate(path, key);
@@ -207,8 +213,50 @@ export function resolveMeasureReferences(loaded: LoadedScenario, registry: Measu
       report(['compare', 'objectives', i], `${key} has no better direction (it is context, not an objective)`);
     }
   });
+  const objectives = loaded.base.compare?.objectives;
+  for (const key of Object.keys(loaded.base.compare?.weights ?? {})) {
+    const m = registry.get(key);
+    if (!m) {
+      const guess = suggest(key, objectives ?? registry.keys);
+      report(['compare', 'weights'], `"${key}" is not a measure${guess ? ` (did you mean "${guess}"?)` : ''}; the measures are listed in docs/measures.md`, key);
+    } else if (m.better === 'none') {
+      report(['compare', 'weights'], `${key} has no better direction (it is context, not an objective), so it has no weight`, key);
+    } else if (objectives && !objectives.includes(key)) {
+      report(['compare', 'weights'], `${key} is not among compare.objectives (${objectives.join(', ')}): add it there, or weigh one of those`, key);
+    }
+  }
+
+  const floors: ResolvedFloor[] = [];
+  (loaded.base.compare?.floors ?? []).forEach((f, i) => {
+    const here: PropertyKey[] = ['compare', 'floors', i];
+    const bounds: ResolvedBound[] = [];
+    for (const [key, raw] of Object.entries(f)) {
+      if (key === 'population') continue;
+      const m = registry.get(key);
+      if (!m) {
+        report(here, `"${key}" is not a measure${suggestText(suggest(key, perPopulation))}; a floor bounds a per-population measure (${perPopulation.join(', ')})`, key);
+        continue;
+      }
+      if (!m.perPopulation) {
+        report(here, `${key} is not measured per population (those are: ${perPopulation.join(', ')})`, key);
+        continue;
+      }
+      const b = raw as { atMost?: unknown; atLeast?: unknown; worsenBy?: unknown };
+      if (b.worsenBy !== undefined) report([...here, key], 'a floor is a bound, not a guard on change: write atLeast or atMost', 'worsenBy');
+      for (const kind of ['atMost', 'atLeast'] as const) {
+        if (b[kind] === undefined) continue;
+        const limit = readBound(m, b[kind]);
+        if (typeof limit === 'string') report([...here, key], limit, kind);
+        else bounds.push({ measure: m, kind, limit });
+      }
+    }
+    if (bounds.length === 0 && !problems.some((p) => p.path.startsWith(formatPath(here)))) {
+      report(here, 'a floor names a per-population measure with atLeast or atMost, e.g. successRatio: { atLeast: 0.95 }');
+    }
+    floors.push({ population: f.population, bounds });
+  });
   if (problems.length > 0) throw new ScenarioError(problems);
-  return { expectations: out };
+  return { expectations: out, floors };
 }
 
 /**

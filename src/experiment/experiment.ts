@@ -142,6 +142,7 @@ export function assemble(
   // A shard sees only some runs: expectations and the ranking wait for the merge.
   const whole = !shard || shard.count === 1;
   const base = loaded.base;
+  const references = resolveMeasureReferences(loaded, measures);
   return {
     loaded,
     measures,
@@ -150,10 +151,15 @@ export function assemble(
     results,
     failures,
     variants,
-    expectations: whole ? checkExpectations(resolveMeasureReferences(loaded, measures).expectations, variants) : [],
+    expectations: whole ? checkExpectations(references.expectations, variants) : [],
     ranking:
       whole && (variants.length >= 2 || base.compare)
-        ? rankVariants(variants, measures, { compare: base.compare, parameters: (base.sweep ?? []).map((s) => s.parameter) })
+        ? rankVariants(variants, measures, {
+          compare: base.compare,
+          parameters: (base.sweep ?? []).map((s) => s.parameter),
+          floors: references.floors,
+          protectedPopulations: protectedPopulations(base),
+        })
         : null,
     partial: interrupted || finished < expected,
   };
@@ -175,4 +181,12 @@ export function aggregate(loaded: LoadedScenario, runs: RunSpec[], results: Arra
     ...(v.description ? { description: v.description } : {}),
     points: loaded.points.map((p) => aggregatePoint(measures, p.index, p.values, byKey.get(`${v.name}\u0000${p.index}`) ?? [], v.points[p.index].horizon)),
   }));
+}
+
+/**
+ * The populations the ranking's default floor protects: those whose success is the point of
+ * the service (role user), not traffic it is right to refuse or to hold to a contract.
+ */
+function protectedPopulations(base: LoadedScenario['base']): string[] {
+  return Object.entries(base.clients).filter(([, p]) => (p.role ?? 'user') === 'user').map(([name]) => name);
 }

@@ -1,20 +1,27 @@
 /**
- * The ranking of the variants: which policy brings the service back, best first, what it
- * saves against a baseline, and which objective decided each place.
+ * The ranking of the variants: which policy an engineer should pick, best first, what it
+ * saves against a baseline, and how each place was decided.
  *
- * Order, per ranked point (the scenario's `compare.at`, default every point, each on its own):
- * first every variant that was healthy before the first trigger (one that was already failing
- * cannot "recover in 0 s" its way to the top), then the objectives in order (`compare.
- * objectives`; default the most seeds recovered, the shortest recovery time, the shortest
- * perceived outage, then the costs: peak load, excess load, wasted work, attempts per action), each in its
- * better direction, null (not recovered, no value) last. Values within a measure's tie
- * tolerance of each other are a tie on it (src/measures/measure.ts tieTolerance: recovery time
- * within 10 s or 5%, shares within a point, and a default by unit for a measure that declares
- * none), so noise finer than that does not order variants: the variants are sorted on the
- * first objective and cut into groups wherever two neighbours differ by more than the
- * tolerance, each group is ordered by the next objective the same way, and so on. Variants
- * left in one group share a rank ("1, 2, 2, 4") and keep the scenario's order. A variant
- * without runs at a point (an interrupted experiment) is left out of that point.
+ * Per ranked point (the scenario's `compare.at`, default every point, each on its own), the
+ * variants fall into four gates, each below the one before, whatever the objectives say:
+ * 1. healthy before the first trigger, every floor met, and recovered in every seed;
+ * 2. the same, but not recovered in every seed (only when `recovered` is an objective);
+ * 3. below a floor (`compare.floors`, or by default a legitimate population that succeeds
+ *    more than 3 points less before the first trigger than under the baseline): a policy that
+ *    sacrifices a small population never ranks first silently;
+ * 4. unhealthy before the first trigger (a service already failing cannot "recover in 0 s"
+ *    its way to the top).
+ * Inside a gate the objectives (`compare.objectives`; default DEFAULT_OBJECTIVES, the users'
+ * outcomes then the costs) are weighed as trade-offs, not in a lexicographic order: every
+ * pair of variants is compared on every objective seed by seed (src/experiment/paired.ts:
+ * beyond the measure's tie tolerance and beyond seed noise), the variants are cut into Pareto
+ * fronts (a variant worse or equal on every objective than another, and worse on one, is in a
+ * later front: it never ranks above it), and each front is ordered by a weighed vote between
+ * its members (src/experiment/pareto.ts). The default weights make the costs together never
+ * outweigh one objective users feel (DEFAULT_COST_WEIGHT, outcomeWeight); `compare.weights`
+ * sets them. Variants that no objective sets apart share a rank ("1, 2, 2, 4") and keep the
+ * scenario's order. A variant without runs at a point (an interrupted experiment) is left
+ * out of that point.
  *
  * With one swept parameter whose values are durations (an outage length), each variant also
  * gets how far it recovers, as a threshold: the longest swept value such that every seed
@@ -28,13 +35,40 @@ import { FAULT_LENGTH, sameValue } from '../scenario/sweep.js';
 import { tieLimit, tieTolerance, type MeasureDescriptor } from '../measures/measure.js';
 import type { MeasureRegistry } from '../measures/registry.js';
 import type { PointAggregate, VariantAggregate } from './aggregate.js';
+import type { ResolvedBound, ResolvedFloor } from './expectations.js';
+import { commonSeeds, compareOn, type Side } from './paired.js';
+import { orderByTradeOffs } from './pareto.js';
 
 type Value = string | number;
 
-export const DEFAULT_OBJECTIVES = ['recovered', 'recoveryTimeS', 'perceivedOutageS', 'peakLoadMultiple', 'excessAttempts', 'wastedWorkShare', 'attemptsPerAction'] as const;
+/**
+ * The default objectives: what users feel first (recovered, how soon, how long they were
+ * without service, whether new users were served when the fault ended, and how long their
+ * actions took when the registry measures it), then what the policy costs. A key the
+ * registry does not hold is skipped.
+ */
+export const DEFAULT_OBJECTIVES = ['recovered', 'recoveryTimeS', 'perceivedOutageS', 'originalSuccessAfterFault', 'actionLatencyP99S', 'peakLoadMultiple', 'excessAttempts', 'wastedWorkShare', 'attemptsPerAction'] as const;
 
 /** Measures every ranking entry carries besides its objectives, for the writers' columns. */
-export const RANKING_CONTEXT = [...DEFAULT_OBJECTIVES, 'successRatio', 'originalSuccessAfterFault', 'retryWaves', 'relapses', 'retryShareAtPeak'] as const;
+export const RANKING_CONTEXT = [...DEFAULT_OBJECTIVES, 'successRatio', 'retryWaves', 'relapses', 'retryShareAtPeak'] as const;
+
+/** The default weight of a cost objective (a measure declared `cost`). */
+export const DEFAULT_COST_WEIGHT = 1;
+
+/** Why a variant sits in a lower gate than the variant above it: see the header. */
+export type Gate = 'healthyBeforeTrigger' | 'floors' | 'recovered';
+
+/** How far a variant fell short of a floor at a point. */
+export interface FloorBreach {
+  population: string;
+  measure: string;
+  kind: 'atLeast' | 'atMost';
+  limit: number;
+  /** The population's mean across seeds; null when it had none. */
+  value: number | null;
+  /** True for the default floor (against the baseline before the first trigger), false for compare.floors. */
+  byDefault: boolean;
+}
 
 export interface RankingEntry {
   /** 1 is best; tied variants share a rank. */
@@ -44,10 +78,25 @@ export interface RankingEntry {
   /** False when any seed was unhealthy before the first trigger: the variant ranks below every healthy one. */
   healthyBefore: boolean;
   /**
-   * What put this variant below the one above it: an objective's key, 'healthyBeforeTrigger'
-   * (that one was healthy before the fault, this one not), or null (the first, or a tie).
+   * What put this variant below the one above it: a gate ('healthyBeforeTrigger', 'floors',
+   * 'recovered': that one passed it, this one not), else the first objective (in the
+   * objectives' order) on which the one above is better beyond seed noise; null for the first
+   * and for a tie, and when the one above is better on nothing (placed by the vote against the others).
    */
   decidedBy: string | null;
+  /** The Pareto front inside the variant's gate: 1 when no variant of its gate is better or equal on every objective and better on one. */
+  front: number;
+  /** The variants of its gate that dominate it (better or equal on every objective, better on one), in rank order. */
+  dominatedBy: string[];
+  /**
+   * Against the variant ranked first at the point (the pick): the objectives on which this
+   * one is worse and better, beyond tolerance and seed noise, in the objectives' order. Both
+   * empty for the first itself and for a tie with it; both non-empty is a trade-off, which the
+   * verdict states.
+   */
+  versusFirst: { worseOn: string[]; betterOn: string[] };
+  /** The floors it is below at this point (empty when it meets them all). */
+  floorsBroken: FloorBreach[];
   /** Means across seeds (recovered: the fraction of seeds) of the objectives and RANKING_CONTEXT. */
   values: Record<string, number | null>;
   /** The baseline's perceived outage minus this one's (s): positive when this variant saves users time. */
@@ -66,6 +115,11 @@ export interface RankedPoint {
   /** Sweep point index (0 without a sweep). */
   point: number;
   values: Record<string, Value>;
+  /**
+   * The fewest seeds two of the point's variants ran in common: the pairs compared seed by
+   * seed. Below 2 nothing is judged against seed noise, only against the tie tolerances.
+   */
+  pairedSeeds: number;
   entries: RankingEntry[];
 }
 
@@ -73,6 +127,8 @@ export interface Ranking {
   baseline: string;
   /** The objectives, in order. */
   objectives: string[];
+  /** Each objective's weight in the vote between variants that trade objectives (same order). */
+  weights: number[];
   /** compare.at as written; absent when every point is ranked. */
   at?: Record<string, Value>;
   /** The swept duration that `longestRecovered` refers to; absent without one. */
@@ -84,7 +140,14 @@ export interface RankingOptions {
   compare?: CompareSpec;
   /** Swept parameter paths, in the scenario's order (empty without a sweep). */
   parameters: readonly string[];
+  /** compare.floors, resolved against the registry (src/experiment/expectations.ts). */
+  floors?: readonly ResolvedFloor[];
+  /** The populations whose success the default floor protects (legitimate users); none: no default floor. */
+  protectedPopulations?: readonly string[];
 }
+
+/** Success before the first trigger may fall this far below the baseline's before the default floor flags a variant. */
+export const DEFAULT_FLOOR_DROP = 0.03;
 
 /**
  * Are two values of a measure a tie? Within the larger of its absolute and relative
@@ -99,65 +162,70 @@ export function tied(m: MeasureDescriptor, a: number | null, b: number | null): 
   return Math.abs(a - b) <= tieLimit(m, a, b) + 1e-12;
 }
 
-/** Sorts better first on one measure, null last; a stable sort keeps the scenario's order among equals. */
-function better(m: MeasureDescriptor, a: number | null, b: number | null): number {
-  if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;
-  return a === b ? 0 : (a < b ? -1 : 1) * (m.better === 'higher' ? -1 : 1);
-}
-
 const healthyAt = (p: PointAggregate) => (p.measures.healthyBeforeTrigger?.value ?? 1) >= 1;
 
-/** The objectives as measures, checked by the caller (see resolveObjectives). */
+/** The objectives as measures, checked by the caller (see resolveMeasureReferences). */
 export function objectivesOf(compare: CompareSpec | undefined, registry: MeasureRegistry): MeasureDescriptor[] {
   return (compare?.objectives ?? [...DEFAULT_OBJECTIVES]).map((k) => registry.get(k)).filter((m): m is MeasureDescriptor => m !== undefined);
+}
+
+/**
+ * Each objective's weight in the vote between variants that trade objectives:
+ * - compare.weights where it names one (the others by kind, as below);
+ * - objectives the scenario lists without weights: by their order, each weighing more than
+ *   all later ones together (2^(n-1-k)): "most important first" then means what it says;
+ * - the default objectives: a cost weighs DEFAULT_COST_WEIGHT and an objective users feel
+ *   weighs the costs' total plus one, so that being better on every cost never outweighs
+ *   being worse on one thing users feel.
+ */
+export function weightsOf(objectives: readonly MeasureDescriptor[], compare: CompareSpec | undefined): number[] {
+  if (compare?.objectives && !compare.weights) return objectives.map((_, k) => 2 ** (objectives.length - 1 - k));
+  const set = compare?.weights ?? {};
+  const costs = objectives.filter((m) => m.cost).reduce((sum, m) => sum + (set[m.key] ?? DEFAULT_COST_WEIGHT), 0);
+  return objectives.map((m) => set[m.key] ?? (m.cost ? DEFAULT_COST_WEIGHT : costs + 1));
+}
+
+const SLACK = 1e-9;
+const meets = (x: number, b: Pick<ResolvedBound, 'kind' | 'limit'>) =>
+  b.kind === 'atMost' ? x <= b.limit + SLACK * Math.max(1, Math.abs(b.limit)) : x >= b.limit - SLACK * Math.max(1, Math.abs(b.limit));
+
+const populationValue = (p: PointAggregate, population: string, key: string) => p.populations.find((x) => x.name === population)?.measures[key]?.value ?? null;
+
+/** The floors a variant is below at a point: the scenario's, or by default each protected population's success before the first trigger against the baseline's. */
+function floorsBroken(p: PointAggregate, base: PointAggregate | undefined, opts: RankingOptions): FloorBreach[] {
+  const out: FloorBreach[] = [];
+  if (opts.floors && opts.floors.length > 0) {
+    for (const f of opts.floors) {
+      for (const b of f.bounds) {
+        const value = populationValue(p, f.population, b.measure.key);
+        if (value === null || !meets(value, b)) out.push({ population: f.population, measure: b.measure.key, kind: b.kind, limit: b.limit, value, byDefault: false });
+      }
+    }
+    return out;
+  }
+  if (!base || base === p) return out;
+  for (const population of opts.protectedPopulations ?? []) {
+    const ref = populationValue(base, population, 'preFaultSuccessRatio');
+    const value = populationValue(p, population, 'preFaultSuccessRatio');
+    if (ref === null || value === null) continue;
+    const limit = ref - DEFAULT_FLOOR_DROP;
+    if (value < limit - SLACK) out.push({ population, measure: 'preFaultSuccessRatio', kind: 'atLeast', limit, value, byDefault: true });
+  }
+  return out;
 }
 
 /** The ranking, or null when there is no variant to rank. */
 export function rankVariants(variants: readonly VariantAggregate[], registry: MeasureRegistry, opts: RankingOptions): Ranking | null {
   if (variants.length === 0) return null;
   const objectives = objectivesOf(opts.compare, registry);
+  const weights = weightsOf(objectives, opts.compare);
   const baseline = opts.compare?.baseline ?? variants[0].name;
   const at = opts.compare?.at;
   const picked = (p: PointAggregate) => !at || Object.entries(at).every(([k, v]) => Object.hasOwn(p.values, k) && sameValue(p.values[k], v));
   const longest = longestRecovered(variants, opts.parameters);
+  const gateOnRecovery = objectives.some((m) => m.key === 'recovered');
 
-  // Healthy before the fault comes first: a variant unhealthy in any seed is not healthy.
-  const health = registry.get('healthyBeforeTrigger');
-  const keys = [
-    ...(health ? [{ m: health, value: (p: PointAggregate) => (healthyAt(p) ? 1 : 0) }] : []),
-    ...objectives.map((m) => ({ m, value: (p: PointAggregate) => p.measures[m.key]?.value ?? null })),
-  ];
-
-  type Item = { name: string; p: PointAggregate };
-  /** A run of variants that tie on every objective, and what set it below the group before it. */
-  type Group = { items: Item[]; by: string | null };
-  /**
-   * Orders a point's variants into groups that tie on every objective: sort on the objective
-   * at `depth`, cut before the first that does not tie with its group's best, order each part
-   * by the next objective.
-   * The first part keeps what set the whole below the group before it (`by`); each later part
-   * was set apart by this objective.
-   */
-  const scenarioOrder = new Map(variants.map((v, i) => [v.name, i]));
-  const order = (items: Item[], depth: number, by: string | null): Group[] => {
-    // A group that ties on every objective shares a rank and lists its variants in the
-    // scenario's order (the sorts above left them in the last objective's order).
-    if (depth === keys.length || items.length < 2) return [{ items: items.sort((a, b) => scenarioOrder.get(a.name)! - scenarioOrder.get(b.name)!), by }];
-    const { m, value } = keys[depth];
-    const sorted = [...items].sort((a, b) => better(m, value(a.p), value(b.p)));
-    // A variant joins a group when it ties with the group's best, not merely with the one
-    // before it: ties chained through neighbours (100, 109, 118, 127 s against 10 s) would
-    // rank 127 s with 100 s, and diff would call the same pair a change.
-    const parts: Item[][] = [];
-    for (const it of sorted) {
-      const last = parts[parts.length - 1];
-      if (last && tied(m, value(last[0].p), value(it.p))) last.push(it);
-      else parts.push([it]);
-    }
-    return parts.flatMap((part, i) => order(part, depth + 1, i === 0 ? by : m.key));
-  };
-
-  const shown = [...new Set([...objectives.map((m) => m.key), ...RANKING_CONTEXT])];
+  const shown = [...new Set([...objectives.map((m) => m.key), ...RANKING_CONTEXT])].filter((k) => registry.get(k) !== undefined);
   const indices = [...new Set(variants.flatMap((v) => v.points.map((p) => p.point)))].sort((a, b) => a - b);
   const points: RankedPoint[] = [];
   for (const index of indices) {
@@ -169,7 +237,52 @@ export function rankVariants(variants: readonly VariantAggregate[], registry: Me
     const base = here.find((x) => x.name === baseline)?.p;
     const outage = (p: PointAggregate) => p.measures.perceivedOutageS?.value ?? null;
     const baseOutage = base ? outage(base) : null;
-    const entry = ({ name, p }: Item, rank: number, decidedBy: string | null): RankingEntry => {
+    const breaches = here.map(({ p }) => floorsBroken(p, base, opts));
+    // The gate of each variant (0 best): see the header.
+    const gates = here.map(({ p }, i) => {
+      if (!healthyAt(p)) return 3;
+      if (breaches[i].length > 0) return 2;
+      return gateOnRecovery && (p.measures.recovered?.value ?? 0) < 1 ? 1 : 0;
+    });
+    const GATE_NAMES: Array<Gate | null> = [null, 'recovered', 'floors', 'healthyBeforeTrigger'];
+    // Every pair on every objective, once: sides[i][j][k] ('a': i better) mirrors sides[j][i][k].
+    const sides: Side[][][] = here.map(() => here.map(() => [] as Side[]));
+    for (let i = 0; i < here.length; i++) {
+      for (let j = i + 1; j < here.length; j++) {
+        for (const m of objectives) {
+          const s = compareOn(m, here[i].p, here[j].p);
+          sides[i][j].push(s);
+          sides[j][i].push(s === null ? null : s === 'a' ? 'b' : 'a');
+        }
+      }
+    }
+    const order: number[] = [];
+    const front = new Map<number, number>();
+    for (let g = 0; g <= 3; g++) {
+      const members = here.map((_, i) => i).filter((i) => gates[i] === g);
+      if (members.length === 0) continue;
+      const ordered = orderByTradeOffs(sides, weights, members);
+      order.push(...ordered.order);
+      for (const [i, f] of ordered.front) front.set(i, f);
+    }
+    const keysWhere = (i: number, j: number, side: Side) => objectives.filter((_, k) => sides[i][j][k] === side).map((m) => m.key);
+    // A rank is shared by a run of variants of one gate that no objective sets apart, each
+    // from every other in the run (ties are not transitive: 100, 109 and 118 s of recovery
+    // against 10 s of tolerance are not one rank).
+    let rank = 0, group: number[] = [];
+    const tiedWith = (i: number, j: number) => gates[i] === gates[j] && sides[i][j].every((s) => s === null);
+    const entries = order.map((i, position): RankingEntry => {
+      const { name, p } = here[i];
+      const above = position > 0 ? order[position - 1] : null;
+      let decidedBy: string | null = null;
+      if (above !== null && gates[above] !== gates[i]) decidedBy = GATE_NAMES[gates[i]];
+      else if (above !== null) decidedBy = keysWhere(above, i, 'a')[0] ?? null;
+      const first = order[0];
+      if (above !== null && group.every((j) => tiedWith(j, i))) group.push(i);
+      else {
+        rank = position + 1;
+        group = [i];
+      }
       const own = outage(p);
       const saved = baseOutage !== null && own !== null ? baseOutage - own : null;
       return {
@@ -178,27 +291,33 @@ export function rankVariants(variants: readonly VariantAggregate[], registry: Me
         runs: p.runs,
         healthyBefore: healthyAt(p),
         decidedBy,
+        front: front.get(i) ?? 1,
+        dominatedBy: order.filter((j) => gates[j] === gates[i] && j !== i && sides[j][i].length > 0 && dominatesOn(sides[j][i])).map((j) => here[j].name),
+        versusFirst: i === first ? { worseOn: [], betterOn: [] } : { worseOn: keysWhere(first, i, 'a'), betterOn: keysWhere(first, i, 'b') },
+        floorsBroken: breaches[i],
         values: Object.fromEntries(shown.map((key) => [key, p.measures[key]?.value ?? null])),
         outageSavedS: saved,
         outageSavedRatio: saved !== null && baseOutage! > 0 ? saved / baseOutage! : null,
         ...(longest ? { longestRecovered: longest.byVariant.get(name) ?? null } : {}),
       };
-    };
-    let position = 0;
-    const entries = order(here, 0, null).flatMap(({ items, by }) => {
-      const rank = position + 1;
-      position += items.length;
-      return items.map((it, k) => entry(it, rank, k === 0 ? by : null));
     });
-    points.push({ point: index, values: here[0].p.values, entries });
+    let pairedSeeds = here.length > 1 ? Infinity : here[0].p.perSeed.length;
+    for (let i = 0; i < here.length; i++) for (let j = i + 1; j < here.length; j++) pairedSeeds = Math.min(pairedSeeds, commonSeeds(here[i].p, here[j].p).length);
+    points.push({ point: index, values: here[0].p.values, pairedSeeds, entries });
   }
   return {
     baseline,
     objectives: objectives.map((m) => m.key),
+    weights,
     ...(at && Object.keys(at).length > 0 ? { at } : {}),
     ...(longest ? { longestRecoveredParameter: longest.parameter } : {}),
     points,
   };
+}
+
+/** Sides of one ordered pair ('a' = the first better): never worse, better on one. */
+function dominatesOn(sides: readonly Side[]): boolean {
+  return !sides.includes('b') && sides.includes('a');
 }
 
 /**

@@ -36,6 +36,7 @@ export function attemptsPerActionStats(hist: readonly number[]): AttemptsPerActi
 
 export const attemptsPerAction = defineMeasure({
   key: 'attemptsPerAction',
+  cost: true,
   headline: true,
   label: 'attempts per action',
   doc: 'Amplification: the mean number of attempts each finished user action took (1 when nothing retried; below 1 when a client refused tries itself, a throttle or a breaker, since those are not attempts); 0 when no action finished.',
@@ -50,6 +51,7 @@ export const attemptsPerAction = defineMeasure({
 
 export const attemptsPerActionP99 = defineMeasure({
   key: 'attemptsPerActionP99',
+  cost: true,
   label: 'attempts per action, p99',
   doc: 'The smallest number of attempts that 99% of finished user actions stayed within; 0 when no action finished.',
   unit: 'number',
@@ -61,6 +63,7 @@ export const attemptsPerActionP99 = defineMeasure({
 
 export const attemptsPerActionMax = defineMeasure({
   key: 'attemptsPerActionMax',
+  cost: true,
   label: 'attempts per action, max',
   doc: 'The most attempts any finished user action took (across seeds: the largest); 0 when no action finished.',
   unit: 'number',

@@ -19,11 +19,13 @@ export const baselineRate = defineMeasure({
 export const preFaultSuccessRatio = defineMeasure({
   key: 'preFaultSuccessRatio',
   label: 'success before the fault',
-  doc: "The users' success ratio in the pre-trigger window, pooled over its buckets; null when none of their actions ended there.",
+  doc: "The users' success ratio in the pre-trigger window, pooled over its buckets; null when none of their actions ended there. Per population, the ranking's default floor reads it: a variant under which a legitimate population succeeds more than 3 points less here than under the baseline is flagged.",
   unit: 'share',
   better: 'none',
   aggregate: 'share',
-  scope: 'subject',
+  scope: 'users',
+  perPopulation: true,
+  context: true,
   range: { min: 0, max: 1 },
   compute: (v) => finiteOrNull(v.baseline.successRatio),
 });

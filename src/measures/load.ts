@@ -44,6 +44,7 @@ function finiteMax(xs: Float64Array, n: number): number {
 
 export const peakLoadMultiple = defineMeasure({
   key: 'peakLoadMultiple',
+  cost: true,
   headline: true,
   label: 'peak load',
   doc: 'Highest per-bucket offered load: attempts reaching the server per second divided by the baseline rate (0 when there is no baseline), over the buckets (a last bucket the horizon cuts to under half the bucket width is left out; from half on it is rated by its real width).',
@@ -57,6 +58,7 @@ export const peakLoadMultiple = defineMeasure({
 
 export const peakRetryShare = defineMeasure({
   key: 'peakRetryShare',
+  cost: true,
   label: 'peak retry share',
   doc: 'Highest per-bucket share of attempts that were retries (ground truth), over buckets with enough attempts to make the ratio meaningful; 0 when none has.',
   unit: 'share',
@@ -69,6 +71,7 @@ export const peakRetryShare = defineMeasure({
 
 export const retryShareAtPeak = defineMeasure({
   key: 'retryShareAtPeak',
+  cost: true,
   headline: true,
   label: 'retries at peak',
   doc: 'Share of attempts that were retries (ground truth) in the bucket of peak offered load, the one peakLoadMultiple comes from: how much of the peak the retries made. null when that bucket has too few attempts for a meaningful ratio.',
@@ -85,6 +88,7 @@ export const retryShareAtPeak = defineMeasure({
 
 export const excessAttempts = defineMeasure({
   key: 'excessAttempts',
+  cost: true,
   label: 'excess load',
   doc: 'Attempts the server received after the last trigger beyond its healthy load limit (the pre-fault load x (1 + loadExcess)), bucket by bucket: the extra work returning clients put on it. A wave every 30 s counts every time; the same clients spread out count once. 0 without triggers or a baseline.',
   unit: 'count',

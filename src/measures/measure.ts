@@ -58,6 +58,17 @@ export interface MeasureDescriptor<K extends string = string> {
   scope: Scope;
   /** Shown in the per-population outcomes (users measures only). */
   perPopulation?: boolean;
+  /**
+   * A reference, not an outcome (the pre-fault success a floor is judged against): kept per
+   * population when perPopulation is set, but left out of the per-population outcome tables.
+   */
+  context?: boolean;
+  /**
+   * What a policy costs the system (load, work, attempts) rather than what its users feel.
+   * The ranking weighs the two apart: by default the costs together never outweigh one thing
+   * users feel (src/experiment/ranking.ts).
+   */
+  cost?: boolean;
   /** A column of the comparison (terminal table, summary.md, report.html); counts only where some variant has one. */
   headline?: boolean;
   /** Smallest and largest value a run can give ('horizon': the run's length); intervals never leave it. Default [0, ∞). */

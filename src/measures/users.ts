@@ -109,6 +109,7 @@ export const answered429 = answered(429, 'rate-limited', 'Too Many Requests: a r
 
 export const retryShare = defineMeasure({
   key: 'retryShare',
+  cost: true,
   label: 'retry share',
   doc: "Share of the users' attempts that were retries over the whole run (ground truth, which the server cannot see); 0 when they sent none.",
   unit: 'share',
@@ -125,6 +126,7 @@ export const retryShare = defineMeasure({
 
 export const futileRetryShare = defineMeasure({
   key: 'futileRetryShare',
+  cost: true,
   label: 'futile retries',
   doc: "Retries of requests that can never succeed (validation loops) as a share of the users' attempts over the whole run; 0 when they sent none.",
   unit: 'share',

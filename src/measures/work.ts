@@ -6,6 +6,7 @@ import { defineMeasure } from './measure.js';
 
 export const wastedWorkS = defineMeasure({
   key: 'wastedWorkS',
+  cost: true,
   label: 'wasted work',
   doc: 'Server slot-seconds spent on attempts whose caller had already stopped waiting.',
   unit: 'slot-seconds',
@@ -17,6 +18,7 @@ export const wastedWorkS = defineMeasure({
 
 export const wastedWorkShare = defineMeasure({
   key: 'wastedWorkShare',
+  cost: true,
   headline: true,
   label: 'wasted work share',
   doc: 'Wasted work as a share of all server work done; 0 when no work was done. Work still in service when the run ends is in the total but not yet judged wasted or useful, so the share reads low by at most that work\'s share (slots × service time at the end against all the run\'s work: nothing to speak of for sub-second service over hours, a fifth for minute-long jobs over a few minutes).',

@@ -46,6 +46,9 @@ export function healthyBefore(p: PointResult): boolean {
 
 export const UNHEALTHY_TEXT = 'unhealthy before the fault';
 
+/** How a variant below a floor is flagged (src/experiment/ranking.ts: it sacrificed a population). */
+export const FLOOR_TEXT = 'below a floor';
+
 /**
  * The comparison's columns: the headline measures, in registry order; a count (dead
  * letters, give-ups) only when some variant has one, so a table never carries a column of

@@ -14,9 +14,9 @@ export interface PopulationRow {
   cells: Cell[];
 }
 
-/** The per-population measures, in registry order. */
+/** The per-population outcomes, in registry order (references such as pre-fault success are kept for floors, not shown). */
 export function populationMeasures(r: Results): MeasureInfo[] {
-  return r.measures.filter((m) => m.perPopulation);
+  return r.measures.filter((m) => m.perPopulation && !m.context);
 }
 
 export function populationRows(r: Results, point: number): PopulationRow[] {

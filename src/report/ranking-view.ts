@@ -4,7 +4,7 @@
  */
 import { formatValue } from '../measures/format.js';
 import type { RankingRow, Results } from '../results/results.js';
-import { UNHEALTHY_TEXT, seedsText } from './cells.js';
+import { FLOOR_TEXT, UNHEALTHY_TEXT, seedsText } from './cells.js';
 
 export interface RankingCell {
   /** The entry field this cell shows (data-field in the HTML). */
@@ -27,9 +27,12 @@ export function upToDefinition(parameter: string): string {
 /** How the ranking orders, in one paragraph, from the objectives it used. */
 export function rankingNote(r: Results): string {
   const k = r.ranking!;
-  const objectives = k.objectives.map((o) => label(r, o)).join(', then ');
   const upTo = k.longestRecoveredParameter ? ` "recovers up to": ${upToDefinition(k.longestRecoveredParameter)}` : '';
-  return `Best first: variants healthy before the fault, then ${objectives}; values within each measure's tie tolerance are a tie, and tied variants share a rank. "decided by" names the objective that put a variant below the one above it. Savings are against ${k.baseline}.${upTo}`;
+  const objectives = k.objectives.map((o, i) => `${label(r, o)} (weight ${formatValue('number', k.weights[i] ?? 1)})`).join(', ');
+  const seeds = k.points.some((p) => p.pairedSeeds < 2)
+    ? ' With one seed, a difference beyond the tolerance counts; nothing is judged against seed noise.'
+    : ' Two variants differ on an objective only beyond its tie tolerance and beyond seed noise, comparing them seed by seed (each seed gives every variant the same arrivals).';
+  return `Best first: variants healthy before the fault that meet every floor and recover in every seed, then the rest in that order. Among them, a variant at least as good on every objective and better on one always ranks above the other ("Pareto front": no variant beats it so); otherwise the one better on more weight of the objectives ranks first. ◆ marks the Pareto front among them: the variants no other beats so, each a reasonable pick for some weighing of the objectives. Objectives: ${objectives}.${seeds} Variants no objective sets apart share a rank. "decided by" names the first objective on which the variant above is better. Savings are against ${k.baseline}.${upTo}`;
 }
 
 export function rankingColumns(r: Results): RankingColumn[] {
@@ -44,7 +47,8 @@ export function rankingColumns(r: Results): RankingColumn[] {
     { key: 'attemptsPerAction', header: 'attempts per action', definition: doc(r, 'attemptsPerAction') },
     { key: 'originalSuccessAfterFault', header: 'new users served', definition: doc(r, 'originalSuccessAfterFault') },
     { key: 'retryWaves', header: 'retry waves', definition: doc(r, 'retryWaves') },
-    { key: 'decidedBy', header: 'decided by', definition: 'The objective on which this variant differs from the one ranked above it.' },
+    { key: 'decidedBy', header: 'decided by', definition: 'The first objective on which the variant ranked above is better than this one (or the gate it fell below: unhealthy before the fault, a floor, recovery in every seed).' },
+    { key: 'front', header: 'Pareto front', definition: 'Whether any variant of its gate is at least as good on every objective and better on one: "yes" when none is (the variant is a reasonable pick for some weighing of the objectives), else the variant that dominates it.' },
     ...(k.longestRecoveredParameter ? [{ key: 'longestRecovered', header: 'recovers up to', definition: upToDefinition(k.longestRecoveredParameter) }] : []),
   ];
 }
@@ -64,9 +68,26 @@ export function savedText(e: RankingRow, baseline: string, baselineOutageS: numb
   return `${d} (${signed(e.outageSavedRatio, (x) => formatValue('share', x))} of ${of})`;
 }
 
+/** The words for what put a variant below the one above: a gate's, or an objective's label. */
 export function decidedText(r: Results, e: RankingRow): string {
   if (e.decidedBy === null) return e.rank === 1 ? '—' : 'tie';
-  return e.decidedBy === 'healthyBeforeTrigger' ? UNHEALTHY_TEXT : label(r, e.decidedBy);
+  if (e.decidedBy === 'healthyBeforeTrigger') return UNHEALTHY_TEXT;
+  if (e.decidedBy === 'floors') return FLOOR_TEXT;
+  return label(r, e.decidedBy);
+}
+
+/**
+ * Is the variant on the Pareto front of the variants that pass every gate (healthy before the
+ * fault, floors met, recovered in every seed when recovery is an objective)? The report marks it ◆.
+ */
+export function onFront(r: Results, e: RankingRow): boolean {
+  const recovers = !r.ranking!.objectives.includes('recovered') || (e.values.recovered ?? 0) >= 1;
+  return e.healthyBefore && e.floorsBroken.length === 0 && recovers && e.dominatedBy.length === 0;
+}
+
+/** "yes", or the first variant that dominates it. */
+export function frontText(e: RankingRow): string {
+  return e.dominatedBy.length === 0 ? 'yes' : `no: ${e.dominatedBy[0]} is as good or better on all`;
 }
 
 export function rankingCells(r: Results, e: RankingRow): RankingCell[] {
@@ -86,6 +107,7 @@ export function rankingCells(r: Results, e: RankingRow): RankingCell[] {
     originalSuccessAfterFault: measure('originalSuccessAfterFault'),
     retryWaves: measure('retryWaves'),
     decidedBy: [decidedText(r, e), e.decidedBy],
+    front: [frontText(e), e.front],
     longestRecovered: [e.longestRecovered === undefined || e.longestRecovered === null ? 'none' : String(e.longestRecovered), e.longestRecovered ?? null],
   };
   return rankingColumns(r).map((c) => ({ key: c.key, text: text[c.key][0], value: text[c.key][1] }));

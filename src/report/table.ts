@@ -5,7 +5,7 @@
  */
 import type { Results } from '../results/results.js';
 import { formatValue, seedCount } from '../measures/format.js';
-import { UNHEALTHY_TEXT, cellOf, headlineMeasures, healthyBefore, pointLabel, printable } from './cells.js';
+import { FLOOR_TEXT, UNHEALTHY_TEXT, cellOf, headlineMeasures, healthyBefore, pointLabel, printable } from './cells.js';
 
 function pad(rows: string[][]): string[] {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
@@ -109,7 +109,8 @@ export function rankingText(r: Results, width = Infinity): string {
   const k = r.ranking;
   if (!k || k.points.length === 0) return '';
   const label = (key: string) => r.measures.find((m) => m.key === key)?.label ?? key;
-  const out = [wrapWords(`ranking, best first (outage saved against ${printable(k.baseline)}; objectives: ${k.objectives.map(label).join(', ')}):`, width, '  ')];
+  const oneSeed = k.points.some((p) => p.pairedSeeds < 2) ? '; one seed: no difference is judged against seed noise' : '';
+  const out = [wrapWords(`ranking, best first (outage saved against ${printable(k.baseline)}; objectives: ${k.objectives.map(label).join(', ')}${oneSeed}):`, width, '  ')];
   for (const p of k.points) {
     const at = pointLabel(p.values);
     if (at) out.push(`  at ${printable(at)}`);
@@ -125,7 +126,7 @@ export function rankingText(r: Results, width = Infinity): string {
       const saved = e.variant === k.baseline ? 'baseline'
         : e.outageSavedS === null ? ''
         : `${e.outageSavedS < 0 ? 'costs' : 'saves'} ${formatValue('duration', Math.abs(e.outageSavedS))}${ratio}`;
-      const decided = e.decidedBy === null ? '' : e.decidedBy === 'healthyBeforeTrigger' ? `below: ${UNHEALTHY_TEXT}` : `decided by ${label(e.decidedBy)}`;
+      const decided = e.decidedBy === null ? '' : e.decidedBy === 'healthyBeforeTrigger' ? `below: ${UNHEALTHY_TEXT}` : e.decidedBy === 'floors' ? `below: ${FLOOR_TEXT}` : `decided by ${label(e.decidedBy)}`;
       return [
         `${at ? '    ' : '  '}${e.rank}.`,
         printable(e.variant),

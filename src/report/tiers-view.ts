@@ -25,6 +25,8 @@ export const TIER_MEASURE_INFO: readonly MeasureInfo[] = TIER_MEASURES.map((m) =
   scope: m.scope,
   perPopulation: false,
   headline: false,
+  cost: false,
+  context: false,
 }));
 
 export function tierRows(r: Results, point: number): TierRow[] {

@@ -9,6 +9,7 @@
 import { formatValue, seedsText } from '../measures/format.js';
 import { clockOf, holdOf, type RankingResult, type RankingRow, type Results } from '../results/results.js';
 import { parseDuration } from '../scenario/units.js';
+import { DEFAULT_FLOOR_DROP } from '../experiment/ranking.js';
 import { FAULT_LENGTH } from '../scenario/sweep.js';
 import { atPoint, featuredPointIndex, pointLabel } from './cells.js';
 
@@ -97,22 +98,7 @@ function timeRange(xs: number[]): string {
   return a === b ? a : `${a}–${b}`;
 }
 
-/**
- * The objective that set `e` below `winner` at the point, as the ranking decided it: the
- * ranking cuts its groups objective by objective, so the two parted at the earliest objective
- * (in the ranking's order) that decided any place between them. Null when they share a rank.
- */
-export function decidedBetween(k: RankingResult, p: RankedPoint, winner: RankingRow, e: RankingRow): string | null {
-  const order = ['healthyBeforeTrigger', ...k.objectives];
-  const depth = (key: string) => (order.includes(key) ? order.indexOf(key) : order.length);
-  const i = p.entries.indexOf(winner), j = p.entries.indexOf(e);
-  if (i < 0 || j <= i) return null;
-  let by: string | null = null;
-  for (const x of p.entries.slice(i + 1, j + 1)) if (x.decidedBy !== null && (by === null || depth(x.decidedBy) < depth(by))) by = x.decidedBy;
-  return by;
-}
-
-/** The winners' values of a measure against the baseline's, by unit: "5.08x against 7.51x". */
+/** The winners' values of a measure against another variant's, by unit: "5.08x against 7.51x". */
 function againstText(r: Results, key: string, winners: RankingRow[], e: RankingRow): string {
   const unit = r.measures.find((m) => m.key === key)?.unit ?? 'number';
   const xs = winners.map((w) => w.values[key]).filter((x): x is number => x !== null && x !== undefined);
@@ -120,23 +106,63 @@ function againstText(r: Results, key: string, winners: RankingRow[], e: RankingR
   return `${lo === hi ? lo : `${lo}–${hi}`} against ${formatValue(unit, e.values[key] ?? null)}`;
 }
 
+const labelOf = (r: Results, key: string) => r.measures.find((m) => m.key === key)?.label ?? key;
+
+/** "peak load (5.08x against 7.51x) and wasted work share (2% against 9%)": objectives with the two sides' values, `mine` first. */
+function objectivesText(r: Results, keys: readonly string[], mine: RankingRow[], theirs: RankingRow): string {
+  return listWords(keys.map((k) => `${labelOf(r, k)} (${againstText(r, k, mine, theirs)})`), 3);
+}
+
 /**
- * A baseline that recovers in every seed but ranks below the winners on another objective
- * than recovery: its time, and what decided ("as-is takes 54s too: a tie on recovery time,
- * decided by peak load (5.08x against 7.51x)"). Null when recovery itself decided.
+ * A baseline that recovers in every seed but ranks below the winners on other objectives
+ * than recovery time: its time, and on what it is worse ("as-is takes 54s too: a tie on
+ * recovery time, decided by peak load (5.08x against 7.51x)"). Null when recovery time itself
+ * decided, or when nothing did (a shared rank).
  */
-function tieClause(r: Results, p: RankedPoint, winners: RankingRow[], e: RankingRow): string | null {
+function tieClause(r: Results, winners: RankingRow[], e: RankingRow): string | null {
   const k = r.ranking!;
-  if (winners.length === 0 || !fullyRecovered(e)) return null;
-  const by = decidedBetween(k, p, winners[0], e);
-  if (by === null || by === 'healthyBeforeTrigger' || by === 'recovered' || by === 'recoveryTimeS') return null;
-  const label = r.measures.find((m) => m.key === by)?.label ?? by;
+  if (winners.length === 0 || !fullyRecovered(e) || winners.includes(e)) return null;
+  const { worseOn } = e.versusFirst;
+  if (worseOn.length === 0 || worseOn.includes('recoveryTimeS') || worseOn.includes('recovered')) return null;
   const rt = formatValue('duration', e.values.recoveryTimeS!);
-  const decided = `${label} (${againstText(r, by, winners, e)})`;
-  const recoveryFirst = k.objectives.includes('recoveryTimeS') && k.objectives.indexOf('recoveryTimeS') < k.objectives.indexOf(by);
-  if (!recoveryFirst) return `${e.variant} takes ${rt}, but ranks below on ${decided}`;
+  const decided = objectivesText(r, worseOn, winners, e);
+  if (!k.objectives.includes('recoveryTimeS')) return `${e.variant} takes ${rt}, but ranks below on ${decided}`;
   const same = timeRange(winners.map((w) => w.values.recoveryTimeS!)) === rt;
+  const better = e.versusFirst.betterOn.includes('recoveryTimeS');
+  if (better) return `${e.variant} takes ${rt}, sooner, but ranks below on ${decided}`;
   return `${e.variant} takes ${rt}${same ? ' too' : ''}: a tie on recovery time, decided by ${decided}`;
+}
+
+/**
+ * The trade-off between the pick and the best-ranked variant that beats it on something
+ * ("client-ceiling is better on recovery time (2m31s against 2m47s); all-defences on perceived
+ * outage (12m against 15m), peak load (4.58x against 7.62x) and new users served (98% against
+ * 51%)"). Null when no variant of the pick's gate beats it on anything users feel (a cost
+ * alone is no trade-off), or when that variant is `except` (the baseline, whose clause says it).
+ */
+function tradeOffClause(r: Results, p: RankedPoint, first: RankingRow, except: string | undefined): string | null {
+  // Only a rival better on something users feel: being cheaper while users fare worse is no trade-off worth the sentence.
+  const felt = (key: string) => r.measures.find((m) => m.key === key)?.cost === false;
+  const rival = p.entries.find((e) => e !== first && e.variant !== except && e.versusFirst.betterOn.some(felt) && e.versusFirst.worseOn.length > 0 && e.floorsBroken.length === 0 && e.healthyBefore);
+  if (!rival) return null;
+  const mine = objectivesText(r, rival.versusFirst.betterOn, [rival], first);
+  const theirs = objectivesText(r, rival.versusFirst.worseOn, [first], rival);
+  return `${rival.variant} is better on ${mine}; ${first.variant} on ${theirs}`;
+}
+
+/** Variants set below a floor: "starving is below a floor: signup's success before the fault is 33% (floor 97%, 3 points under the baseline's)". */
+function floorClause(r: Results, p: RankedPoint): string | null {
+  const below = p.entries.filter((e) => e.floorsBroken.length > 0);
+  if (below.length === 0) return null;
+  const one = (e: RankingRow) => {
+    const f = e.floorsBroken[0];
+    const unit = r.measures.find((m) => m.key === f.measure)?.unit ?? 'number';
+    const bound = `${f.kind === 'atLeast' ? 'floor' : 'ceiling'} ${formatValue(unit, f.limit)}${f.byDefault ? `, ${Math.round(DEFAULT_FLOOR_DROP * 100)} points under ${r.ranking!.baseline}'s` : ''}`;
+    return `${e.variant} sacrifices ${f.population} (${labelOf(r, f.measure)} ${formatValue(unit, f.value)}; ${bound})`;
+  };
+  const said = below.slice(0, 2).map(one);
+  const more = below.length > 2 ? ` and ${below.length - 2} more are below a floor` : '';
+  return `${listWords(said, 2)}${more}, so ${below.length > 1 ? 'they rank' : 'it ranks'} below every variant that does not`;
 }
 
 /** What the baseline does at the point, in a clause ("as-is does not recover within 3h28m"). */
@@ -151,7 +177,7 @@ function baselineClause(r: Results, p: RankedPoint, e: RankingRow, winners: Rank
     const w = windowAfterFault(r, e.variant, p.point);
     return `${e.variant} does not recover${w === null ? ' before the run ends' : ` within ${formatValue('duration', w)}`}`;
   }
-  return tieClause(r, p, winners, e) ?? `${e.variant} takes ${formatValue('duration', rt)}`;
+  return tieClause(r, winners, e) ?? `${e.variant} takes ${formatValue('duration', rt)}`;
 }
 
 /** With a swept duration: where the baseline stops recovering ("it stops recovering between 6m and 8m of outage"). */
@@ -226,6 +252,12 @@ export function verdictSentence(r: Results): string | null {
     if (!said) parts.push(baselineClause(r, p, base, best) + (cliff ? `, and it ${cliff}` : ''));
     else if (cliff) parts.push(`${base.variant} ${cliff}`);
   }
+  if (best.length > 0) {
+    const trade = tradeOffClause(r, p, best[0], base?.variant);
+    if (trade) parts.splice(1, 0, trade);
+  }
+  const floors = floorClause(r, p);
+  if (floors) parts.push(floors);
   if (contenders !== p.entries) parts.push(`${listWords(controls.map((e) => e.variant))} had no fault to recover from`);
   return `${pointPhrase(r, p)}, ${parts.join('; ')}.`;
 }

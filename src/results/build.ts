@@ -36,17 +36,23 @@ function rankingOf(k: Ranking): Results['ranking'] {
   return roundMeasured({
     baseline: k.baseline,
     objectives: k.objectives,
+    weights: k.weights,
     ...(k.at ? { at: k.at } : {}),
     ...(k.longestRecoveredParameter !== undefined ? { longestRecoveredParameter: k.longestRecoveredParameter } : {}),
     points: k.points.map((p) => ({
       point: p.point,
       values: p.values,
+      pairedSeeds: p.pairedSeeds,
       entries: p.entries.map((e) => ({
         rank: e.rank,
         variant: e.variant,
         runs: e.runs,
         healthyBefore: e.healthyBefore,
         decidedBy: e.decidedBy,
+        front: e.front,
+        dominatedBy: e.dominatedBy,
+        versusFirst: e.versusFirst,
+        floorsBroken: e.floorsBroken,
         // Measured values, rounded like every other (the outer call keeps `values` exact: elsewhere it names sweep values).
         values: roundMeasured(e.values),
         outageSavedS: e.outageSavedS,
@@ -54,7 +60,7 @@ function rankingOf(k: Ranking): Results['ranking'] {
         ...(e.longestRecovered !== undefined ? { longestRecovered: e.longestRecovered } : {}),
       })),
     })),
-  }, ['at', 'values', 'point', 'rank', 'runs', 'longestRecovered']);
+  }, ['at', 'values', 'point', 'rank', 'runs', 'longestRecovered', 'pairedSeeds', 'front']);
 }
 
 export function buildResults(x: ExperimentResult): Results {
@@ -83,7 +89,7 @@ export function buildResults(x: ExperimentResult): Results {
     // In a graph of services the server's measures are the edge's: their labels say so (the
     // ranking's "wasted work 0%" beside a db tier wasting 92% of its slot time read as the whole).
     measures: x.measures.all.map((m) => ({
-      key: m.key, label: m.scope === 'server' && Object.keys(base.services ?? {}).length > 0 ? `${m.label} (edge)` : m.label, doc: m.doc, unit: m.unit, better: m.better, aggregate: m.aggregate, scope: m.scope, perPopulation: m.perPopulation ?? false, headline: m.headline ?? false,
+      key: m.key, label: m.scope === 'server' && Object.keys(base.services ?? {}).length > 0 ? `${m.label} (edge)` : m.label, doc: m.doc, unit: m.unit, better: m.better, aggregate: m.aggregate, scope: m.scope, perPopulation: m.perPopulation ?? false, headline: m.headline ?? false, cost: m.cost ?? false, context: m.context ?? false,
     })),
     columns: { run: RUN_COLUMN_INFO.map((c) => ({ ...c })), population: POPULATION_COLUMN_INFO.map((c) => ({ ...c })) },
     expectations: x.expectations.map((e) => roundMeasured({

@@ -11,7 +11,7 @@
 import { z } from 'zod';
 import { searchResultsSchema } from './search.js';
 
-export const SUMMARY_FORMAT = 'retrystorm-summary/2';
+export const SUMMARY_FORMAT = 'retrystorm-summary/3';
 
 const value = z.union([z.string(), z.number()]);
 const values = z.record(z.string(), value);
@@ -105,6 +105,8 @@ export const measureInfoSchema = z.strictObject({
   scope: z.enum(['users', 'subject', 'server']),
   perPopulation: z.boolean(),
   headline: z.boolean(),
+  cost: z.boolean(),
+  context: z.boolean(),
 });
 
 export const columnInfoSchema = z.strictObject({
@@ -133,6 +135,10 @@ const rankingEntrySchema = z.strictObject({
   runs: z.number().int(),
   healthyBefore: z.boolean(),
   decidedBy: z.string().nullable(),
+  front: z.number().int(),
+  dominatedBy: z.array(z.string()),
+  versusFirst: z.strictObject({ worseOn: z.array(z.string()), betterOn: z.array(z.string()) }),
+  floorsBroken: z.array(z.strictObject({ population: z.string(), measure: z.string(), kind: z.enum(['atLeast', 'atMost']), limit: num, value: maybe, byDefault: z.boolean() })),
   values: z.record(z.string(), maybe),
   outageSavedS: maybe,
   outageSavedRatio: maybe,
@@ -142,9 +148,10 @@ const rankingEntrySchema = z.strictObject({
 const rankingSchema = z.strictObject({
   baseline: z.string(),
   objectives: z.array(z.string()),
+  weights: z.array(num),
   at: values.optional(),
   longestRecoveredParameter: z.string().optional(),
-  points: z.array(z.strictObject({ point: z.number().int(), values, entries: z.array(rankingEntrySchema) })),
+  points: z.array(z.strictObject({ point: z.number().int(), values, pairedSeeds: z.number().int(), entries: z.array(rankingEntrySchema) })),
 });
 
 export const resultsSchema = z.strictObject({

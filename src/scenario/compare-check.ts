@@ -28,6 +28,12 @@ export function compareProblems(
   const out: CompareProblem[] = [];
   out.push(...subjectProblems(base));
   if (!compare) return out;
+  const populations = Object.keys(base.clients);
+  (compare.floors ?? []).forEach((f, i) => {
+    if (populations.includes(f.population)) return;
+    const guess = closest(f.population, populations);
+    out.push({ path: ['compare', 'floors', i], key: 'population', message: `no population named "${f.population}"${guess ? ` (did you mean "${guess}"?)` : ` (populations: ${populations.join(', ')})`}` });
+  });
   const { baseline } = compare;
   if (baseline !== undefined && !variants.includes(baseline)) {
     const guess = closest(baseline, variants);

@@ -136,7 +136,20 @@ export const compareSchema = z
       .array(z.string())
       .min(1)
       .optional()
-      .meta({ description: 'The measures the ranking orders by, most important first, each in its better direction (default: recovered, recoveryTimeS, perceivedOutageS, then the costs peakLoadMultiple, excessAttempts, wastedWorkShare, attemptsPerAction). Variants unhealthy before the first fault always rank last.' }),
+      .meta({ description: 'The measures the ranking weighs, most important first, each in its better direction (default: recovered, recoveryTimeS, perceivedOutageS, originalSuccessAfterFault and the users\' latency, then the costs peakLoadMultiple, excessAttempts, wastedWorkShare, attemptsPerAction). A variant worse on every objective than another never ranks above it; between variants that trade objectives, the one better on more weight of them ranks first, and the order here breaks ties (docs/measures.md, "How the ranking reads the measures"). Variants unhealthy before the first fault, or below a floor, always rank last.' }),
+    weights: z
+      .record(z.string(), z.number().positive('a weight is a number above 0'))
+      .optional()
+      .meta({ description: 'How much each objective weighs when two variants trade objectives, e.g. { recoveryTimeS: 3, peakLoadMultiple: 1 } (default: 1 for each cost, and for each objective users feel the costs\' total plus 1, so the costs together never outweigh one thing users feel).' }),
+    floors: z
+      .array(
+        z
+          .object({ population: name.meta({ description: 'The client population whose users the floor protects.' }) })
+          .catchall(boundSchema)
+          .meta({ description: 'One population\'s floor: a per-population measure with atLeast or atMost, e.g. { population: signup, successRatio: { atLeast: 0.95 } }.' }),
+      )
+      .optional()
+      .meta({ description: 'What no policy may sacrifice: a variant below a floor at a point is flagged and ranks below every variant that meets its floors, however well it does otherwise. Without floors, a variant whose legitimate population (role user) succeeds more than 3 points less than under the baseline before the first fault is flagged the same way.' }),
     baseline: name.optional().meta({ description: 'The variant the others are measured against (default: the first variant).' }),
     at: z
       .record(z.string(), sweepValue)

@@ -73,7 +73,7 @@ describe('rankVariants: order', () => {
     const r = rank([
       v('client-ceiling', pt({ recoveryTimeS: 156, perceivedOutageS: 900 })),
       v('all-defences', pt({ recoveryTimeS: 166, perceivedOutageS: 720 })),
-      v('slow', pt({ recoveryTimeS: 444 })),
+      v('slow', pt({ recoveryTimeS: 444, perceivedOutageS: 1200 })),
     ]);
     expect(order(r)).toEqual(['1 all-defences', '2 client-ceiling', '3 slow']);
     expect(decided(r)).toEqual([null, 'perceivedOutageS', 'recoveryTimeS']);
@@ -89,17 +89,27 @@ describe('rankVariants: order', () => {
     expect(tied(success, 0.478, 0.465)).toBe(false);
   });
 
-  it('ties a variant with its group\'s best, not through a chain of neighbours: 100, 109, 118, 127 s make two groups', () => {
-    // Each within 10 s of the one before, but 127 s is 27 s behind the best: chained, the four
-    // tied on recovery and D's shorter outage ranked it first.
+  it('ties a variant with every variant of its rank, not through a chain of neighbours: 100, 109, 118, 127 s make two ranks', () => {
+    // Each within 10 s of the one before, but 118 s is 18 s behind the best: chained, the four
+    // would share one rank.
     const r = rank([
+      v('A', pt({ recoveryTimeS: 100, perceivedOutageS: 900 })),
+      v('B', pt({ recoveryTimeS: 109, perceivedOutageS: 900 })),
+      v('C', pt({ recoveryTimeS: 118, perceivedOutageS: 900 })),
+      v('D', pt({ recoveryTimeS: 127, perceivedOutageS: 900 })),
+    ]);
+    expect(order(r)).toEqual(['1 A', '1 B', '3 C', '3 D']);
+    expect(decided(r)).toEqual([null, null, null, null]);
+    // D 27 s behind A but 5 minutes shorter in outage: a trade-off with A (a draw: both weigh
+    // what users feel), and better than B and C, which it ties on recovery: second.
+    const traded = rank([
       v('A', pt({ recoveryTimeS: 100, perceivedOutageS: 900 })),
       v('B', pt({ recoveryTimeS: 109, perceivedOutageS: 900 })),
       v('C', pt({ recoveryTimeS: 118, perceivedOutageS: 900 })),
       v('D', pt({ recoveryTimeS: 127, perceivedOutageS: 600 })),
     ]);
-    expect(order(r)).toEqual(['1 A', '1 B', '3 D', '4 C']);
-    expect(decided(r)).toEqual([null, null, 'recoveryTimeS', 'perceivedOutageS']);
+    expect(order(traded)).toEqual(['1 A', '2 D', '3 B', '3 C']);
+    expect(decided(traded)).toEqual([null, 'recoveryTimeS', 'perceivedOutageS', null]);
   });
 
   it('gives a measure that declares no tolerance its unit\'s default, and recovered none', () => {
@@ -186,7 +196,7 @@ describe('rankVariants: against the baseline', () => {
 
   it('carries the objectives and the measures the report shows next to the rank', () => {
     const e = rank([v('a', pt({ retryWaves: 3 }))]).points[0].entries[0];
-    expect(Object.keys(e.values)).toEqual(['recovered', 'recoveryTimeS', 'perceivedOutageS', 'peakLoadMultiple', 'excessAttempts', 'wastedWorkShare', 'attemptsPerAction', 'successRatio', 'originalSuccessAfterFault', 'retryWaves', 'relapses', 'retryShareAtPeak']);
+    expect(Object.keys(e.values)).toEqual(['recovered', 'recoveryTimeS', 'perceivedOutageS', 'originalSuccessAfterFault', 'peakLoadMultiple', 'excessAttempts', 'wastedWorkShare', 'attemptsPerAction', 'successRatio', 'retryWaves', 'relapses', 'retryShareAtPeak']);
     expect(e.values.retryWaves).toBe(3);
   });
 });
@@ -268,8 +278,9 @@ describe('rankingText (the lines `retrystorm run` prints after the table)', () =
     ], undefined, [D]);
     const results = { measures: MEASURES.all.map((m) => ({ key: m.key, label: m.label, unit: m.unit })), ranking } as never;
     expect(rankingText(results).split('\n')).toEqual([
-      'ranking, best first (outage saved against as-is; objectives: recovered, recovery time, perceived outage, peak load, excess load, wasted work share, attempts per action):',
+      'ranking, best first (outage saved against as-is; objectives: recovered, recovery time, perceived outage, new users served, peak load, excess load, wasted work share, attempts per action; one seed: no difference is judged against seed noise):',
       '  at faults[0].duration = 12m',
+      // The hand-made aggregates carry no per-seed values: nothing is judged against seed noise, and the line says so.
       // The share saved is of the baseline's outage, said with its length (it read "75% of its outage").
       '    1.  both   recovered in 1m40s         perceived outage 25m    peak 2x     saves 1h15m (75% of as-is\'s 1h40m outage)',
       '    2.  as-is  not recovered (0/4 seeds)  perceived outage 1h40m  peak 10.2x  baseline                                   decided by recovered',

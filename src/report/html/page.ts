@@ -15,9 +15,9 @@ import type { ResultsBundle } from '../../results/bundle.js';
 import type { ExpectationOutcome, RankingResult, Results } from '../../results/results.js';
 import { planReport, seriesFields, type ReportPlan } from './plan.js';
 import { DATASETS } from '../charts/common.js';
-import { UNHEALTHY_TEXT, atPoint, cellOf, featuredPointIndex, headlineMeasures, healthyBefore, pointLabel } from '../cells.js';
+import { FLOOR_TEXT, UNHEALTHY_TEXT, atPoint, cellOf, featuredPointIndex, headlineMeasures, healthyBefore, pointLabel } from '../cells.js';
 import { keySettings } from './settings.js';
-import { compactRankingColumns, rankingCells, rankingColumns, rankingNote } from '../ranking-view.js';
+import { compactRankingColumns, onFront, rankingCells, rankingColumns, rankingNote } from '../ranking-view.js';
 import { verdictPoint, verdictSentence } from '../verdict.js';
 import { populationMeasures, populationRows } from '../populations-view.js';
 import { actionRows, whenText } from '../actions-view.js';
@@ -143,8 +143,11 @@ function rankingTable(r: Results, p: RankedPoint, colors: string[], compact: boo
   const rows = p.entries.map((e) => {
     const cls = [e.variant === k.baseline ? 'baseline' : '', e.healthyBefore ? '' : 'unhealthy'].filter(Boolean).join(' ');
     const cells = rankingCells(r, e);
-    return `<tr data-variant="${esc(e.variant)}" data-rank="${e.rank}"${cls ? ` class="${cls}"` : ''}><td data-field="rank" data-value="${e.rank}">${e.rank}</td>` +
-      `<th scope="row">${swatch(e.variant)}<span class="variant-name">${esc(e.variant)}</span>${e.healthyBefore ? '' : `<span class="flag">${UNHEALTHY_TEXT}</span>`}</th>` +
+    // The front's mark is drawn by CSS beside the rank (.front::after), so it widens no column.
+    const front = onFront(r, e) ? ' class="front" title="On the Pareto front: no variant is as good or better on every objective"' : '';
+    return `<tr data-variant="${esc(e.variant)}" data-rank="${e.rank}" data-front="${onFront(r, e)}"${cls ? ` class="${cls}"` : ''}><td data-field="rank" data-value="${e.rank}"${front}>${e.rank}</td>` +
+      `<th scope="row">${swatch(e.variant)}<span class="variant-name">${esc(e.variant)}</span>` +
+      `${e.healthyBefore ? '' : `<span class="flag">${UNHEALTHY_TEXT}</span>`}${e.floorsBroken.length > 0 ? `<span class="flag">${FLOOR_TEXT}</span>` : ''}</th>` +
       cols.map((col) => {
         const c = cells.find((x) => x.key === col.key)!;
         // The share saved goes on its own line, so it is not read as an interval.

@@ -43,6 +43,7 @@ tr.same-variant th .variant-description { display: none; }
 tr.baseline { background: #f6f8fa; }
 tr.unhealthy { color: var(--muted); }
 .flag { display: inline-block; margin-left: 6px; padding: 0 6px; border-radius: 8px; background: #fff7ed; color: var(--warn); font-size: 12px; font-weight: 600; }
+.ranking-table td.front { position: relative; } .ranking-table td.front::after { content: '\\25C6'; position: absolute; right: 1px; top: 50%; transform: translateY(-50%); font-size: 9px; color: var(--muted); }
 .ranking-table tbody th { white-space: nowrap; }
 td .pass { color: var(--ok); } td .fail { color: var(--warn); font-weight: 600; }
 .swatch { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 6px; }

@@ -1,0 +1,75 @@
+/**
+ * Is one variant better than another on one objective, beyond seed noise? Every variant runs
+ * the same seeds, and a seed names the random streams (arrivals, service times, faults), so
+ * seed 7 of one variant meets the same arrivals as seed 7 of another: the difference between
+ * the two is the policy's, and its spread across seeds is far smaller than the spread of
+ * either variant's own values. The comparison is therefore paired, seed by seed, as `diff`
+ * and any careful A/B reading would do: the mean of the per-seed differences against its
+ * Student t interval. Two variants differ on an objective when
+ *
+ * 1. their means differ by more than the measure's tie tolerance (src/measures/measure.ts:
+ *    a difference nobody would act on, such as 8 s of recovery, is a tie however sure), and
+ * 2. with two or more seeds in common, the 95% t interval of the paired differences leaves
+ *    out 0 (the difference is the policy's, not the seeds').
+ *
+ * With one seed there is nothing to judge noise by: the tolerance alone decides, and the
+ * ranking says so (RankedPoint.pairedSeeds). No value (null: not recovered) is worse than
+ * any value, as the ranking has always read it.
+ */
+import { tieLimit, type MeasureDescriptor } from '../measures/measure.js';
+import type { PointAggregate } from './aggregate.js';
+import { meanAndVariance, t975 } from './stats.js';
+
+/** Which of two variants is better on one objective: 'a', 'b', or neither beyond tolerance and seed noise. */
+export type Side = 'a' | 'b' | null;
+
+/** The per-seed values of a measure at a point, by seed (a fraction's yes/no as 1/0). */
+function bySeed(m: MeasureDescriptor, p: PointAggregate): Map<number, number | null> {
+  const out = new Map<number, number | null>();
+  for (const s of p.perSeed) {
+    const x = s.measures[m.key] ?? null;
+    out.set(s.seed, x === null || m.aggregate !== 'fraction' ? x : x >= 0.5 ? 1 : 0);
+  }
+  return out;
+}
+
+/** The seeds both points ran, in order. */
+export function commonSeeds(a: PointAggregate, b: PointAggregate): number[] {
+  const theirs = new Set(b.perSeed.map((s) => s.seed));
+  return a.perSeed.map((s) => s.seed).filter((s) => theirs.has(s));
+}
+
+/** Which way `x` beats `y` on the measure: 'a' when x is better; null when equal. */
+function direction(m: MeasureDescriptor, x: number, y: number): Side {
+  if (x === y) return null;
+  const lower = x < y;
+  return (m.better === 'higher' ? !lower : lower) ? 'a' : 'b';
+}
+
+/**
+ * The paired comparison of `a` and `b` on `m` at one point (see the header). Reads the means
+ * the aggregation kept (`measures[key].value`) and the per-seed values (`perSeed`).
+ */
+export function compareOn(m: MeasureDescriptor, a: PointAggregate, b: PointAggregate): Side {
+  const x = a.measures[m.key]?.value ?? null;
+  const y = b.measures[m.key]?.value ?? null;
+  if (x === null || y === null) return x === y ? null : x === null ? 'b' : 'a';
+  if (Math.abs(x - y) <= tieLimit(m, x, y) + 1e-12) return null;
+  const side = direction(m, x, y);
+  const seeds = commonSeeds(a, b);
+  if (seeds.length < 2) return side;
+  const xs = bySeed(m, a), ys = bySeed(m, b);
+  const d: number[] = [];
+  for (const s of seeds) {
+    const u = xs.get(s) ?? null, v = ys.get(s) ?? null;
+    // A seed without a value on one side (a run that never recovered) cannot be differenced:
+    // the means, which are null unless every seed had one, were not null, so this is a
+    // measure whose per-seed values may be missing where its mean is not; go by the means.
+    if (u === null || v === null) return side;
+    d.push(u - v);
+  }
+  const { mean, variance } = meanAndVariance(d);
+  if (variance === 0) return mean === 0 ? null : direction(m, mean, 0);
+  const half = t975(d.length - 1) * Math.sqrt(variance / d.length);
+  return Math.abs(mean) > half ? direction(m, mean, 0) : null;
+}
