@@ -1,6 +1,7 @@
 /**
- * Did the service come back after the faults ended, and how fast? The measures that answer the
- * project's question; the health rule and the per-second search they read live in the view
+ * Did the service come back, and how fast? After the faults ended, or while one still went
+ * on (an operator's switch during an attack). The measures that answer the project's
+ * question; the health rule and the per-second search they read live in the view
  * (RunView.recovery), so every measure and chart agrees on what "healthy" was.
  */
 import { defineMeasure } from './measure.js';
@@ -9,7 +10,7 @@ export const recovered = defineMeasure({
   key: 'recovered',
   headline: true,
   label: 'recovered',
-  doc: 'Whether the service became healthy after the last trigger (fault, surge or offline window) and stayed healthy for the hold before the run ended: 1 or 0 per run; across seeds, the fraction that did.',
+  doc: 'Whether the users were restored to a lasting healthy state after the first trigger (fault, surge or offline window) began: healthy (success ratio, and from the last trigger\'s end on the load, within their limits) for the hold before the run ended and, begun while a trigger was still on, without a break through its end and the hold after it or to the horizon: 1 or 0 per run; across seeds, the fraction that did.',
   unit: 'share',
   better: 'higher',
   aggregate: 'fraction',
@@ -24,7 +25,7 @@ export const recoveryTimeS = defineMeasure({
   key: 'recoveryTimeS',
   headline: true,
   label: 'recovery time',
-  doc: 'Seconds from the end of the last trigger to the start of the first stretch, lasting the hold, in which every window of the health width was healthy (success ratio and load within their limits), resolved to the second; null when the service did not recover (across seeds: unless every seed recovered), 0 without triggers.',
+  doc: 'Seconds from the end of the last trigger to the start of the lasting healthy stretch (see recovered; every window of the health width healthy), resolved to the second: 0 when the users were restored before the last trigger ended; when a trigger is still on at the end of the run, from the start of the triggers in force when the stretch began instead (how long users had been without service); null when the service did not recover (across seeds: unless every seed recovered), 0 without triggers or when never disrupted.',
   unit: 'duration',
   better: 'lower',
   aggregate: 'mean',
@@ -33,6 +34,18 @@ export const recoveryTimeS = defineMeasure({
   tie: { relative: 0.05, absolute: 10 },
   nullIsWorst: true,
   compute: (v) => v.recovery.recoveryTimeS,
+});
+
+export const recoveredAtS = defineMeasure({
+  key: 'recoveredAtS',
+  label: 'recovered at',
+  doc: 'Time (s) from the start of the run at which the lasting healthy stretch began (see recovered): during a trigger for users restored while it went on, the first trigger\'s start for users never disrupted, 0 without triggers; null when the service did not recover (across seeds: unless every seed recovered).',
+  unit: 'duration',
+  better: 'none',
+  aggregate: 'mean',
+  scope: 'subject',
+  range: { min: 0, max: 'horizon' },
+  compute: (v) => v.recovery.healthyFromS,
 });
 
 export const healthyBeforeTrigger = defineMeasure({

@@ -4,7 +4,7 @@
  * the ranking, every writer and docs/measures.md take it from this list.
  */
 import type { MeasureDescriptor } from './measure.js';
-import { healthyBeforeTrigger, recovered, recoveryTimeS } from './recovery.js';
+import { healthyBeforeTrigger, recovered, recoveredAtS, recoveryTimeS } from './recovery.js';
 import { perceivedOutageS, relapses } from './outage.js';
 import { retryWaves } from './waves.js';
 import { excessAttempts, peakLoadMultiple, peakRetryShare, retryShareAtPeak } from './load.js';
@@ -56,6 +56,7 @@ export const BUILTIN_MEASURES = [
   preFaultSuccessRatio,
   preFaultLoadMultiple,
   lastTriggerEndS,
+  recoveredAtS,
   healthWindowS,
 ] as const;
 

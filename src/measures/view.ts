@@ -54,9 +54,13 @@ export interface HealthLimits {
 
 export interface Recovery {
   recovered: boolean;
-  /** Seconds from the end of the last trigger to the start of the lasting healthy stretch; null when not recovered. */
+  /**
+   * Seconds to the start of the lasting healthy stretch: from the end of the last trigger (0
+   * when the stretch began before it ended); when a trigger is still on at the end of the run,
+   * from the start of the triggers in force when the stretch began. Null when not recovered.
+   */
   recoveryTimeS: number | null;
-  /** Absolute time (s) the lasting healthy stretch began; null when not recovered. */
+  /** Absolute time (s) the lasting healthy stretch began (the first trigger's start at the earliest; 0 without triggers); null when not recovered. */
   healthyFromS: number | null;
 }
 
@@ -247,12 +251,18 @@ export class RunView {
   }
 
   /**
-   * Recovery after the last trigger, resolved to the fine series' cells (a second, for
-   * horizons up to about a day): the first moment from which every window of the health
-   * width, for `hold` seconds, had the users' success ratio at or above the limit and the
-   * load at or below it. A window in which no user action ended is not healthy (silence
-   * during an outage is not recovery); a healthy stretch the run ends inside is not a
-   * recovery either: the simulation cannot vouch for what it did not see.
+   * Recovery, resolved to the fine series' cells (a second, for horizons up to about a day):
+   * the first moment, from the first trigger's start on, from which every window of the
+   * health width had the users' success ratio at or above the limit and the load at or below
+   * it, for the hold, and on without a break to the end of the last trigger and for the hold
+   * after it (or to the horizon, when that comes first). Users restored while a fault or an
+   * attack goes on are recovered from that moment, but only if it lasts: through the trigger's
+   * end and the hold after it, when the trigger's end can knock them down again (a flush of
+   * queued work, a burst of retries). While a trigger is on, its own load (a surge, an
+   * attacker's flood) is not held against the users; from its end on, the load must be back
+   * within its limit too. A window in which no user action ended is not healthy (silence
+   * during an outage is not recovery); a healthy stretch the run ends inside, shorter than
+   * the hold, is not a recovery either: the simulation cannot vouch for what it did not see.
    */
   get recovery(): Recovery {
     if (this._recovery) return this._recovery;
@@ -261,28 +271,58 @@ export class RunView {
     if (lastEnd === null) return (this._recovery = { recovered: true, recoveryTimeS: 0, healthyFromS: 0 });
     const fine = this.record.fine;
     const cellS = fine.cellS;
+    const n = fine.n;
     const windowCells = Math.max(1, Math.round(this.healthWindowS / cellS));
     const holdCells = Math.max(1, Math.round(this.settings.holdS / cellS));
     const span = Math.max(holdCells, windowCells);
-    const need = span - windowCells + 1; // consecutive healthy window starts that cover the stretch
+    const startCell = Math.max(0, Math.ceil(this.firstTriggerStartS / cellS - 1e-9));
+    const endCell = Math.max(0, Math.ceil(lastEnd / cellS - 1e-9));
     const ok = prefix(fine.actionsOk), ended = prefix(fine.actionsEnded), attempts = prefix(fine.attempts);
     const lim = this.limits;
     const rate = this.baseline.rate;
     const windowS = windowCells * cellS;
-    let run = 0;
-    // The stretch [from, from + span) must end by the horizon: from + span = i + windowCells.
-    for (let i = Math.max(0, Math.ceil(lastEnd / cellS - 1e-9)); i + windowCells <= fine.n; i++) {
+    // healthyRun[i]: how many consecutive window starts from i on are healthy.
+    const lastStart = n - windowCells;
+    const healthyRun = new Int32Array(Math.max(0, lastStart + 2));
+    for (let i = lastStart; i >= startCell; i--) {
       const e = ended[i + windowCells] - ended[i];
-      const load = rate > 0 ? (attempts[i + windowCells] - attempts[i]) / windowS / rate : NaN;
+      // The load is judged from the last trigger's end on: before it, the trigger's own.
       // `!(load > max)`: with a 0 baseline both sides are NaN, and the load cannot veto recovery.
-      const healthy = e > 0 && (ok[i + windowCells] - ok[i]) / e >= lim.minSuccessRatio && !(load > lim.maxLoadMultiple);
-      run = healthy ? run + 1 : 0;
-      if (run === need) {
-        const from = (i - need + 1) * cellS;
-        return (this._recovery = { recovered: true, recoveryTimeS: Math.max(0, from - lastEnd), healthyFromS: from });
+      const loadOk = i < endCell || !((rate > 0 ? (attempts[i + windowCells] - attempts[i]) / windowS / rate : NaN) > lim.maxLoadMultiple);
+      const healthy = e > 0 && (ok[i + windowCells] - ok[i]) / e >= lim.minSuccessRatio && loadOk;
+      healthyRun[i] = healthy ? healthyRun[i + 1] + 1 : 0;
+    }
+    // The stretch [i, stop) must end by the horizon, last the hold, and, begun before the
+    // last trigger's end, run on to the hold after it (or to the horizon).
+    for (let i = startCell; i + span <= n; i++) {
+      const stop = i >= endCell ? i + span : Math.max(i + span, Math.min(n, endCell + span));
+      if (healthyRun[i] >= stop - windowCells - i + 1) {
+        const from = i * cellS;
+        return (this._recovery = { recovered: true, recoveryTimeS: this.timeToRecover(from), healthyFromS: from });
       }
     }
     return (this._recovery = { recovered: false, recoveryTimeS: null, healthyFromS: null });
+  }
+
+  /**
+   * Recovery time for a lasting healthy stretch begun at `from`. With the last trigger over
+   * before the run ends: from its end, and 0 for a stretch begun before it (restored while the
+   * trigger went on, the service needed no time after it). A trigger still on at the end of
+   * the run has no end to count from: then how long users had been under the triggers in
+   * force when the stretch began (overlapping or touching triggers count as one), or, begun
+   * between triggers, the time since the last one ended.
+   */
+  private timeToRecover(from: number): number {
+    const lastEnd = this.lastTriggerEndS!;
+    if (lastEnd < this.horizonS) return Math.max(0, from - lastEnd);
+    // The triggers begun by `from`, merged into spans: the last span is in force, or the last to end.
+    let spanStart = from, spanEnd = -Infinity;
+    for (const t of [...this.triggers].sort((a, b) => a.startS - b.startS)) {
+      if (t.startS > from) break;
+      if (t.startS > spanEnd) spanStart = t.startS;
+      spanEnd = Math.max(spanEnd, t.endS);
+    }
+    return from < spanEnd ? from - spanStart : Math.max(0, from - spanEnd);
   }
 
   /**

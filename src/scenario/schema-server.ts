@@ -110,8 +110,8 @@ export const dependencySchema = z
     guard: z
       .strictObject({
         budget: z.number().gt(0).max(1).default(1).meta({ description: 'Our own budget: use at most this share of the provider\'s quota per window.' }),
-        reserve: z.record(routeName, z.number().min(0).max(1)).optional().meta({ description: 'Shares of the budget only these routes may use (critical flows: login, session).' }),
-        bulkheads: z.record(routeName, z.number().min(0).max(1)).optional().meta({ description: 'Most of the quota each of these routes may use, as a share.' }),
+        reserve: z.record(routeName, z.number().min(0).max(1)).optional().meta({ description: 'Shares of the budget held for these routes (critical flows: login, session) in every quota window. A reserve of r guarantees its route r x budget calls per window whatever the other routes did first; a route without a reserve may call while the window\'s use is below the budget less what the reserved routes have not yet used of their reserves; a reserved route may use the whole budget less what the other reserved routes have not yet used of theirs. A reserve is not a cap: unused, it goes to its own route only, and once used, the rest of the budget is shared. Example: quota 5,000/min, budget 0.9 (4,500), reserve { login: 0.4, session: 0.4 } (1,800 each): 20 s into a minute login has used 400 and session 600, so 1,400 + 1,200 are still held and signups may call until the minute\'s use reaches 4,500 - 2,600 = 1,900; login alone may call until 4,500 - 1,200 = 3,300. A reserve above its route\'s bulkhead holds only up to the bulkhead. Together the reserves are at most 1.' }),
+        bulkheads: z.record(routeName, z.number().min(0).max(1)).optional().meta({ description: 'Most of the quota each of these routes may use per window, as a share of the quota (not of the budget); a bulkhead applies whatever the reserves leave the route.' }),
       })
       .optional()
       .meta({ description: 'Defences in front of the quota: calls over the budget or a bulkhead are refused with 429 before reaching the provider.' }),

@@ -82,7 +82,26 @@ export function semanticProblems(s: Scenario): SemanticProblem[] {
       out.push({ path: ['measures', 'bucket'], message: `${formatCount(Math.ceil(horizon / bucket))} buckets over the horizon is above the limit of ${formatCount(LIMITS.buckets)} per run; use a bucket of at least ${formatDuration(horizon / LIMITS.buckets)}` });
     }
   }
-  out.push(...measureWindowProblems(s), ...minMaxProblems(s));
+  out.push(...measureWindowProblems(s), ...minMaxProblems(s), ...guardReserveProblems(s));
+  return out;
+}
+
+/**
+ * A guard's reserves are shares of its budget held for their routes (src/model/server/
+ * dependencies.ts): together they can hold at most the whole budget. Above it, the routes
+ * without a reserve could never call, and no reserved route would be sure of its share.
+ */
+function guardReserveProblems(s: Scenario): SemanticProblem[] {
+  const out: SemanticProblem[] = [];
+  for (const [name, dep] of Object.entries(s.server.dependencies ?? {})) {
+    const reserve = dep.guard?.reserve ?? {};
+    const total = Object.values(reserve).reduce((a, b) => a + b, 0);
+    // A little slack for shares written in decimals (0.1 + 0.2 is not 0.3 in binary).
+    if (total > 1 + 1e-9) {
+      const shares = Object.entries(reserve).map(([r, x]) => `${r} ${x}`).join(', ');
+      out.push({ path: ['server', 'dependencies', name, 'guard', 'reserve'], message: `the reserves add up to ${+total.toFixed(6)} of the budget (${shares}); they hold shares of one budget, so together at most 1: lower them` });
+    }
+  }
   return out;
 }
 

@@ -221,19 +221,75 @@ describe('recovery (per second, health judged over sliding windows)', () => {
     // By default the window is 15 s (625 / 50 = 12.5 s, rounded up): recovered at once.
     const v = RunView.subject(r, { ...S, holdS: 60 });
     expect(v.healthWindowS).toBe(15);
-    expect(v.recovery).toEqual({ recovered: true, recoveryTimeS: 0, healthyFromS: 260 });
+    // Never disrupted: the lasting healthy stretch runs through the trigger, from its start.
+    expect(v.recovery).toEqual({ recovered: true, recoveryTimeS: 0, healthyFromS: 200 });
   });
 
-  it('never recovers when the trigger lasts to the end of the run', () => {
+  it('recovers while a trigger that lasts to the end of the run goes on, timed from the trigger\'s start', () => {
+    // Down from 200 to 300, served from 300 to the horizon while the fault is still on.
     const r = fineStorm(300);
     r.faults = [{ kind: 'x', startS: 200, endS: 1000 }];
-    expect(view(r).recovery.recovered).toBe(false);
+    expect(view(r).recovery).toEqual({ recovered: true, recoveryTimeS: 100, healthyFromS: 300 });
+    // A healthy stretch the run ends inside, shorter than the hold, is still not a recovery.
+    const late = fineStorm(881);
+    late.faults = [{ kind: 'x', startS: 200, endS: 1000 }];
+    expect(view(late).recovery).toEqual({ recovered: false, recoveryTimeS: null, healthyFromS: null });
+    // Never disrupted by a trigger that outlasts the run: recovered, in 0 s.
+    const never = fineStorm(200);
+    never.faults = [{ kind: 'x', startS: 200, endS: 5000 }];
+    expect(view(never).recovery).toEqual({ recovered: true, recoveryTimeS: 0, healthyFromS: 200 });
+  });
+
+  it('times a recovery under a trigger that outlasts the run from the triggers in force, or from the last to end', () => {
+    // Two overlapping triggers are one span from 200: served again from 400, 200 s later.
+    const r = fineStorm(400);
+    r.faults = [{ kind: 'x', startS: 200, endS: 300 }, { kind: 'y', startS: 250, endS: 1000 }];
+    expect(view(r).recovery).toEqual({ recovered: true, recoveryTimeS: 200, healthyFromS: 400 });
+    // Served again at 350, between a fault that ended at 300 and one from 600 to the end that
+    // never knocks the users down: 50 s after the first ended.
+    const gap = fineStorm(350);
+    gap.faults = [{ kind: 'x', startS: 200, endS: 300 }, { kind: 'y', startS: 600, endS: 1000 }];
+    expect(view(gap).recovery).toEqual({ recovered: true, recoveryTimeS: 50, healthyFromS: 350 });
+  });
+
+  it('counts users restored during a fault that ends in the run as recovered from then, in 0 s, if it lasts through the end and the hold after', () => {
+    // The fault is [200, 300); users are served again from 250.
+    expect(view(fineStorm(250)).recovery).toEqual({ recovered: true, recoveryTimeS: 0, healthyFromS: 250 });
+    // Knocked down again when the fault ends (a flush of queued work, 300 to 310): the
+    // stretch from 250 did not last, and recovery is timed from the end as before.
+    const flushed = fineStorm(250);
+    setSeconds(flushed, 300, 310, FINE_DOWN);
+    expect(view(flushed).recovery).toEqual({ recovered: true, recoveryTimeS: 10, healthyFromS: 310 });
+    // Restored at 400 during a fault that ends at 950, 50 s before the horizon: the run
+    // cannot show a hold after the fault, but the users have been served since 400, which
+    // is longer than the hold, up to the horizon.
+    const late = fineStorm(400);
+    late.faults = [{ kind: 'x', startS: 200, endS: 950 }];
+    expect(view(late).recovery).toEqual({ recovered: true, recoveryTimeS: 0, healthyFromS: 400 });
+  });
+
+  it('does not hold a trigger\'s own load against the users while it is on, and does from its end', () => {
+    // An attacker's flood from 200 to 600 triples the attempts; users are served throughout
+    // but 200 to 300. Then the flood stops at 600 but the load stays at 3x until 700.
+    const r = fineStorm(300);
+    setSeconds(r, 300, 700, { attempts: 30, ok: 10, failed: 0 });
+    r.faults = [{ kind: 'surge', startS: 200, endS: 600 }];
+    // From 600 the load counts: the first window within 1.2x is [699, 709), 30 + 9 x 10 attempts.
+    expect(view(r).recovery).toEqual({ recovered: true, recoveryTimeS: 99, healthyFromS: 699 });
+    // With the flood on to the horizon, the users are recovered from 300.
+    r.faults = [{ kind: 'surge', startS: 200, endS: 1000 }];
+    setSeconds(r, 300, 1000, { attempts: 30, ok: 10, failed: 0 });
+    expect(view(r).recovery).toEqual({ recovered: true, recoveryTimeS: 100, healthyFromS: 300 });
   });
 
   it('starts from the first whole second after a trigger that ends mid-second', () => {
-    const r = fineStorm(290);
+    const r = fineStorm(296);
     r.faults = [{ kind: 'x', startS: 200, endS: 295.5 }];
     expect(view(r).recovery.recoveryTimeS).toBeCloseTo(0.5, 12); // healthy from 296
+    // Served from 290, before the trigger ended: recovered then, needing no time after it.
+    const before = fineStorm(290);
+    before.faults = [{ kind: 'x', startS: 200, endS: 295.5 }];
+    expect(view(before).recovery).toEqual({ recovered: true, recoveryTimeS: 0, healthyFromS: 290 });
   });
 });
 

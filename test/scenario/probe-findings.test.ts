@@ -109,6 +109,20 @@ describe('refused where it is written', () => {
     ]);
   });
 
+  it('a guard\'s reserves that add up to more than its whole budget (no route without one could ever call)', () => {
+    const signups = ['  signups:', '    arrivals: { kind: constant, rate: 1/s }', '    identity: { route: signup }'];
+    const guarded = (reserve: string) => [
+      ...BASE.slice(0, 8), ...signups, ...BASE.slice(8, 11),
+      '  routes: { default: { calls: [auth] }, signup: { calls: [auth] } }',
+      `  dependencies: { auth: { quota: { limit: 100, window: 1m }, guard: { budget: 0.9, reserve: ${reserve} } } }`,
+      ...BASE.slice(11),
+    ].join('\n') + '\n';
+    expect(printed(guarded('{ default: 0.7, signup: 0.5 }'))).toEqual([
+      'p.yaml:16:93  server.dependencies.auth.guard.reserve: the reserves add up to 1.2 of the budget (default 0.7, signup 0.5); they hold shares of one budget, so together at most 1: lower them',
+    ]);
+    expect(printed(guarded('{ default: 0.7, signup: 0.3 }'))).toEqual([]);
+  });
+
   it('a misspelt layer in an overlay that only sets one try (it added a layer that does nothing, and the variant ran as the base)', () => {
     expect(printed(world([], ['variants:', '  base: {}', '  one-layer: { overlay: { clients: { mobile: { layers: { htttp: { maxAttempts: 1 } } } } } }']))).toEqual([
       'p.yaml:16:58  variants.one-layer.overlay.clients.mobile.layers.htttp: the base has no layer "htttp" in population "mobile" (its layers: app, http): did you mean "http"? (to add a new layer under a name this close to one the base has, give it more than one try (maxAttempts above 1), a preset or from: one try and nothing else is a layer that does nothing)',

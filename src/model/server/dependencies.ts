@@ -25,9 +25,12 @@ export class Dependency {
   private used = 0;
   private readonly usedBy: Float64Array;
   private readonly bulkhead: Float64Array;
-  private readonly reserved: Uint8Array;
+  /** Calls per window held for each reserved route (its share x the budget); 0 for the others. */
+  private readonly reserve: Float64Array;
+  /** The routes with a reserve, whose unused part the others may not take. */
+  private readonly reservedRoutes: Int32Array;
+  /** The budget in calls per window: the guard's share of the quota. */
   private readonly pool: number;
-  private readonly unreserved: number;
   private readonly failover: Uint8Array;
   private failoverUntil = -Infinity;
   /** forced[route] > 0: an operator switched the route to local validation (a count, so two switches need two undos). */
@@ -68,13 +71,13 @@ export class Dependency {
     // Without a guard the whole quota is ours.
     this.pool = (g ? g.budget : 1) * limit;
     const reserves = g?.reserve ?? {};
-    const reservedShare = Object.values(reserves).reduce((a, b) => a + b, 0);
-    this.unreserved = this.pool * Math.max(0, 1 - reservedShare);
     this.usedBy = new Float64Array(routes.length);
     // Own keys only: a route named "constructor" has no bulkhead just because objects inherit one.
     const bulkheads = g?.bulkheads ?? {};
     this.bulkhead = Float64Array.from(routes, (r) => (Object.hasOwn(bulkheads, r) ? bulkheads[r] * limit : Infinity));
-    this.reserved = Uint8Array.from(routes, (r) => (Object.hasOwn(reserves, r) ? 1 : 0));
+    // A reserve beyond the route's bulkhead could never be used: only what the route may use is held.
+    this.reserve = Float64Array.from(routes, (r, i) => (Object.hasOwn(reserves, r) ? Math.min(reserves[r] * this.pool, this.bulkhead[i]) : 0));
+    this.reservedRoutes = Int32Array.from(routes.flatMap((r, i) => (Object.hasOwn(reserves, r) ? [i] : [])));
     this.failover = Uint8Array.from(routes, (r) => (spec.failover?.routes.includes(r) ? 1 : 0));
     this.forced = new Uint8Array(routes.length);
     this.routeNames = routes;
@@ -123,7 +126,7 @@ export class Dependency {
       return OUTCOME_OK; // validated locally: no call, no quota
     }
     // Our guard, before the provider: bulkhead per route, then the budget with its reserves.
-    if (this.guarded && (this.usedBy[route] >= this.bulkhead[route] || this.used >= (this.reserved[route] ? this.pool : this.unreserved))) {
+    if (this.guarded && (this.usedBy[route] >= this.bulkhead[route] || this.used >= this.allowance(route))) {
       this.guardRefused++;
       return OUTCOME_RATE_LIMITED;
     }
@@ -149,6 +152,28 @@ export class Dependency {
       this.lastHeld = true;
     }
     return OUTCOME_OK;
+  }
+
+  /**
+   * How much of this window's budget `route` may have been used when it calls: the budget
+   * less what the other reserved routes have not yet used of their reserves. A reserve is
+   * held for its route, not taken from the others' share: a route without a reserve is
+   * refused only where calling would eat into a reserve still unused, and a reserved route
+   * may use its own reserve, the unreserved part and what the other reserves have spent.
+   * So each reserved route is served up to its reserve in every window whatever came first
+   * (the others' calls never touch it), and no route is refused while the budget has room
+   * that no reserve is waiting for. (Refusing non-reserved routes once *total* use reached
+   * the unreserved part starved signups in story 003 with no attack at all: login and
+   * session alone reached it 18 s into every minute.)
+   */
+  private allowance(route: number): number {
+    let held = 0;
+    const rs = this.reservedRoutes;
+    for (let k = 0; k < rs.length; k++) {
+      const r = rs[k];
+      if (r !== route) held += Math.max(0, this.reserve[r] - this.usedBy[r]);
+    }
+    return this.pool - held;
   }
 
   /** A call that holds a capacity unit (lastHeld) is over: the request holding it finished. */

@@ -8,6 +8,11 @@
 import { describe, it, expect } from 'vitest';
 import { run, sum } from '../client/harness.js';
 import type { RunRecord } from '../../../src/model/series.js';
+import { Dependency } from '../../../src/model/server/dependencies.js';
+import { dependencySchema } from '../../../src/scenario/schema-server.js';
+import { OUTCOME_OK, OUTCOME_RATE_LIMITED } from '../../../src/model/outcomes.js';
+import { stream } from '../../../src/engine/rng.js';
+import type { Recorder } from '../../../src/model/recorder.js';
 
 const world = (auth: string) => `
 name: quota
@@ -39,6 +44,73 @@ const routeShare = (r: RunRecord, route: string) => {
   return ok / (ok + sum(r.series.routeActionsFailed[i]));
 };
 
+describe('the guard\'s reserves, call by call', () => {
+  // A quota of 1000 calls a minute; our budget is 90% of it (900), with 40% of the budget
+  // (360 calls) reserved for login and 40% for session; signup has none. The Recorder only
+  // counts calls, which these tests do not read.
+  const ROUTES = ['signup', 'login', 'session'];
+  const SIGNUP = 0, LOGIN = 1, SESSION = 2;
+  const guard = (extra = {}) => {
+    const spec = dependencySchema.parse({ quota: { limit: 1000, window: '1m' }, guard: { budget: 0.9, reserve: { login: 0.4, session: 0.4 }, ...extra } });
+    const rec = { dependencyCall() {} } as unknown as Recorder;
+    return new Dependency('auth', 0, spec, ROUTES, rec, stream(1, 'test'));
+  };
+  /** Calls from `route` at `now` until the guard refuses one (at most `max`): how many it served. */
+  const callUntilRefused = (d: Dependency, route: number, now: number, max = 10_000) => {
+    for (let n = 0; n < max; n++) {
+      const o = d.call(route, now);
+      if (o === OUTCOME_RATE_LIMITED) return n;
+      expect(o).toBe(OUTCOME_OK);
+    }
+    return max;
+  };
+
+  it('a route without a reserve is served up to the budget less what the reserved routes have not yet used of theirs', () => {
+    const d = guard();
+    // Login has used 10 of its 360, session 20 of its 360: 350 + 340 are still held for
+    // them, so the window's use may reach 900 - 690 = 210, and signups take the 180 of it
+    // that login and session have not. (The old rule refused them once the window's total
+    // use reached the unreserved 180, so 150.)
+    expect(callUntilRefused(d, LOGIN, 1, 10)).toBe(10);
+    expect(callUntilRefused(d, SESSION, 2, 20)).toBe(20);
+    expect(callUntilRefused(d, SIGNUP, 3)).toBe(180);
+    // As login and session spend their reserves, signups get nothing more: what is held
+    // shrinks by exactly what they use.
+    expect(callUntilRefused(d, LOGIN, 4, 100)).toBe(100);
+    expect(callUntilRefused(d, SIGNUP, 5)).toBe(0);
+  });
+
+  it('a reserved route is served up to its reserve even when signups came first, and the window turns over', () => {
+    const d = guard();
+    expect(callUntilRefused(d, SIGNUP, 1)).toBe(180); // 900 - 360 - 360
+    // Login takes its own 360; session's 360 is still held, so login gets no more.
+    expect(callUntilRefused(d, LOGIN, 2)).toBe(360);
+    expect(callUntilRefused(d, SESSION, 3)).toBe(360);
+    expect(callUntilRefused(d, SIGNUP, 4)).toBe(0);
+    // The next minute is a new window.
+    expect(callUntilRefused(d, SIGNUP, 61)).toBe(180);
+  });
+
+  it('a reserved route may use its own reserve, the unreserved part and what the other reserve has spent', () => {
+    const d = guard();
+    expect(callUntilRefused(d, LOGIN, 1)).toBe(540); // 360 of its own + the 180 no one holds
+    expect(callUntilRefused(d, SIGNUP, 2)).toBe(0); // session's 360 is still held
+    expect(callUntilRefused(d, SESSION, 3)).toBe(360);
+    const e = guard();
+    expect(callUntilRefused(e, SESSION, 1, 360)).toBe(360);
+    expect(callUntilRefused(e, LOGIN, 2)).toBe(540); // session's reserve is spent: the whole rest of the budget
+  });
+
+  it('a bulkhead still caps its route below what the reserves leave it', () => {
+    const d = guard({ bulkheads: { signup: 0.05, login: 0.1 } });
+    expect(callUntilRefused(d, SIGNUP, 1)).toBe(50); // 5% of the quota's 1000
+    expect(callUntilRefused(d, LOGIN, 2)).toBe(100); // a bulkhead below the reserve wins
+    // Login can never use more than its bulkhead, so only 100 of its reserve is held: session
+    // may take everything else, 900 - 150 used.
+    expect(callUntilRefused(d, SESSION, 3)).toBe(750);
+  });
+});
+
 describe('a quota shared by two routes', () => {
   const undefended = run(world(', alertAt: [0.5]'));
 
@@ -59,15 +131,14 @@ describe('a quota shared by two routes', () => {
     expect(q.alerts[0].firstS!).toBeLessThan(10.5);
   });
 
-  it('a guard at 90% with half of it reserved for login keeps login whole and refuses signup itself', () => {
-    const r = run(world(', guard: { budget: 0.9, reserve: { login: 0.5 } }'));
+  it('a guard at 90% with 60% of it reserved for login keeps login whole and gives signup exactly the rest', () => {
+    const r = run(world(', guard: { budget: 0.9, reserve: { login: 0.6 } }'));
     const q = r.quotas[0];
+    // Login's 300 calls a minute fit in its reserve of 324 (60% of the budget of 540).
     expect(routeShare(r, 'login')).toBe(1);
-    // Signup may call while the minute's use is under the unreserved 270 (login's calls
-    // count too, so it gets about 230 a minute); the guard refuses the rest of it, and the
-    // provider refuses nothing.
-    expect(routeOk(r, 'signup')).toBeLessThanOrEqual(5 * 270);
-    expect(routeOk(r, 'signup')).toBeGreaterThan(5 * 200);
+    // Signup may use the budget less what login has not yet used of its reserve: whatever
+    // login has used by then, that leaves it 540 - 324 = 216 calls each minute, exactly.
+    expect(routeOk(r, 'signup')).toBe(5 * 216);
     expect(q.guardRefused).toBe(sum(r.series.routeActionsFailed[r.routes.indexOf('signup')]));
     expect(q.providerRefused).toBe(0);
     expect(q.peakWindowUse).toBeLessThanOrEqual(0.9);
