@@ -254,7 +254,7 @@ describe('run', () => {
     expect(r.stdout).toMatch(/^base\s/m);
 
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
-    expect(summary.format).toBe('retrystorm-summary/2');
+    expect(summary.format).toBe('retrystorm-summary/3');
     expect(summary.variants).toHaveLength(1);
     expect(summary.variants[0].name).toBe('base');
     const m = summary.variants[0].points[0].measures;

@@ -74,15 +74,15 @@ describe('the results value and its files', () => {
     expect(r.columns.run.find((c) => c.name === 'queue_len')).toMatchObject({ unit: 'level' });
     expect(r.columns.run.find((c) => c.name === 'dead_lettered')).toMatchObject({ unit: 'count' });
     expect(r.populations).toEqual([
-      { name: 'app', route: 'login', role: 'user' },
-      { name: 'worker', route: 'default', role: 'user' },
-      { name: 'scraper', route: 'search', role: 'attacker' },
+      { name: 'app', route: 'login', role: 'user', contract: null },
+      { name: 'worker', route: 'default', role: 'user', contract: null },
+      { name: 'scraper', route: 'search', role: 'attacker', contract: null },
     ]);
     expect(r.subject).toEqual(['app', 'worker']);
   });
 
   it('refuses a summary.json of another version, saying which it is and which is read', () => {
-    expect(refusal(edited((s) => (s.format = 'retrystorm-summary/1')))).toMatch(/has format retrystorm-summary\/1; this retrystorm reads retrystorm-summary\/2: run the scenario again to write it$/);
+    expect(refusal(edited((s) => (s.format = 'retrystorm-summary/1')))).toMatch(/has format retrystorm-summary\/1; this retrystorm reads retrystorm-summary\/3: run the scenario again to write it$/);
     expect(refusal(edited((s) => delete s.format))).toMatch(/has no format field \(written by retrystorm before 0\.2, or not by retrystorm\)/);
   });
 
