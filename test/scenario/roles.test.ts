@@ -79,4 +79,15 @@ describe('roles', () => {
     const onlyPartner = loadScenario(src('  for: { populations: [api] }'), 'r.yaml').variants[0].scenario;
     expect([subjectOf(onlyPartner), partnersOf(onlyPartner)]).toEqual([[false, false], [true, false]]);
   });
+
+  it('refuses a bucket the contract\'s window is not a whole number of (the partner measures would read another contract)', () => {
+    const src = (bucket: string) => source({ 5: '    role: partner', 6: CONTRACT }, [`measures: { bucket: ${bucket} }`]);
+    expect(printed(src('1s'))).toEqual([]);
+    expect(printed(src('45s'))).toEqual([
+      'r.yaml:6:37  clients.api.contract.window: the partner measures count the contract\'s window in whole buckets, and 1m is not a whole number of the 45s buckets (measures.bucket): set measures.bucket to a divisor of 1m, a tenth of it or less (e.g. 6s)',
+    ]);
+    expect(printed(src('2m'))).toEqual([
+      'r.yaml:6:37  clients.api.contract.window: the partner measures count the contract\'s window in whole buckets, and 1m is shorter than the 2m buckets (measures.bucket): set measures.bucket to a divisor of 1m, a tenth of it or less (e.g. 6s)',
+    ]);
+  });
 });
