@@ -92,12 +92,12 @@ describe('summaryMarkdown', () => {
     expect(links).toEqual(['https://ci.example/artifacts/run%2042/report.html']);
   });
 
-  it('shows outcomes per population in the fold, attackers marked, dead letters counted', () => {
+  it('shows outcomes per population in the fold, every role but user marked, dead letters counted', () => {
     const md = summaryMarkdown(f.bundle);
     expect(md).toContain('### Per population (at faults[0].duration = 2m)');
     const pops = tables(md).find((t) => t.header[1] === 'population')!;
     expect(pops.rows.some((r) => r[0] === 'retries' && r[1] === 'scraper (attacker)')).toBe(true);
-    const worker = pops.rows.find((r) => r[0] === 'retries' && r[1] === 'worker')!;
+    const worker = pops.rows.find((r) => r[0] === 'retries' && r[1] === 'worker (internal)')!;
     expect(Number(worker[pops.header.indexOf('dead letters')].replace(/,/g, ''))).toBeGreaterThan(0);
   });
 });
