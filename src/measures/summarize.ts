@@ -1,8 +1,9 @@
 /**
  * One run reduced to what its outputs need: every measure of the registry for the verdict's
- * users (and the server, and the partners for theirs), the per-population and per-route outcomes, the users' histogram of
- * attempts per action and the dependencies' quotas. Plain JSON-able data: it crosses the
- * worker-thread boundary, and every number is finite or null.
+ * users (the server's for the server, the partners' for the partners), the per-population
+ * and per-route outcomes, the users' histogram of attempts per action and the dependencies'
+ * quotas. Plain JSON-able data: it crosses the worker-thread boundary, and every number is
+ * finite or null.
  */
 import type { RunRecord } from '../model/series.js';
 import { finiteOrNull, type MeasureDescriptor } from './measure.js';
