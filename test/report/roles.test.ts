@@ -3,6 +3,8 @@
 // not an outage.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keySettings } from '../../src/report/html/settings.js';
+import { headlineMeasures } from '../../src/report/cells.js';
+import { PARTNER_OBJECTIVES } from '../../src/measures/partner.js';
 import type { Results } from '../../src/results/results.js';
 import { cleanupFixtures, full, type Fixture } from './fixtures.js';
 
@@ -22,5 +24,17 @@ describe('the verdict is about', () => {
   it('names a partner with its contract, and says when there are no users', () => {
     const r: Results = { ...f.bundle.results, subject: [], populations: [{ name: 'api', route: 'default', role: 'partner', contract: { limit: 100, windowS: 60 } }] };
     expect(about(r)).toBe('no users; partners held to their contracts: api (100 per 1m; refusing it above that is not an outage)');
+  });
+});
+
+describe('the comparison\'s columns', () => {
+  it('carry the partner measures only when some variant has a partner', () => {
+    const keys = (r: Results) => headlineMeasures(r).map((m) => m.key);
+    const r = f.bundle.results;
+    for (const k of PARTNER_OBJECTIVES) expect(keys(r)).not.toContain(k);
+    const served: Results = structuredClone(r);
+    served.variants[0].points[0].measures.partnerServedShare = { value: 1, lo: null, hi: null };
+    expect(keys(served)).toContain('partnerServedShare');
+    expect(keys(served)).not.toContain('partnerPeakMultiple');
   });
 });
