@@ -21,7 +21,7 @@ import { renderOutputs, type ReportOptions } from '../report/write.js';
 import { OutputError, OutputFolder } from './output-folder.js';
 import { stopOnSignals } from './stop-signals.js';
 import { rankingText, summaryTable, wrapWords } from '../report/table.js';
-import { verdictSentence } from '../report/verdict.js';
+import { verdictText } from '../report/verdict.js';
 import type { Results } from '../results/results.js';
 import { resolveMeasureReferences } from '../experiment/expectations.js';
 import { MEASURES } from '../measures/registry.js';
@@ -254,7 +254,7 @@ function report(x: ExperimentResult, results: Results, files: string[], io: Io, 
     io.out(wrapWords(`PARTIAL: ${finished} of ${planned} runs finished; the verdict, the table and the ranking below read only those, and a variant may have fewer seeds than another`, width));
   }
   if (base.question) io.out(wrapWords(base.question.trim(), width));
-  const verdict = verdictSentence(results);
+  const verdict = verdictText(results);
   if (verdict) io.out(wrapWords(verdict, width));
   io.out('');
   io.out(summaryTable(results, width));

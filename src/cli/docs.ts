@@ -35,7 +35,7 @@ export function measuresReference(): string {
     '',
     '| measure | unit | better | across seeds | whose | definition |',
     '|---|---|---|---|---|---|',
-    ...MEASURES.all.map((m) => `| \`${m.key}\` | ${m.unit} | ${BETTER[m.better]} | ${FOLD[m.aggregate]} | ${m.scope === 'server' ? 'server' : m.scope === 'subject' ? "the verdict's users" : m.perPopulation ? 'users; also per population and route' : 'users'} | ${cell(m.doc)} |`),
+    ...MEASURES.all.map((m) => `| \`${m.key}\` | ${m.unit} | ${BETTER[m.better]} | ${FOLD[m.aggregate]} | ${m.scope === 'server' ? 'server' : m.scope === 'subject' ? "the verdict's users" : m.scope === 'partners' ? 'partners' : m.perPopulation ? 'users; also per population and route' : 'users'} | ${cell(m.doc)} |`),
     '',
     'Per tier, for scenarios with services (summary.json: `variants[].points[].tiers[]`, the edge `server` first; see [topologies.md](topologies.md)):',
     '',

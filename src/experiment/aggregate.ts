@@ -58,6 +58,8 @@ export function foldMeasure(m: Omit<MeasureDescriptor, 'compute'>, xs: ReadonlyA
   const numbers = xs.filter((x): x is number => x !== null);
   switch (m.aggregate) {
     case 'fraction': {
+      // No seed had a value (recovery with nobody in the verdict's users): nothing to count.
+      if (numbers.length === 0) return NONE;
       const k = numbers.filter((x) => x >= 0.5).length;
       const i = n > 1 ? proportionInterval(k, n) : null;
       return { value: k / n, lo: i?.lo ?? null, hi: i?.hi ?? null };

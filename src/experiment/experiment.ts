@@ -6,6 +6,7 @@
  * the others' results are kept.
  */
 import type { LoadedScenario } from '../scenario/load.js';
+import { SUBJECT_ROLES, partnersOf, subjectOf } from '../scenario/subject.js';
 import { MEASURES, type MeasureRegistry } from '../measures/registry.js';
 import { expandRuns, inShard, type ExpandOptions, type RunSpec, type Shard } from './expand.js';
 import type { RunResult } from './run-one.js';
@@ -159,6 +160,7 @@ export function assemble(
           parameters: (base.sweep ?? []).map((s) => s.parameter),
           floors: references.floors,
           protectedPopulations: protectedPopulations(base),
+          judged: { users: subjectOf(base).some(Boolean), partners: partnersOf(base).some(Boolean) },
         })
         : null,
     partial: interrupted || finished < expected,
@@ -185,8 +187,8 @@ export function aggregate(loaded: LoadedScenario, runs: RunSpec[], results: Arra
 
 /**
  * The populations the ranking's default floor protects: those whose success is the point of
- * the service (role user), not traffic it is right to refuse or to hold to a contract.
+ * the service (roles user and internal), not traffic it is right to refuse or to hold to a contract.
  */
 function protectedPopulations(base: LoadedScenario['base']): string[] {
-  return Object.entries(base.clients).filter(([, p]) => (p.role ?? 'user') === 'user').map(([name]) => name);
+  return Object.entries(base.clients).filter(([, p]) => SUBJECT_ROLES.includes(p.role ?? 'user')).map(([name]) => name);
 }

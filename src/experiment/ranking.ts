@@ -38,6 +38,7 @@ import type { PointAggregate, VariantAggregate } from './aggregate.js';
 import type { ResolvedBound, ResolvedFloor } from './expectations.js';
 import { commonSeeds, compareOn, type Side } from './paired.js';
 import { orderByTradeOffs } from './pareto.js';
+import { PARTNER_OBJECTIVES } from '../measures/partner.js';
 
 type Value = string | number;
 
@@ -134,6 +135,20 @@ export interface Ranking {
   /** The swept duration that `longestRecovered` refers to; absent without one. */
   longestRecoveredParameter?: string;
   points: RankedPoint[];
+  /** With two ranked points or more: how each variant fares across them, best first (see acrossPoints). */
+  acrossPoints?: AcrossPoints;
+}
+
+/**
+ * Which policy is best across a sweep, not only at one point: at how many of the ranked
+ * points each variant is first (alone or tied), and its worst-case regret, the most perceived
+ * outage it costs users beyond the best variant at any point (0 when it is never worse than
+ * the best there; null when it has no outage value at some point it ran). Best first: most
+ * points first, then least regret, then the scenario's order.
+ */
+export interface AcrossPoints {
+  points: number;
+  variants: Array<{ variant: string; first: number; ranked: number; worstRegretS: number | null }>;
 }
 
 export interface RankingOptions {
@@ -144,6 +159,8 @@ export interface RankingOptions {
   floors?: readonly ResolvedFloor[];
   /** The populations whose success the default floor protects (legitimate users); none: no default floor. */
   protectedPopulations?: readonly string[];
+  /** Who the verdict judges (default: users, no partners): picks the default objectives. */
+  judged?: Judged;
 }
 
 /** Success before the first trigger may fall this far below the baseline's before the default floor flags a variant. */
@@ -164,9 +181,26 @@ export function tied(m: MeasureDescriptor, a: number | null, b: number | null): 
 
 const healthyAt = (p: PointAggregate) => (p.measures.healthyBeforeTrigger?.value ?? 1) >= 1;
 
-/** The objectives as measures, checked by the caller (see resolveMeasureReferences). */
-export function objectivesOf(compare: CompareSpec | undefined, registry: MeasureRegistry): MeasureDescriptor[] {
-  return (compare?.objectives ?? [...DEFAULT_OBJECTIVES]).map((k) => registry.get(k)).filter((m): m is MeasureDescriptor => m !== undefined);
+/** Who the verdict judges, as the default objectives need to know: users (or internal traffic), partners held to a contract. */
+export interface Judged {
+  users: boolean;
+  partners: boolean;
+}
+
+/**
+ * The objectives as measures, checked by the caller (see resolveMeasureReferences): the
+ * scenario's, else the defaults for who is judged. Users' outcomes when there are users;
+ * with partners, whether each was served up to its contract and held to it
+ * (PARTNER_OBJECTIVES), before the costs.
+ */
+export function objectivesOf(compare: CompareSpec | undefined, registry: MeasureRegistry, judged: Judged = { users: true, partners: false }): MeasureDescriptor[] {
+  let keys: string[] = compare?.objectives ?? [...DEFAULT_OBJECTIVES];
+  if (!compare?.objectives) {
+    const outcomes = keys.filter((k) => !registry.get(k)?.cost);
+    const costs = keys.filter((k) => registry.get(k)?.cost);
+    keys = [...(judged.users ? outcomes : []), ...(judged.partners ? PARTNER_OBJECTIVES : []), ...costs];
+  }
+  return keys.map((k) => registry.get(k)).filter((m): m is MeasureDescriptor => m !== undefined);
 }
 
 /**
@@ -217,7 +251,7 @@ function floorsBroken(p: PointAggregate, base: PointAggregate | undefined, opts:
 /** The ranking, or null when there is no variant to rank. */
 export function rankVariants(variants: readonly VariantAggregate[], registry: MeasureRegistry, opts: RankingOptions): Ranking | null {
   if (variants.length === 0) return null;
-  const objectives = objectivesOf(opts.compare, registry);
+  const objectives = objectivesOf(opts.compare, registry, opts.judged);
   const weights = weightsOf(objectives, opts.compare);
   const baseline = opts.compare?.baseline ?? variants[0].name;
   const at = opts.compare?.at;
@@ -305,14 +339,35 @@ export function rankVariants(variants: readonly VariantAggregate[], registry: Me
     for (let i = 0; i < here.length; i++) for (let j = i + 1; j < here.length; j++) pairedSeeds = Math.min(pairedSeeds, commonSeeds(here[i].p, here[j].p).length);
     points.push({ point: index, values: here[0].p.values, pairedSeeds, entries });
   }
+  const across = points.length >= 2 ? acrossPoints(variants, points) : null;
   return {
     baseline,
     objectives: objectives.map((m) => m.key),
     weights,
+    ...(across ? { acrossPoints: across } : {}),
     ...(at && Object.keys(at).length > 0 ? { at } : {}),
     ...(longest ? { longestRecoveredParameter: longest.parameter } : {}),
     points,
   };
+}
+
+function acrossPoints(variants: readonly VariantAggregate[], points: readonly RankedPoint[]): AcrossPoints {
+  const rows = variants.map((v, order) => {
+    let first = 0, ranked = 0;
+    let worst: number | null = 0;
+    for (const p of points) {
+      const e = p.entries.find((x) => x.variant === v.name);
+      if (!e) continue;
+      ranked++;
+      if (e.rank === 1) first++;
+      const best = Math.min(...p.entries.map((x) => x.values.perceivedOutageS ?? Infinity));
+      const own = e.values.perceivedOutageS ?? null;
+      if (worst !== null) worst = own === null || !Number.isFinite(best) ? null : Math.max(worst, own - best);
+    }
+    return { variant: v.name, first, ranked, worstRegretS: ranked > 0 ? worst : null, order };
+  }).filter((x) => x.ranked > 0);
+  rows.sort((a, b) => b.first - a.first || (a.worstRegretS ?? Infinity) - (b.worstRegretS ?? Infinity) || a.order - b.order);
+  return { points: points.length, variants: rows.map(({ order: _, ...x }) => x) };
 }
 
 /** Sides of one ordered pair ('a' = the first better): never worse, better on one. */

@@ -42,8 +42,9 @@ export type Aggregation = 'mean' | 'share' | 'fraction' | 'max';
  * - users: computed over a set of users (the verdict's, a route's, a population's).
  * - subject: needs the verdict's users (recovery is resolved from their per-second series).
  * - server: the server's, whoever sent the traffic (load, work, detection).
+ * - partners: the partners the verdict judges, each against its contract (src/measures/partner.ts).
  */
-export type Scope = 'users' | 'subject' | 'server';
+export type Scope = 'users' | 'subject' | 'server' | 'partners';
 
 export interface MeasureDescriptor<K extends string = string> {
   /** The name in summary.json, expectations and `compare.objectives`. */

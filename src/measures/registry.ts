@@ -16,6 +16,7 @@ import {
 } from './users.js';
 import { detectedRetryShare, detectionFalsePositiveShare, fingerprintTableBytes } from './detection.js';
 import { baselineRate, healthWindowS, lastTriggerEndS, preFaultLoadMultiple, preFaultSuccessRatio } from './context.js';
+import { partnerExcessShare, partnerPeakMultiple, partnerServedShare } from './partner.js';
 
 export const BUILTIN_MEASURES = [
   recovered,
@@ -35,6 +36,9 @@ export const BUILTIN_MEASURES = [
   wastedWorkS,
   wastedWorkShare,
   successRatio,
+  partnerServedShare,
+  partnerExcessShare,
+  partnerPeakMultiple,
   goodputMean,
   retryShare,
   futileRetryShare,

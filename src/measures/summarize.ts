@@ -1,8 +1,9 @@
 /**
  * One run reduced to what its outputs need: every measure of the registry for the verdict's
- * users (and the server), the per-population and per-route outcomes, the users' histogram of
- * attempts per action and the dependencies' quotas. Plain JSON-able data: it crosses the
- * worker-thread boundary, and every number is finite or null.
+ * users (the server's for the server, the partners' for the partners), the per-population
+ * and per-route outcomes, the users' histogram of attempts per action and the dependencies'
+ * quotas. Plain JSON-able data: it crosses the worker-thread boundary, and every number is
+ * finite or null.
  */
 import type { RunRecord } from '../model/series.js';
 import { finiteOrNull, type MeasureDescriptor } from './measure.js';
@@ -42,10 +43,11 @@ export interface RunSummary {
   tiers?: TierOutcome[];
 }
 
-function valuesOf(measures: readonly MeasureDescriptor[], view: RunView): Record<string, number | null> {
+/** Each measure over `view`; the partner measures over `partners` (the run's partners) when given. */
+function valuesOf(measures: readonly MeasureDescriptor[], view: RunView, partners?: RunView): Record<string, number | null> {
   const out: Record<string, number | null> = {};
   for (const m of measures) {
-    const x = m.compute(view);
+    const x = m.compute(m.scope === 'partners' && partners ? partners : view);
     out[m.key] = x === null ? null : finiteOrNull(x);
   }
   return out;
@@ -57,7 +59,7 @@ export function summarize(record: RunRecord, settings: MeasureSettings = DEFAULT
   const tiers = tierOutcomes(record, settings);
   return {
     ...(tiers ? { tiers } : {}),
-    measures: valuesOf(registry.all, subject) as MeasureValues,
+    measures: valuesOf(registry.all, subject, RunView.partners(record, settings)) as MeasureValues,
     attemptsHistogram: subject.histogram,
     populations: record.populations.map((p, i) => ({ name: p.name, measures: valuesOf(scoped, RunView.population(record, settings, i)) })),
     routes: record.routes.map((name, r) => ({ name, measures: valuesOf(scoped, RunView.route(record, settings, r)) })),

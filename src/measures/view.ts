@@ -107,9 +107,19 @@ export class RunView {
     return new RunView(record, settings, record.populations.map((_, p) => p === index), false);
   }
 
-  /** The legitimate users of one route (its attackers' refusals are not the route failing). */
+  /** The legitimate users of one route (its attackers' refusals, or a partner's above its contract, are not the route failing). */
   static route(record: RunRecord, settings: MeasureSettings, route: number): RunView {
     return new RunView(record, settings, record.populations.map((p) => p.route === route && p.legitimate), false);
+  }
+
+  /** The partners the verdict judges, each by its contract (src/measures/partner.ts). */
+  static partners(record: RunRecord, settings: MeasureSettings): RunView {
+    return new RunView(record, settings, record.populations.map((p) => p.partner !== null), false);
+  }
+
+  /** Whether the view has any population at all (a scenario of partners only has no verdict's users). */
+  get hasMembers(): boolean {
+    return this.members.some(Boolean);
   }
 
   get n(): number {
@@ -219,11 +229,21 @@ export class RunView {
     return (this._perceived = out);
   }
 
-  /** Was the service healthy before the first trigger: users mostly served, and the server not saturated? */
+  /**
+   * Was the service healthy before the first trigger: the server not saturated, and each of
+   * the view's populations, on its own, mostly served (its pre-trigger success ratio at or
+   * above the perceived-outage threshold, or none of its actions ended). Judged per
+   * population, not pooled: a small population refused before the fault is not hidden by a
+   * large one served. With no population (partners only) only the server is judged.
+   */
   get healthyBeforeTrigger(): boolean {
-    const base = this.baseline;
-    const served = Number.isNaN(base.successRatio) || base.successRatio >= this.settings.perceivedOutageThreshold;
-    return served && !(base.utilisation >= this.settings.saturation);
+    if (this.baseline.utilisation >= this.settings.saturation) return false;
+    const members = this.members.flatMap((m, p) => (m ? [p] : []));
+    const views = members.length === 1 ? [this] : members.map((p) => RunView.population(this.record, this.settings, p));
+    return views.every((v) => {
+      const ratio = v.baseline.successRatio;
+      return Number.isNaN(ratio) || ratio >= this.settings.perceivedOutageThreshold;
+    });
   }
 
   /**

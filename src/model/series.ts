@@ -6,6 +6,8 @@
  * Memory grows with the number of buckets, never with the number of events: every
  * quantity is aggregated into its time bucket as it happens.
  */
+import type { Role } from '../scenario/schema-clients.js';
+
 /**
  * Why a try failed, as the client saw it. Index into `BucketSeries.failures`; the outcome
  * code of a failure is 1 + its index here (0 = ok). See model/outcomes.ts for what each
@@ -133,15 +135,29 @@ export function fineCellS(horizonS: number): number {
   return Math.max(1, Math.ceil(horizonS / MAX_FINE_CELLS));
 }
 
+/** What a partner is entitled to: at most `limit` requests served in any span of `windowS` seconds. */
+export interface PartnerContract {
+  limit: number;
+  windowS: number;
+}
+
 /** Who a population is, as the measures need to know. */
 export interface PopulationInfo {
   name: string;
   /** Route index (into RunRecord.routes). */
   route: number;
-  /** False for traffic the service is right to refuse (bots, scrapers, attackers): their refusals are not an outage. */
+  /** What the traffic is for (scenario `role`): user, partner, internal or attacker. */
+  role: Role;
+  /**
+   * True for users and internal traffic, whose refusals are the service failing. False for
+   * traffic the service is right to refuse, in part (a partner above its quota) or whole
+   * (bots, scrapers, attackers): their refusals are not an outage.
+   */
   legitimate: boolean;
-  /** True when the verdict is about this population's users (legitimate, and named by `compare.for` if it narrows). */
+  /** True when the verdict is about this population's users (user or internal, and named by `compare.for` if it narrows). */
   subject: boolean;
+  /** The contract of a partner the verdict judges (role partner, named by `compare.for` if it narrows); null otherwise. */
+  partner: PartnerContract | null;
 }
 
 /** A window during which a fault is active, in seconds from the start of the run. */

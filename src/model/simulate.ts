@@ -19,7 +19,7 @@ import { Operator, capacityBounds } from './operator/operator.js';
 import type { RunRecord, TierRecord } from './series.js';
 import { EDGE, ServiceGraph } from './graph/graph.js';
 import type { Recorder as TierRecorder } from './recorder.js';
-import { subjectOf } from '../scenario/subject.js';
+import { partnersOf, subjectOf } from '../scenario/subject.js';
 import { plainShape } from './plain/plain-shape.js';
 import { PlainWorld } from './plain/plain-world.js';
 
@@ -86,6 +86,7 @@ export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}):
   const attempts = new Attempts({ meter: engine.memory });
   const ids = identities(populations);
   const subject = subjectOf(s);
+  const partners = partnersOf(s);
   const rec = new Recorder({
     horizonS: horizon,
     bucketS: bucketWidth(s),
@@ -126,7 +127,14 @@ export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}):
       attemptsPerAction: rec.attemptsPerAction,
       attemptsPerActionByPopulation: rec.attemptsPerActionByPopulation,
       routes: ids.routes,
-      populations: populations.map(([name, p], i) => ({ name, route: ids.pops[i].route, legitimate: p.role === 'user', subject: subject[i] })),
+      populations: populations.map(([name, p], i) => ({
+        name,
+        route: ids.pops[i].route,
+        role: p.role,
+        legitimate: p.role === 'user' || p.role === 'internal',
+        subject: subject[i],
+        partner: partners[i] && p.contract ? { limit: p.contract.limit, windowS: p.contract.window } : null,
+      })),
       fine: rec.fine,
       quotas: server.dependencies.filter((d) => d.report().limit > 0).map((d) => d.report()),
       actions: fired,

@@ -52,11 +52,15 @@ export const FLOOR_TEXT = 'below a floor';
 /**
  * The comparison's columns: the headline measures, in registry order; a count (dead
  * letters, give-ups) only when some variant has one, so a table never carries a column of
- * zeros.
+ * zeros; the partners' measures only when some variant has a value (a scenario has
+ * partners), so a scenario without any never carries their columns of dashes.
  */
 export function headlineMeasures(r: Results): MeasureInfo[] {
   const points = r.variants.flatMap((v) => v.points);
-  return r.measures.filter((m) => m.headline && (m.unit !== 'count' || points.some((p) => (p.measures[m.key]?.value ?? 0) !== 0)));
+  const some = (m: MeasureInfo, has: (x: number | null) => boolean) => points.some((p) => has(p.measures[m.key]?.value ?? null));
+  return r.measures.filter(
+    (m) => m.headline && (m.unit !== 'count' || some(m, (x) => (x ?? 0) !== 0)) && (m.scope !== 'partners' || some(m, (x) => x !== null)),
+  );
 }
 
 /**

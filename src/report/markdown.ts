@@ -10,8 +10,8 @@ import { clockOf, type ExpectationOutcome, type Results } from '../results/resul
 import { formatDuration } from '../scenario/units.js';
 import { UNHEALTHY_TEXT, atPoint, cellOf, featuredPointIndex, headlineMeasures, healthyBefore, pointLabel } from './cells.js';
 import { compactRankingColumns, rankingCells, rankingColumns, rankingNote } from './ranking-view.js';
-import { verdictPoint, verdictSentence } from './verdict.js';
-import { populationRows, populationMeasures } from './populations-view.js';
+import { verdictPoint, verdictText } from './verdict.js';
+import { populationRows, populationMeasures, roleFlag } from './populations-view.js';
 import { TIER_MEASURE_INFO, tierRows } from './tiers-view.js';
 import { searchHeading, tippingSentence, triedRows, TRIED_HEADER } from './search-view.js';
 
@@ -58,7 +58,7 @@ export function summaryMarkdown(b: ResultsBundle, opts: SummaryOptions = {}): st
   }
   if (r.failedRuns.length > 0) out.push(`> [!WARNING]`, `> ${r.failedRuns.length} run(s) failed and are left out (see summary.json).`, '');
   if (r.question) out.push(`**Question:** ${mdText(r.question.trim(), true)}`, '');
-  const verdict = verdictSentence(r);
+  const verdict = verdictText(r);
   if (verdict) out.push(`**Verdict:** ${mdText(verdict, true)}`, '');
 
   const shown = verdictPoint(r);
@@ -103,7 +103,7 @@ export function summaryMarkdown(b: ResultsBundle, opts: SummaryOptions = {}): st
     const at = pointLabel(r.variants.map((v) => atPoint(v, featured)).find((p) => p)?.values ?? {});
     out.push(`### Per population${at ? ` (at ${mdText(at, true)})` : ''}`, '');
     const ms = populationMeasures(r);
-    out.push(...table(['variant', 'population', ...ms.map((m) => mdText(m.label, true))], pops.map((p) => [mdText(p.variant, true), mdText(p.population, true) + (p.role === 'attacker' ? ' (attacker)' : ''), ...p.cells.map((c) => mdText(c.text, true))])));
+    out.push(...table(['variant', 'population', ...ms.map((m) => mdText(m.label, true))], pops.map((p) => [mdText(p.variant, true), mdText(p.population, true) + (roleFlag(p.role) ? ` (${roleFlag(p.role)})` : ''), ...p.cells.map((c) => mdText(c.text, true))])));
     out.push('');
   }
   const tiers = tierRows(r, featured);

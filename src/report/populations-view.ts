@@ -5,13 +5,22 @@
  * queue workers). report.html and summary.md both render these rows.
  */
 import type { MeasureInfo, Results } from '../results/results.js';
+import type { Role } from '../scenario/schema-clients.js';
 import { atPoint, cellOf, type Cell } from './cells.js';
 
 export interface PopulationRow {
   variant: string;
   population: string;
-  role: 'user' | 'attacker';
+  role: Role;
   cells: Cell[];
+}
+
+/**
+ * How a population's role is flagged beside its name: nothing for users (the default), the
+ * role otherwise, so a partner's 429s or an attacker's refusals are not read as users failing.
+ */
+export function roleFlag(role: Role): string | null {
+  return role === 'user' ? null : role;
 }
 
 /** The per-population outcomes, in registry order (references such as pre-fault success are kept for floors, not shown). */

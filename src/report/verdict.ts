@@ -74,18 +74,28 @@ function windowAfterFault(r: Results, variant: string, point: number): number | 
   return end === null || end >= horizonS ? null : horizonS - end;
 }
 
+/** Whether the variant's last trigger is still on when its run ends: recovery is then judged while it goes on (users restored during it). */
+function faultOutlastsRun(r: Results, variant: string, point: number): boolean {
+  const end = lastTriggerEnd(r, variant, point);
+  return end !== null && end >= clockOf(r, r.variants.find((x) => x.name === variant)).horizonS;
+}
+
+/** "is not restored while the fault goes on (to the end of the run, 4h)": what not recovering means when the fault outlasts the run. */
+function notRestoredText(r: Results, variant: string): string {
+  return `is not restored while the fault goes on (to the end of the run, ${formatValue('duration', clockOf(r, r.variants.find((x) => x.name === variant)).horizonS)})`;
+}
+
 /**
- * Why a run could not show recovery: its fault outlasts it, or the window after its fault is
- * shorter than the hold a recovery must last ("the run ends 1m after the fault, less than the
- * 5m hold a recovery must last"). Without it, such a variant read "does not recover within
- * 1m" or "before the run ends", a metastable failure, of a service the run never watched
- * for long enough after the fault. Null when the window holds the hold.
+ * Why a run could not show recovery: the window after its fault is shorter than the hold a
+ * recovery must last ("the run ends 1m after the fault, less than the 5m hold a recovery must
+ * last"), and its users were not restored while the fault was on. Without it, such a variant
+ * read "does not recover within 1m", a metastable failure, of a service the run never
+ * watched for long enough after the fault. Null when the window holds the hold, and when the
+ * fault outlasts the run (recovery is then judged while it goes on: see notRestoredText).
  */
 function tooShortToJudge(r: Results, variant: string, point: number): string | null {
-  const end = lastTriggerEnd(r, variant, point);
   const v = r.variants.find((x) => x.name === variant);
-  const { horizonS } = clockOf(r, v);
-  if (end !== null && end >= horizonS) return `the fault is still on when the run ends (at ${formatValue('duration', horizonS)}; lengthen the horizon past the fault)`;
+  if (faultOutlastsRun(r, variant, point)) return null;
   const w = windowAfterFault(r, variant, point);
   const hold = holdOf(r, v);
   if (w === null || hold === undefined || w >= hold) return null;
@@ -172,6 +182,7 @@ function baselineClause(r: Results, p: RankedPoint, e: RankingRow, winners: Rank
   const rt = e.values.recoveryTimeS ?? null;
   if (frac !== null && frac > 0 && frac < 1 && e.runs > 1) return `${e.variant} recovers in only ${seedsText(frac, e.runs)}`;
   if (rt === null || frac === 0) {
+    if (faultOutlastsRun(r, e.variant, p.point)) return `${e.variant} ${notRestoredText(r, e.variant)}`;
     const short = tooShortToJudge(r, e.variant, p.point);
     if (short !== null) return `${e.variant}'s recovery cannot be judged: ${short}`;
     const w = windowAfterFault(r, e.variant, p.point);
@@ -203,13 +214,17 @@ function cliffClause(r: Results, e: RankingRow): string | null {
 
 /**
  * What the sentence says when no variant recovered in every seed: the one that came closest;
- * that recovery could not be judged, when no variant's run lasted a hold after its fault (one
- * that did and stayed down says the rest); or that none brought the service back.
+ * that none restored its users while a fault that outlasts the run went on; that recovery
+ * could not be judged, when no variant's run lasted a hold after its fault (one that did and
+ * stayed down says the rest); or that none brought the service back.
  */
 function noWinnerClause(r: Results, p: RankedPoint, contenders: RankingRow[]): string {
   const top = contenders[0];
   if (contenders.some((e) => e.healthyBefore && (e.values.recovered ?? 0) > 0)) {
     return `no variant recovers in every seed; ${top.variant} comes closest (${seedsText(top.values.recovered ?? 0, top.runs)})`;
+  }
+  if (contenders.every((e) => faultOutlastsRun(r, e.variant, p.point))) {
+    return `no variant's users are restored while the fault goes on (to the end of the run, ${formatValue('duration', clockOf(r, r.variants.find((x) => x.name === top.variant)).horizonS)})`;
   }
   const short = contenders.map((e) => tooShortToJudge(r, e.variant, p.point));
   if (short.every((x) => x !== null)) return `recovery cannot be judged: ${short[0]}`;
@@ -229,6 +244,7 @@ function noWinnerClause(r: Results, p: RankedPoint, contenders: RankingRow[]): s
 export function verdictSentence(r: Results): string | null {
   const p = verdictPoint(r);
   if (!p) return null;
+  if (r.subject.length === 0) return partnerSentence(r, p);
   const k = r.ranking!;
   const parts: string[] = [];
   // The winners are among the variants that had a fault; a control without one ranks first on
@@ -260,4 +276,64 @@ export function verdictSentence(r: Results): string | null {
   if (floors) parts.push(floors);
   if (contenders !== p.entries) parts.push(`${listWords(controls.map((e) => e.variant))} had no fault to recover from`);
   return `${pointPhrase(r, p)}, ${parts.join('; ')}.`;
+}
+
+/**
+ * The sentence when the verdict judges no users, only partners held to a contract (story 001):
+ * who holds them to it best while serving them up to it, and what the baseline lets through.
+ * "boundary-sliding-log holds partner to its contract of 100 per 1m: 100% of what it was
+ * entitled to served, 0% served beyond it, at most 1x its limit in any 1m; per-instance
+ * serves 75% beyond it, up to 4.18x its limit."
+ */
+function partnerSentence(r: Results, p: RankedPoint): string {
+  const partners = r.populations.filter((x) => x.role === 'partner');
+  const who = partners.length === 1 ? partners[0].name : listWords(partners.map((x) => x.name));
+  const contract = partners.length === 1 && partners[0].contract ? ` of ${partners[0].contract.limit} per ${formatValue('duration', partners[0].contract.windowS)}` : 's';
+  const v = (e: RankingRow, key: string) => formatValue('share', e.values[key] ?? null);
+  const peak = (e: RankingRow) => formatValue('multiple', e.values.partnerPeakMultiple ?? null);
+  const first = p.entries[0];
+  const window = partners.length === 1 && partners[0].contract ? formatValue('duration', partners[0].contract.windowS) : 'contract window';
+  const parts = [`${first.variant} holds ${who} to ${partners.length === 1 ? 'its' : 'their'} contract${contract}: ${v(first, 'partnerServedShare')} of what ${partners.length === 1 ? 'it was' : 'they were'} entitled to served, ${v(first, 'partnerExcessShare')} served beyond it, at most ${peak(first)} the limit in any ${window}`];
+  const base = p.entries.find((e) => e.variant === r.ranking!.baseline);
+  if (base && base !== first) parts.push(`${base.variant} serves ${v(base, 'partnerExcessShare')} beyond it, up to ${peak(base)} the limit, and ${v(base, 'partnerServedShare')} of the entitlement`);
+  const label = pointLabel(p.values);
+  return `${label ? `At ${label}, ` : ''}${parts.join('; ')}.`;
+}
+
+/** A point's swept values as a reader names them: "12m" for one parameter, "load = 1.2, faults[0].duration = 12m" for two. */
+function pointName(values: Record<string, string | number>): string {
+  const e = Object.values(values);
+  return e.length === 1 ? String(e[0]) : pointLabel(values) ?? '';
+}
+
+/**
+ * Across a sweep, the policy best over the whole range and where the winner changes, in one
+ * sentence after the verdict: "Across the 8 ranked points, all-defences ranks first at 7
+ * (at worst 40s more perceived outage than the best variant there); first at each point:
+ * client-ceiling at 1m, all-defences from 2m to 30m." Null with fewer than two ranked points.
+ */
+export function sweepSentence(r: Results): string | null {
+  const a = r.ranking?.acrossPoints;
+  if (!a || a.variants.length === 0) return null;
+  const top = a.variants[0];
+  const regret = top.worstRegretS !== null && top.worstRegretS > 0 ? ` (at worst ${formatValue('duration', top.worstRegretS)} more perceived outage than the best variant there)` : '';
+  // Runs of consecutive points with the same variants first.
+  const runs: Array<{ names: string; from: string; to: string }> = [];
+  for (const p of r.ranking!.points) {
+    const names = listWords(p.entries.filter((e) => e.rank === 1).map((e) => e.variant));
+    const here = pointName(p.values);
+    const last = runs[runs.length - 1];
+    if (last && last.names === names) last.to = here;
+    else runs.push({ names, from: here, to: here });
+  }
+  const where = runs.length > 1 ? `; first at each point: ${runs.map((x) => `${x.names} ${x.from === x.to ? `at ${x.from}` : `from ${x.from} to ${x.to}`}`).join(', ')}` : '';
+  return `Across the ${a.points} ranked points, ${top.variant} ranks first at ${top.first === a.points ? 'every one' : `${top.first}`}${regret}${where}.`;
+}
+
+/** The verdict as the writers print it: the sentence at the compared point, then, with a sweep, the one across it. */
+export function verdictText(r: Results): string | null {
+  const one = verdictSentence(r);
+  if (one === null) return null;
+  const across = sweepSentence(r);
+  return across ? `${one} ${across}` : one;
 }

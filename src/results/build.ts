@@ -39,6 +39,7 @@ function rankingOf(k: Ranking): Results['ranking'] {
     weights: k.weights,
     ...(k.at ? { at: k.at } : {}),
     ...(k.longestRecoveredParameter !== undefined ? { longestRecoveredParameter: k.longestRecoveredParameter } : {}),
+    ...(k.acrossPoints ? { acrossPoints: k.acrossPoints } : {}),
     points: k.points.map((p) => ({
       point: p.point,
       values: p.values,
@@ -60,7 +61,7 @@ function rankingOf(k: Ranking): Results['ranking'] {
         ...(e.longestRecovered !== undefined ? { longestRecovered: e.longestRecovered } : {}),
       })),
     })),
-  }, ['at', 'values', 'point', 'rank', 'runs', 'longestRecovered', 'pairedSeeds', 'front']);
+  }, ['at', 'values', 'point', 'rank', 'runs', 'longestRecovered', 'pairedSeeds', 'front', 'first', 'ranked']);
 }
 
 export function buildResults(x: ExperimentResult): Results {
@@ -85,7 +86,7 @@ export function buildResults(x: ExperimentResult): Results {
     sweep: swept ? { parameters: (base.sweep ?? []).map((s) => s.parameter), points: x.loaded.points.map((p) => ({ index: p.index, values: p.values })) } : null,
     measureSettings: Object.fromEntries(Object.entries(measureSettings(base)).filter(([, v]) => typeof v === 'number')) as Record<string, number>,
     subject: populations.filter((_, i) => subject[i]).map(([name]) => name),
-    populations: populations.map(([name, p]) => ({ name, route: routeOf(p), role: p.role })),
+    populations: populations.map(([name, p]) => ({ name, route: routeOf(p), role: p.role, contract: p.contract ? { limit: p.contract.limit, windowS: p.contract.window } : null })),
     // In a graph of services the server's measures are the edge's: their labels say so (the
     // ranking's "wasted work 0%" beside a db tier wasting 92% of its slot time read as the whole).
     measures: x.measures.all.map((m) => ({

@@ -10,7 +10,11 @@
  */
 import { z } from 'zod';
 import { searchResultsSchema } from './search.js';
+import { ROLES } from '../scenario/schema-clients.js';
 
+// 3: populations carry the roles partner and internal and a partner's contract; measures
+// have the scope partners; the ranking weighs trade-offs (fronts, floors, weights, paired
+// seeds) and measures say which are costs and which are context.
 export const SUMMARY_FORMAT = 'retrystorm-summary/3';
 
 const value = z.union([z.string(), z.number()]);
@@ -102,7 +106,7 @@ export const measureInfoSchema = z.strictObject({
   unit: z.enum(['duration', 'share', 'count', 'multiple', 'rate', 'slot-seconds', 'bytes', 'number']),
   better: z.enum(['lower', 'higher', 'none']),
   aggregate: z.enum(['mean', 'share', 'fraction', 'max']),
-  scope: z.enum(['users', 'subject', 'server']),
+  scope: z.enum(['users', 'subject', 'server', 'partners']),
   perPopulation: z.boolean(),
   headline: z.boolean(),
   cost: z.boolean(),
@@ -152,6 +156,10 @@ const rankingSchema = z.strictObject({
   at: values.optional(),
   longestRecoveredParameter: z.string().optional(),
   points: z.array(z.strictObject({ point: z.number().int(), values, pairedSeeds: z.number().int(), entries: z.array(rankingEntrySchema) })),
+  acrossPoints: z.strictObject({
+    points: z.number().int(),
+    variants: z.array(z.strictObject({ variant: z.string(), first: z.number().int(), ranked: z.number().int(), worstRegretS: maybe })),
+  }).optional(),
 });
 
 export const resultsSchema = z.strictObject({
@@ -171,9 +179,15 @@ export const resultsSchema = z.strictObject({
   seeds: z.array(z.number().int()),
   sweep: z.strictObject({ parameters: z.array(z.string()), points: z.array(z.strictObject({ index: z.number().int(), values })) }).nullable(),
   measureSettings: z.record(z.string(), num),
-  /** Whose users the verdict is about, and every population with its route and role. */
+  /** Whose users the verdict is about (user and internal populations), and every population with its route, role and, for a partner, its contract. */
   subject: z.array(z.string()),
-  populations: z.array(z.strictObject({ name: z.string(), route: z.string(), role: z.enum(['user', 'attacker']) })),
+  populations: z.array(z.strictObject({
+    name: z.string(),
+    route: z.string(),
+    role: z.enum(ROLES),
+    /** What a partner is entitled to (at most `limit` requests served in any `windowS` seconds); null for the other roles. */
+    contract: z.strictObject({ limit: num, windowS: num }).nullable(),
+  })),
   measures: z.array(measureInfoSchema),
   columns: z.strictObject({ run: z.array(columnInfoSchema), population: z.array(columnInfoSchema) }),
   expectations: z.array(expectationSchema),

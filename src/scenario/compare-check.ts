@@ -7,7 +7,7 @@
  * positions the problems; this module only says what is wrong and where in the scenario.
  */
 import type { CompareSpec, Scenario } from './schema.js';
-import { routeOf, subjectOf } from './subject.js';
+import { partnersOf, routeOf, subjectOf } from './subject.js';
 import { closest } from './problems.js';
 import { sameValue, type PathSegment, type SweepPoint } from './sweep.js';
 
@@ -74,12 +74,14 @@ function subjectProblems(base: Pick<Scenario, 'clients' | 'compare'>): ComparePr
     });
   unknown(only?.populations, populations, 'populations', 'population');
   unknown(only?.routes, routes, 'routes', 'route');
-  if (out.length === 0 && !subjectOf(base).some(Boolean)) {
+  // A scenario of partners only is judged by the partner measures: its verdict has no users
+  // (their success and recovery are null), but it is about someone.
+  if (out.length === 0 && !subjectOf(base).some(Boolean) && !partnersOf(base).some(Boolean)) {
     out.push({
       path: only ? ['compare', 'for'] : ['clients'],
       message: only
-        ? 'no population with role user is left: the verdict would be about nobody (attackers are never its subject)'
-        : 'every population has role attacker: give at least one population role user, whose success the verdict measures',
+        ? 'no population with role user, internal or partner is left: the verdict would be about nobody (attackers are never judged)'
+        : 'every population has role attacker: give at least one population role user (or internal, or partner with its contract), whose outcomes the verdict judges',
     });
   }
   return out;

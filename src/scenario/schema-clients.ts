@@ -272,16 +272,43 @@ export const behaviourSchema = z
   })
   .meta({ description: 'How the people and devices behind the clients behave.' });
 
+/**
+ * What a population is for, which decides how its outcomes are judged (docs/measures.md,
+ * "Whose numbers"). One list, read by the schema, the subject rule and every writer.
+ */
+export const ROLES = ['user', 'partner', 'internal', 'attacker'] as const;
+export type Role = (typeof ROLES)[number];
+
+/**
+ * What a partner is entitled to: at most `limit` requests served in any span of `window`.
+ * Its own shape rather than the rate-limit stage's algorithm union on purpose: the contract
+ * is the promise, the stage is the limiter under test. A contract that named an algorithm
+ * (a fixed window) would make the limiter's own flaw (twice the limit across a window
+ * boundary) part of the promise, and the partner measures would judge it against itself.
+ */
+export const contractSchema = z
+  .strictObject({
+    limit: positiveInt(1e9, 'requests').meta({ description: 'Requests the partner may be served in any span of `window`.' }),
+    window: durationSchema('The span the limit counts over (a sliding window: every span of this length, not calendar windows).', { positive: true }),
+  })
+  .meta({ description: 'What a partner is entitled to: at most `limit` requests served in any span of `window`, e.g. { limit: 100, window: 60s } for 100 a minute. Required for role partner, refused for the other roles.' });
+export type Contract = z.output<typeof contractSchema>;
+
 export const populationSchema = z
   .strictObject({
     description: z.string().optional().meta({ description: 'Who these clients are.' }),
     role: z
-      .enum(['user', 'attacker'], { error: () => 'expected role: user or attacker' })
+      .enum(ROLES)
       .default('user')
       .meta({
         description:
-          'user: legitimate traffic, whose success is the verdict. attacker: traffic the service is right to refuse (bots, scrapers, abuse): refusing it is the service working, so its failures are left out of success, perceived outage and recovery (they still load the server).',
+          'What this traffic is for, which decides how it is judged. ' +
+          'user (default): people using the service; their success and recovery are the verdict. ' +
+          'partner: a client held to a contract (an API key with a quota, see `contract`): refusing it above its quota is the policy working, not an outage, so it is left out of the verdict\'s users and judged instead by the partner measures (held to the contract, served up to it). ' +
+          'internal: batch or internal traffic: in the verdict\'s users for success and recovery, but latency objectives ignore it. ' +
+          'attacker: traffic the service is right to refuse (bots, scrapers, abuse): left out of success, perceived outage and recovery (it still loads the server).',
       }),
+    contract: contractSchema.optional(),
     clients: positiveInt(LIMITS.clients, 'clients per population').default(1000).meta({ description: 'Number of distinct clients (each user action belongs to one, drawn uniformly).' }),
     arrivals: arrivalsSchema,
     retry: layerSchema.optional().meta({ description: 'A single retry layer (shorthand for layers: {app: …}).' }),
@@ -304,6 +331,16 @@ export const populationSchema = z
       .meta({ description: 'What the server can see of these clients.' }),
   })
   .refine((p) => !(p.retry && p.layers), { message: 'give either retry (one layer) or layers, not both', path: ['retry'] })
+  // A partner without a contract would have nothing to be held to; the server's rate limit
+  // is not taken instead: it is the policy under comparison, and a variant that raised it
+  // would then read as "held" at any level.
+  .superRefine((p, ctx) => {
+    if (p.role === 'partner' && p.contract === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['role'], message: 'a partner needs a contract: what it is entitled to, e.g. contract: { limit: 100, window: 60s } (100 requests in any minute); without one its refusals cannot be told from an outage' });
+    } else if (p.role !== 'partner' && p.contract !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['contract'], message: `only a partner has a contract (this population's role is ${p.role}): set role: partner, or remove contract` });
+    }
+  })
   .meta({ 'x-at-most-one-of': ['retry', 'layers'] });
 
 export type LayerInput = z.output<typeof layerSchema>;

@@ -82,7 +82,7 @@ export function semanticProblems(s: Scenario): SemanticProblem[] {
       out.push({ path: ['measures', 'bucket'], message: `${formatCount(Math.ceil(horizon / bucket))} buckets over the horizon is above the limit of ${formatCount(LIMITS.buckets)} per run; use a bucket of at least ${formatDuration(horizon / LIMITS.buckets)}` });
     }
   }
-  out.push(...measureWindowProblems(s), ...minMaxProblems(s), ...guardReserveProblems(s));
+  out.push(...measureWindowProblems(s), ...contractBucketProblems(s), ...minMaxProblems(s), ...guardReserveProblems(s));
   return out;
 }
 
@@ -101,6 +101,29 @@ function guardReserveProblems(s: Scenario): SemanticProblem[] {
       const shares = Object.entries(reserve).map(([r, x]) => `${r} ${x}`).join(', ');
       out.push({ path: ['server', 'dependencies', name, 'guard', 'reserve'], message: `the reserves add up to ${+total.toFixed(6)} of the budget (${shares}); they hold shares of one budget, so together at most 1: lower them` });
     }
+  }
+  return out;
+}
+
+/**
+ * The partner measures count a contract's window in whole buckets (src/measures/partner.ts).
+ * A bucket the scenario sets that is longer than the window, or does not divide it, would
+ * read a different contract than the one written: 100 a minute in 45 s buckets is judged
+ * over 45 s or 90 s. (With the automatic bucket the window is rounded, as docs/measures.md says.)
+ */
+function contractBucketProblems(s: Scenario): SemanticProblem[] {
+  const bucket = s.measures.bucket;
+  if (bucket === undefined || !(bucket > 0)) return [];
+  const out: SemanticProblem[] = [];
+  for (const [name, pop] of Object.entries(s.clients)) {
+    const w = pop.contract?.window;
+    if (w === undefined) continue;
+    const k = w / bucket;
+    if (k >= 1 && Math.abs(k - Math.round(k)) < 1e-9) continue;
+    out.push({
+      path: ['clients', name, 'contract', 'window'],
+      message: `the partner measures count the contract's window in whole buckets, and ${formatDuration(w)} is ${k < 1 ? 'shorter than' : 'not a whole number of'} the ${formatDuration(bucket)} buckets (measures.bucket): set measures.bucket to a divisor of ${formatDuration(w)}, a tenth of it or less (e.g. ${formatDuration(w / 10 >= 1 ? Math.floor(w / 10) : w / 10)})`,
+    });
   }
   return out;
 }

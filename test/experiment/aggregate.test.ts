@@ -110,6 +110,11 @@ describe('aggregatePoint', () => {
     expect(first.measures.recovered.value).toBe(0.5);
   });
 
+  it('gives a fraction null when no seed had a value (recovery in a run whose verdict has no users)', () => {
+    const nobody = point([run(1, measures(1, { recovered: null, recoveryTimeS: null })), run(2, measures(2, { recovered: null, recoveryTimeS: null }))]);
+    expect(nobody.measures.recovered).toEqual({ value: null, lo: null, hi: null });
+  });
+
   it('gives null for a nullable measure that is null in any seed', () => {
     const q = point([run(1, measures(1)), run(2, measures(2, { successRatio: null, preFaultLoadMultiple: null }))]);
     expect(q.measures.successRatio.value).toBeNull();

@@ -1,13 +1,18 @@
 // Hand-built RunRecords whose measures can be worked out on paper: per-population bucket
 // counters (the run's totals are kept equal to their sums, as the recorder does) and the
 // verdict's per-second series, for the measure tests.
-import { FAILURE_CAUSES, POPULATION_COUNTERS, type FaultWindow, type PopulationSeries, type RunRecord } from '../../src/model/series.js';
+import { FAILURE_CAUSES, POPULATION_COUNTERS, type FaultWindow, type PartnerContract, type PopulationSeries, type RunRecord } from '../../src/model/series.js';
+import type { Role } from '../../src/scenario/schema-clients.js';
 
 export interface PopulationSpec {
   name?: string;
   route?: number;
+  /** Default: user, or attacker when `legitimate` is false (partner when `partner` is given). */
+  role?: Role;
   legitimate?: boolean;
   subject?: boolean;
+  /** A partner's contract: makes the population a partner the verdict judges. */
+  partner?: PartnerContract;
 }
 
 export function makeRecord(horizonS: number, faults: FaultWindow[], bucketS = 10, populations: PopulationSpec[] = [{}]): RunRecord {
@@ -38,7 +43,11 @@ export function makeRecord(horizonS: number, faults: FaultWindow[], bucketS = 10
     attemptsPerAction: [0],
     attemptsPerActionByPopulation: populations.map(() => [0]),
     routes: Array.from({ length: routes }, (_, i) => (i === 0 ? 'default' : `route${i}`)),
-    populations: populations.map((p, i) => ({ name: p.name ?? `pop${i}`, route: p.route ?? 0, legitimate: p.legitimate ?? true, subject: p.subject ?? p.legitimate ?? true })),
+    populations: populations.map((p, i) => {
+      const role: Role = p.role ?? (p.partner ? 'partner' : p.legitimate === false ? 'attacker' : 'user');
+      const legitimate = p.legitimate ?? (role === 'user' || role === 'internal');
+      return { name: p.name ?? `pop${i}`, route: p.route ?? 0, role, legitimate, subject: p.subject ?? legitimate, partner: p.partner ?? null };
+    }),
     quotas: [],
     actions: [],
     totals: { actionsStarted: 0, actionsOk: 0, actionsFailed: 0, attempts: 0, served: 0, queueWaitS: 0, workS: 0, wastedWorkS: 0, capacityS: 0, eventsProcessed: 0, fingerprintPeakEntries: 0, lostAttempts: 0 },
@@ -51,6 +60,8 @@ export interface Bucket {
   attempts?: number;
   retries?: number;
   ok?: number;
+  /** Attempts answered with success (default: not set). */
+  attemptsOk?: number;
   failed?: number;
   firstTries?: number;
   firstTriesOk?: number;
@@ -59,7 +70,7 @@ export interface Bucket {
 }
 
 const FIELDS: Array<[keyof Bucket, (typeof POPULATION_COUNTERS)[number]]> = [
-  ['started', 'actionsStarted'], ['attempts', 'attempts'], ['retries', 'retries'], ['ok', 'actionsOk'], ['failed', 'actionsFailed'],
+  ['started', 'actionsStarted'], ['attempts', 'attempts'], ['retries', 'retries'], ['ok', 'actionsOk'], ['attemptsOk', 'attemptsOk'], ['failed', 'actionsFailed'],
   ['firstTries', 'firstTries'], ['firstTriesOk', 'firstTriesOk'], ['abandoned', 'actionsAbandoned'], ['deadLettered', 'deadLettered'],
 ];
 

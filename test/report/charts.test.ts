@@ -135,7 +135,7 @@ describe('planReport charts', () => {
     const r = f.bundle.results;
     const at = r.variants.map((v) => v.points.find((p) => p.point === plan.featured)!);
     expect(rows).toHaveLength(r.variants.length * r.populations.length);
-    expect([...new Set(rows.map((x) => x.population))]).toEqual(['app', 'worker', 'scraper (attacker)']);
+    expect([...new Set(rows.map((x) => x.population))]).toEqual(['app', 'worker (internal)', 'scraper (attacker)']);
     r.variants.forEach((v, i) => {
       for (const scope of at[i].populations) {
         const row = rows.find((x) => x.variant === v.name && String(x.population).startsWith(scope.name))!;

@@ -1,7 +1,7 @@
 /**
  * Results folders for the report tests, made the way users make them: a small scenario
  * simulated in-process (a few seconds at most) and written by writeOutputs. `small` is one
- * point, two variants, one seed; `full` has a sweep, two seeds, an attacker population, a
+ * point, two variants, one seed; `full` has a sweep, two seeds, an internal and an attacker population, a
  * dead-lettering queue layer, expectations (some failing) and a ranking at one point, where
  * "retries" never recovers from the capacity cut, "no-retries" drains its queue slowly and
  * "short-queue" is back at once.
@@ -94,6 +94,7 @@ clients:
     identity: { route: login }
     retry: { maxAttempts: 4, timeout: 1s, backoff: { kind: exponential, base: 200ms, max: 2s } }
   worker:
+    role: internal
     clients: 20
     arrivals: { kind: constant, rate: 2/s }
     layers:

@@ -42,12 +42,13 @@ describe('summaryMarkdown', () => {
     expect(md).toContain('**Verdict:** At a 2-minute fault, short-queue brings the service back in 0s; retries does not recover within 13m, and it recovers from none of the swept lengths, not even 30s.');
   });
 
-  it('says recovery cannot be judged when the fault lasts to the horizon, not "within 0s" nor that nothing came back', async () => {
-    // The capacity cut runs from 15m to the 20m horizon: no run has a moment after it to recover in.
+  it('judges recovery while a fault that lasts to the horizon goes on, not "within 0s"', async () => {
+    // The capacity cut runs from 15m to the 20m horizon: no run has a moment after it, so
+    // recovery is whether the users were restored during it.
     const yaml = SMALL_YAML.replace('at: 5m\n    duration: 2m', 'at: 15m\n    duration: 5m');
     expect(yaml).not.toBe(SMALL_YAML);
     const md = summaryMarkdown((await experimentFolder(yaml)).bundle);
-    expect(md).toContain('**Verdict:** After the fault, recovery cannot be judged: the fault is still on when the run ends (at 20m; lengthen the horizon past the fault).');
+    expect(md).toContain("**Verdict:** After the fault, no variant's users are restored while the fault goes on (to the end of the run, 20m).");
     expect(md).not.toContain('within 0s');
   });
 
@@ -92,12 +93,12 @@ describe('summaryMarkdown', () => {
     expect(links).toEqual(['https://ci.example/artifacts/run%2042/report.html']);
   });
 
-  it('shows outcomes per population in the fold, attackers marked, dead letters counted', () => {
+  it('shows outcomes per population in the fold, every role but user marked, dead letters counted', () => {
     const md = summaryMarkdown(f.bundle);
     expect(md).toContain('### Per population (at faults[0].duration = 2m)');
     const pops = tables(md).find((t) => t.header[1] === 'population')!;
     expect(pops.rows.some((r) => r[0] === 'retries' && r[1] === 'scraper (attacker)')).toBe(true);
-    const worker = pops.rows.find((r) => r[0] === 'retries' && r[1] === 'worker')!;
+    const worker = pops.rows.find((r) => r[0] === 'retries' && r[1] === 'worker (internal)')!;
     expect(Number(worker[pops.header.indexOf('dead letters')].replace(/,/g, ''))).toBeGreaterThan(0);
   });
 });

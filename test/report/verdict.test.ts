@@ -10,7 +10,7 @@ import type { PointAggregate, VariantAggregate } from '../../src/experiment/aggr
 import { aggregatePoint, variant, type Means } from '../helpers/aggregates.js';
 import { MEASURES } from '../../src/measures/registry.js';
 import type { Results } from '../../src/results/results.js';
-import { verdictSentence } from '../../src/report/verdict.js';
+import { sweepSentence, verdictSentence } from '../../src/report/verdict.js';
 import { rankingText } from '../../src/report/table.js';
 import { rankingCells, rankingColumns } from '../../src/report/ranking-view.js';
 
@@ -33,7 +33,7 @@ function results(variants: VariantAggregate[], compare?: Parameters<typeof rankV
   const points = variants[0].points.map((p) => ({ index: p.point, values: p.values }));
   return {
     measures: MEASURES.all.map((m) => ({ key: m.key, label: m.label, unit: m.unit, better: m.better, doc: m.doc, cost: m.cost ?? false, context: m.context ?? false })),
-    ranking, variants, horizonS: 4 * 3600,
+    ranking, variants, horizonS: 4 * 3600, subject: ['users'], populations: [{ name: 'users', route: 'default', role: 'user', contract: null }],
     sweep: parameter ? { parameters: [parameter], points } : null,
   } as never;
 }
@@ -98,6 +98,27 @@ describe('the verdict states trade-offs and floors', () => {
     const r = { ...results(variants), ranking } as Results;
     expect(ranking!.points[0].entries.map((e) => e.variant)).toEqual(['fair', 'as-is', 'starving']);
     expect(verdictSentence(r)).toBe('After the fault, fair brings the service back in 30s; as-is takes 10m; starving sacrifices signup (success before the fault 33%; floor 97%, 3 points under as-is\'s), so it ranks below every variant that does not.');
+  });
+});
+
+describe('the verdict across a sweep', () => {
+  const D = 'faults[0].duration';
+  const at = (i: number, d: string, m: Values) => pt({ point: i, values: { [D]: d }, ...m });
+  it('says which variant is first at most points, its worst regret, and where the winner changes', () => {
+    // fast wins at 1m (less outage); steady wins from 6m on; fast's outage at 12m is 10m more than steady's.
+    const r = results([
+      v('fast', at(0, '1m', { perceivedOutageS: 100 }), at(1, '6m', { perceivedOutageS: 900, recoveryTimeS: 600 }), at(2, '12m', { perceivedOutageS: 1500, recoveryTimeS: 900 })),
+      v('steady', at(0, '1m', { perceivedOutageS: 200 }), at(1, '6m', { perceivedOutageS: 400 }), at(2, '12m', { perceivedOutageS: 900 })),
+    ], undefined, D);
+    expect(r.ranking!.acrossPoints).toEqual({ points: 3, variants: [
+      { variant: 'steady', first: 2, ranked: 3, worstRegretS: 100 },
+      { variant: 'fast', first: 1, ranked: 3, worstRegretS: 600 },
+    ] });
+    expect(sweepSentence(r)).toBe('Across the 3 ranked points, steady ranks first at 2 (at worst 1m40s more perceived outage than the best variant there); first at each point: fast at 1m, steady from 6m to 12m.');
+  });
+
+  it('says nothing with one ranked point', () => {
+    expect(sweepSentence(results([v('a', pt()), v('b', pt({ recoveryTimeS: 300 }))]))).toBeNull();
   });
 });
 
@@ -206,9 +227,12 @@ describe('the verdict when the run ends before a recovery could last the hold', 
     expect(verdictSentence(r)).toBe('After the fault, no variant brings the service back within 1m (as-is\'s recovery cannot be judged: the run ends 1m after the fault, less than the 5m hold a recovery must last (lengthen the horizon)).');
   });
 
-  it('says so when the fault outlasts the run (it read "no variant brings the service back before the run ends")', () => {
+  it('says no variant restored its users while a fault that outlasts the run went on (recovery is judged during it)', () => {
     const r = withHold([v('as-is', neverBack(5 * 3600)), v('fixed', neverBack(4 * 3600))], 300);
-    expect(verdictSentence(r)).toBe('After the fault, recovery cannot be judged: the fault is still on when the run ends (at 4h; lengthen the horizon past the fault).');
+    expect(verdictSentence(r)).toBe('After the fault, no variant\'s users are restored while the fault goes on (to the end of the run, 4h).');
+    // One restored during it is the winner, and the baseline says it was not.
+    const during = withHold([v('as-is', neverBack(5 * 3600)), v('switch', pt({ recoveryTimeS: 14400, lastTriggerEndS: 5 * 3600 }))], 300);
+    expect(verdictSentence(during)).toBe('After the fault, switch brings the service back in 4h; as-is is not restored while the fault goes on (to the end of the run, 4h).');
   });
 
   it('still says "does not recover within" when the window held the hold', () => {

@@ -74,9 +74,9 @@ describe('the results value and its files', () => {
     expect(r.columns.run.find((c) => c.name === 'queue_len')).toMatchObject({ unit: 'level' });
     expect(r.columns.run.find((c) => c.name === 'dead_lettered')).toMatchObject({ unit: 'count' });
     expect(r.populations).toEqual([
-      { name: 'app', route: 'login', role: 'user' },
-      { name: 'worker', route: 'default', role: 'user' },
-      { name: 'scraper', route: 'search', role: 'attacker' },
+      { name: 'app', route: 'login', role: 'user', contract: null },
+      { name: 'worker', route: 'default', role: 'internal', contract: null },
+      { name: 'scraper', route: 'search', role: 'attacker', contract: null },
     ]);
     expect(r.subject).toEqual(['app', 'worker']);
   });

@@ -1,9 +1,13 @@
 // The shipped story 001 scenario: a per-key limit of 100/min in front of 4 instances. The
-// partner is the scenario's only population and does not retry, so its OK answers per
-// minute (1-s buckets summed) are exactly what the limiter let through.
+// partner (role partner, contract 100 a minute) is the scenario's only population and does
+// not retry, so its OK answers per minute (1-s buckets summed) are exactly what the limiter
+// let through, and the partner measures judge each variant against its contract.
 import { describe, it, expect } from 'vitest';
 import { loadScenarioFile } from '../../src/scenario/load.js';
 import { runOne, type RunResult } from '../../src/experiment/run-one.js';
+import { runExperiment } from '../../src/experiment/experiment.js';
+import { buildResults } from '../../src/results/build.js';
+import { verdictSentence } from '../../src/report/verdict.js';
 
 const loaded = loadScenarioFile('scenarios/distributed-rate-limiting.yaml');
 const run = (name: string): RunResult => {
@@ -28,10 +32,49 @@ function maxOkInSpan(r: RunResult, span: number): number {
 }
 
 describe('scenarios/distributed-rate-limiting.yaml', () => {
-  it('has one bucket per second and the partner as its only population', () => {
+  it('has one bucket per second and the partner, held to 100 a minute, as its only population', () => {
     for (const v of loaded.variants) {
       expect(v.scenario.measures.bucket).toBe(1);
       expect(Object.keys(v.scenario.clients)).toEqual(['partner']);
+      expect(v.scenario.clients.partner.role).toBe('partner');
+      expect(v.scenario.clients.partner.contract).toEqual({ limit: LIMIT, window: 60 });
+    }
+  });
+
+  it('reports the partner as held to its contract, or not, and served up to it, never as an outage', () => {
+    const m = (name: string) => run(name).summary.measures;
+    const all = Object.fromEntries(loaded.variants.map((v) => [v.name, m(v.name)]));
+    for (const [name, x] of Object.entries(all)) {
+      // Its 429s above the contract are the limiter working: no variant is broken before any fault.
+      expect(x.healthyBeforeTrigger, name).toBe(1);
+      expect(x.successRatio, name).toBeNull(); // the verdict has no users
+    }
+    // Held (about 1x): the sliding log exactly; a shared fixed window a little above, since a
+    // minute whose 100 came slowly (Poisson arrivals) is followed by one whose 100 come at once.
+    expect(all['boundary-sliding-log'].partnerPeakMultiple).toBe(1);
+    expect(all['boundary-sliding-log'].partnerExcessShare).toBe(0);
+    expect(all.shared.partnerPeakMultiple).toBeGreaterThanOrEqual(1);
+    expect(all.shared.partnerPeakMultiple).toBeLessThanOrEqual(1.25);
+    expect(all.shared.partnerExcessShare).toBeLessThan(0.08);
+    // Per instance: about 4x (each of 4 instances lets its own 100 a minute through), 3 in 4 beyond.
+    expect(all['per-instance'].partnerPeakMultiple).toBeGreaterThanOrEqual(3.9);
+    expect(all['per-instance'].partnerPeakMultiple).toBeLessThanOrEqual(4.3);
+    expect(all['per-instance'].partnerExcessShare).toBeCloseTo(0.75, 2);
+    // The fixed window's boundary: 100 just before 60s and 100 just after, 2x; half of it beyond.
+    expect(all['boundary-fixed-window'].partnerPeakMultiple).toBe(2);
+    expect(all['boundary-fixed-window'].partnerExcessShare).toBe(0.5);
+    // The sliding window counter lets a few through after the boundary (at most 117 in a minute).
+    expect(all['boundary-sliding-window-counter'].partnerPeakMultiple).toBeGreaterThan(1);
+    expect(all['boundary-sliding-window-counter'].partnerPeakMultiple).toBeLessThanOrEqual(1.17);
+    // The store outage: open lets ~600 through that minute (6x), local 400 (4x), closed none.
+    expect(all['outage-open'].partnerPeakMultiple).toBeGreaterThan(5.5);
+    expect(all['outage-local'].partnerPeakMultiple).toBeGreaterThanOrEqual(3.9);
+    expect(all['outage-local'].partnerPeakMultiple).toBeLessThanOrEqual(4.3);
+    expect(all['outage-closed'].partnerPeakMultiple).toBeLessThanOrEqual(1.25);
+    // Served up to the contract everywhere but fail-closed, which refuses one minute of four.
+    for (const [name, x] of Object.entries(all)) {
+      if (name === 'outage-closed') expect(x.partnerServedShare, name).toBeCloseTo(0.75, 2);
+      else expect(x.partnerServedShare, name).toBe(1);
     }
   });
 
@@ -90,5 +133,24 @@ describe('scenarios/distributed-rate-limiting.yaml', () => {
     expect(sum(closed.columns.fail_rate_limited, 120, 180)).toBe(attemptsInMinute(closed, OUTAGE_MINUTE));
     // Local: each instance counts its quarter on its own again: 4 x 100.
     expect(okInMinute(local, OUTAGE_MINUTE)).toBe(INSTANCES * LIMIT);
+  });
+});
+
+describe('the ranking and the verdict of story 001 (the partner judged by its contract)', () => {
+  it('ranks the story\'s recommended designs above per-instance counting and the fixed window, and says how the partner was held', async () => {
+    const x = await runExperiment(loaded, { workers: 0 });
+    const entries = x.ranking!.points[0].entries;
+    const place = (name: string) => entries.findIndex((e) => e.variant === name);
+    for (const good of ['shared', 'boundary-sliding-log', 'boundary-sliding-window-counter', 'outage-local']) {
+      for (const bad of ['per-instance', 'boundary-fixed-window']) expect(place(good), `${good} above ${bad}`).toBeLessThan(place(bad));
+    }
+    // Nobody is "unhealthy before the fault": the partner's 429s above its contract are the limiter working.
+    expect(entries.every((e) => e.healthyBefore)).toBe(true);
+    // The objectives are the partner's, then the costs: no users' recovery is weighed.
+    expect(x.ranking!.objectives.slice(0, 3)).toEqual(['partnerServedShare', 'partnerExcessShare', 'partnerPeakMultiple']);
+    expect(x.ranking!.objectives).not.toContain('recoveryTimeS');
+    const sentence = verdictSentence(buildResults(x))!;
+    expect(sentence).toMatch(/^boundary-sliding-log holds partner to its contract of 100 per 1m: 100% of what it was entitled to served, 0% served beyond it, at most 1x the limit in any 1m; per-instance serves 7\d(\.\d)?% beyond it, up to 4\.\d+x the limit/);
+    expect(sentence).not.toMatch(/recover|fault/);
   });
 });

@@ -119,6 +119,7 @@ function plainFault(f: Fault): true | string {
 const POPULATION: Rules<Population> = {
   description: 'read',
   role: 'read', // read by the measures, through the recorder's populations
+  contract: 'read', // read by the partner measures only
   clients: 'read', // populationState draws the client of each action
   arrivals: (a) => a.kind !== 'closed' || 'closed arrivals',
   retry: (layer) => layerAllows(resolveLayer('app', layer)),

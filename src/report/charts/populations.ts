@@ -2,7 +2,8 @@
  * Who fared how at the compared point: per population, the users' success and perceived
  * outage, one bar per variant in its colour, so "the service recovered" can be checked
  * against whose users it recovered for (the legacy app, the queue workers, the partner).
- * An attacker population is labelled: its refused requests are the service working.
+ * A population whose role is not user is labelled with it (partner, internal, attacker): a
+ * partner's refusals above its contract, or an attacker's, are the service working.
  */
 import { DATASETS, pickParam, picked, topLevel, variantColor, type Chart, type ChartContext } from './common.js';
 

@@ -18,8 +18,8 @@ import { DATASETS } from '../charts/common.js';
 import { FLOOR_TEXT, UNHEALTHY_TEXT, atPoint, cellOf, featuredPointIndex, headlineMeasures, healthyBefore, pointLabel } from '../cells.js';
 import { keySettings } from './settings.js';
 import { compactRankingColumns, onFront, rankingCells, rankingColumns, rankingNote } from '../ranking-view.js';
-import { verdictPoint, verdictSentence } from '../verdict.js';
-import { populationMeasures, populationRows } from '../populations-view.js';
+import { verdictPoint, verdictText } from '../verdict.js';
+import { populationMeasures, populationRows, roleFlag } from '../populations-view.js';
 import { actionRows, whenText } from '../actions-view.js';
 import { escapeHtml as esc, inlineJson, inlineScript } from './escape.js';
 import { vendorScripts } from './vendor.js';
@@ -64,7 +64,7 @@ export function renderReportHtml(b: ResultsBundle): string {
   const heatmap = plan.charts.filter((c) => c.id === 'heatmap');
   const populations = plan.charts.filter((c) => c.id === 'populations');
   const across = plan.charts.filter((c) => !TIME_SERIES.has(c.id) && c.id !== answerId && c.id !== 'heatmap' && c.id !== 'populations');
-  const verdict = verdictSentence(r);
+  const verdict = verdictText(r);
 
   return `<!doctype html>
 <html lang="en">
@@ -313,12 +313,12 @@ function populationSection(r: Results, colors: string[], chart: string): string 
   const body = rows.map((row, i) =>
     `<tr data-variant="${esc(row.variant)}" data-population="${esc(row.population)}"${i > 0 && rows[i - 1].variant === row.variant ? ' class="same-variant"' : ''}>` +
     `<th scope="row">${swatch(row.variant)}<span class="variant-name">${esc(row.variant)}</span></th>` +
-    `<td>${esc(row.population)}${row.role === 'attacker' ? ' <span class="flag">attacker</span>' : ''}</td>` +
+    `<td>${esc(row.population)}${roleFlag(row.role) ? ` <span class="flag">${esc(roleFlag(row.role)!)}</span>` : ''}</td>` +
     row.cells.map((c) => `<td data-measure="${esc(c.key)}"><span class="value">${esc(c.text)}</span></td>`).join('') +
     '</tr>').join('\n');
   return `<section id="populations">
 <h2>Per population${at ? ` at ${esc(at)}` : ''}</h2>
-<p class="note">How each population's users fared at the compared point: the verdict is about ${esc(r.subject.join(', '))}; an attacker's refused requests are the service working.</p>
+<p class="note">How each population's users fared at the compared point: the verdict is about ${r.subject.length ? esc(r.subject.join(', ')) : 'no users (only partners, judged by their contracts)'}; a partner refused above its contract, or an attacker refused, is the service working.</p>
 ${chart}
 <details id="population-details"${chart ? '' : ' open'}>
 <summary>Every population measure, as a table</summary>

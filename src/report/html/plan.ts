@@ -22,7 +22,8 @@ import { extraSeriesChart } from '../charts/extra-series.js';
 import { HEATMAP_MEASURES, HEATMAP_STATUS, heatmapChart, type HeatmapAxis } from '../charts/heatmap.js';
 import { populationsChart } from '../charts/populations.js';
 import { searchRows, tippingPointsChart } from '../charts/tipping-points.js';
-import { populationRows } from '../populations-view.js';
+import { populationRows, roleFlag } from '../populations-view.js';
+import type { Role } from '../../scenario/schema-clients.js';
 import { actionRows, whenText } from '../actions-view.js';
 import { pointLabel } from '../cells.js';
 import { formatDuration, parseDuration, parseRate } from '../../scenario/units.js';
@@ -250,7 +251,7 @@ function sweepRows(r: Results, divisor: number): { axis: SweepAxis; rows: Row[] 
 /** Success and perceived outage per variant and population at the compared point (the population table's numbers). */
 function populationChartRows(r: Results, point: number, divisor: number): { populations: string[]; rows: Row[] } {
   const table = populationRows(r, point);
-  const name = (p: { population: string; role: string }) => (p.role === 'attacker' ? `${p.population} (attacker)` : p.population);
+  const name = (p: { population: string; role: Role }) => (roleFlag(p.role) ? `${p.population} (${roleFlag(p.role)})` : p.population);
   const rows = table.map((p) => {
     const v = r.variants.find((x) => x.name === p.variant)!;
     const scope = atPoint(v, point)!.populations.find((s) => s.name === p.population)!;

@@ -63,11 +63,7 @@ export function keySettings(r: Results): Setting[] {
     if (i > 0 && windows[i] !== windows[0]) out.push({ label: `faults (${v.name})`, value: windows[i] });
   });
 
-  const attackers = r.populations.filter((p) => p.role === 'attacker').map((p) => p.name);
-  out.push({
-    label: 'verdict about',
-    value: `the users of ${r.subject.join(', ')}${attackers.length ? `; refusing ${attackers.join(', ')} (role attacker) is not an outage` : ''}`,
-  });
+  out.push({ label: 'verdict about', value: verdictAbout(r) });
   const m = r.measureSettings;
   out.push({
     label: 'recovered when',
@@ -80,4 +76,27 @@ export function keySettings(r: Results): Setting[] {
     out.push({ label: 'baseline (1x)', value: `${formatValue('rate', base)} user actions${m.baselineRate !== undefined ? ' (declared)' : ' (measured before the first fault)'}` });
   }
   return out;
+}
+
+/**
+ * Whose outcomes the verdict judges, role by role: its users (internal ones for success
+ * only), the partners held to their contracts, and the attackers whose refusals are not an
+ * outage.
+ */
+function verdictAbout(r: Results): string {
+  const named = (role: string) => r.populations.filter((p) => p.role === role).map((p) => p.name);
+  const internal = new Set(named('internal'));
+  const users = r.subject.filter((n) => !internal.has(n));
+  const parts: string[] = [];
+  if (users.length) parts.push(`the users of ${users.join(', ')}`);
+  const inner = r.subject.filter((n) => internal.has(n));
+  if (inner.length) parts.push(`${inner.join(', ')} (role internal: success only, not latency)`);
+  if (parts.length === 0) parts.push('no users');
+  const partners = r.populations.filter((p) => p.role === 'partner' && p.contract);
+  if (partners.length) {
+    parts.push(`partners held to their contracts: ${partners.map((p) => `${p.name} (${p.contract!.limit} per ${formatDuration(p.contract!.windowS)}; refusing it above that is not an outage)`).join(', ')}`);
+  }
+  const attackers = named('attacker');
+  if (attackers.length) parts.push(`refusing ${attackers.join(', ')} (role attacker) is not an outage`);
+  return parts.join('; ');
 }
