@@ -36,7 +36,7 @@ import { tieLimit, tieTolerance, type MeasureDescriptor } from '../measures/meas
 import type { MeasureRegistry } from '../measures/registry.js';
 import type { PointAggregate, VariantAggregate } from './aggregate.js';
 import type { ResolvedBound, ResolvedFloor } from './expectations.js';
-import { commonSeeds, compareOn, type Side } from './paired.js';
+import { commonSeeds, compareOn, judge, type Side } from './paired.js';
 import { orderByTradeOffs } from './pareto.js';
 import { PARTNER_OBJECTIVES } from '../measures/partner.js';
 
@@ -95,7 +95,12 @@ export interface RankingEntry {
    * empty for the first itself and for a tie with it; both non-empty is a trade-off, which the
    * verdict states.
    */
-  versusFirst: { worseOn: string[]; betterOn: string[] };
+  versusFirst: {
+    worseOn: string[];
+    betterOn: string[];
+    /** Better than the first on average beyond the tie tolerance, but not beyond seed noise (a tie for the ranking). */
+    betterWithinNoiseOn: string[];
+  };
   /** The floors it is below at this point (empty when it meets them all). */
   floorsBroken: FloorBreach[];
   /** Means across seeds (recovered: the fraction of seeds) of the objectives and RANKING_CONTEXT. */
@@ -327,7 +332,11 @@ export function rankVariants(variants: readonly VariantAggregate[], registry: Me
         decidedBy,
         front: front.get(i) ?? 1,
         dominatedBy: order.filter((j) => gates[j] === gates[i] && j !== i && sides[j][i].length > 0 && dominatesOn(sides[j][i])).map((j) => here[j].name),
-        versusFirst: i === first ? { worseOn: [], betterOn: [] } : { worseOn: keysWhere(first, i, 'a'), betterOn: keysWhere(first, i, 'b') },
+        versusFirst: i === first ? { worseOn: [], betterOn: [], betterWithinNoiseOn: [] } : {
+          worseOn: keysWhere(first, i, 'a'),
+          betterOn: keysWhere(first, i, 'b'),
+          betterWithinNoiseOn: objectives.filter((m, k) => sides[first][i][k] === null && judge(m, here[i].p, here[first].p).leaning === 'a').map((m) => m.key),
+        },
         floorsBroken: breaches[i],
         values: Object.fromEntries(shown.map((key) => [key, p.measures[key]?.value ?? null])),
         outageSavedS: saved,

@@ -144,20 +144,29 @@ function tieClause(r: Results, winners: RankingRow[], e: RankingRow): string | n
 }
 
 /**
- * The trade-off between the pick and the best-ranked variant that beats it on something
- * ("client-ceiling is better on recovery time (2m31s against 2m47s); all-defences on perceived
- * outage (12m against 15m), peak load (4.58x against 7.62x) and new users served (98% against
- * 51%)"). Null when no variant of the pick's gate beats it on anything users feel (a cost
- * alone is no trade-off), or when that variant is `except` (the baseline, whose clause says it).
+ * The trade-off between the pick and the best-ranked variant that beats it on something users
+ * feel ("client-ceiling is better on recovery time (2m31s against 2m47s); all-defences on
+ * perceived outage (12m against 15m), peak load (4.58x against 7.62x) and new users served
+ * (98% against 51%)"); or, when that advantage is beyond the tie tolerance on average but
+ * within seed noise, said as such ("client-ceiling is back sooner on average on recovery time
+ * (2m31s against 2m47s), within seed noise over 3 seeds"). Null when no variant of the pick's
+ * gate beats it on anything users feel (a cost alone is no trade-off), or when that variant is
+ * `except` (the baseline, whose clause says it).
  */
 function tradeOffClause(r: Results, p: RankedPoint, first: RankingRow, except: string | undefined): string | null {
-  // Only a rival better on something users feel: being cheaper while users fare worse is no trade-off worth the sentence.
   const felt = (key: string) => r.measures.find((m) => m.key === key)?.cost === false;
-  const rival = p.entries.find((e) => e !== first && e.variant !== except && e.versusFirst.betterOn.some(felt) && e.versusFirst.worseOn.length > 0 && e.floorsBroken.length === 0 && e.healthyBefore);
-  if (!rival) return null;
-  const mine = objectivesText(r, rival.versusFirst.betterOn, [rival], first);
-  const theirs = objectivesText(r, rival.versusFirst.worseOn, [first], rival);
-  return `${rival.variant} is better on ${mine}; ${first.variant} on ${theirs}`;
+  const eligible = (e: RankingRow) => e !== first && e.variant !== except && e.floorsBroken.length === 0 && e.healthyBefore;
+  const rival = p.entries.find((e) => eligible(e) && e.versusFirst.betterOn.some(felt) && e.versusFirst.worseOn.length > 0);
+  if (rival) {
+    const mine = objectivesText(r, rival.versusFirst.betterOn, [rival], first);
+    const theirs = objectivesText(r, rival.versusFirst.worseOn, [first], rival);
+    return `${rival.variant} is better on ${mine}; ${first.variant} on ${theirs}`;
+  }
+  const near = p.entries.find((e) => eligible(e) && e.versusFirst.betterWithinNoiseOn.some(felt));
+  if (!near) return null;
+  const mine = objectivesText(r, near.versusFirst.betterWithinNoiseOn.filter(felt), [near], first);
+  const theirs = near.versusFirst.worseOn.length > 0 ? `; ${first.variant} is better on ${objectivesText(r, near.versusFirst.worseOn, [first], near)}` : '';
+  return `${near.variant} is better on average on ${mine}, but within seed noise over ${p.pairedSeeds} seeds${theirs}`;
 }
 
 /** Variants set below a floor: "starving is below a floor: signup's success before the fault is 33% (floor 97%, 3 points under the baseline's)". */

@@ -141,7 +141,7 @@ const rankingEntrySchema = z.strictObject({
   decidedBy: z.string().nullable(),
   front: z.number().int(),
   dominatedBy: z.array(z.string()),
-  versusFirst: z.strictObject({ worseOn: z.array(z.string()), betterOn: z.array(z.string()) }),
+  versusFirst: z.strictObject({ worseOn: z.array(z.string()), betterOn: z.array(z.string()), betterWithinNoiseOn: z.array(z.string()) }),
   floorsBroken: z.array(z.strictObject({ population: z.string(), measure: z.string(), kind: z.enum(['atLeast', 'atMost']), limit: num, value: maybe, byDefault: z.boolean() })),
   values: z.record(z.string(), maybe),
   outageSavedS: maybe,

@@ -45,7 +45,7 @@ describe('the ranking weighs trade-offs', () => {
     expect(names(p)).toEqual(['1 all-defences', '2 client-ceiling']);
     const second = p.entries[1];
     expect(second.front).toBe(1); // a trade-off: neither dominates
-    expect(second.versusFirst).toEqual({ worseOn: ['perceivedOutageS', 'originalSuccessAfterFault', 'peakLoadMultiple'], betterOn: ['recoveryTimeS'] });
+    expect(second.versusFirst).toEqual({ worseOn: ['perceivedOutageS', 'originalSuccessAfterFault', 'peakLoadMultiple'], betterOn: ['recoveryTimeS'], betterWithinNoiseOn: [] });
     expect(second.decidedBy).toBe('perceivedOutageS');
     expect(p.pairedSeeds).toBe(3);
   });
