@@ -30,8 +30,11 @@ describe("Welch's t test", () => {
     expect(r.p).toBeGreaterThan(0);
     expect(r.p).toBeLessThan(1e-12);
     expect(r.df).toBeCloseTo(8, 6);
-    const c = measureChange(recovery, point([100, 101, 102, 100, 101]), point([300, 301, 302, 300, 301]));
+    // Other seeds on the head's side: nothing pairs up, and Welch's test decides.
+    const c = measureChange(recovery, point([100, 101, 102, 100, 101]), point([300, 301, 302, 300, 301], 'recoveryTimeS', 11));
     expect(c.why).toBe('Welch p < 0.001');
+    // The same seeds, each 200 s later: the change has no noise at all.
+    expect(measureChange(recovery, point([100, 101, 102, 100, 101]), point([300, 301, 302, 300, 301])).why).toBe('every seed moved by the same amount');
   });
 
   it('says nothing about noise with one seed on a side', () => {
@@ -44,14 +47,28 @@ describe("Welch's t test", () => {
   });
 });
 
-const point = (seeds: Array<number | null>, key = 'recoveryTimeS'): PointResult => ({
+/** A point with these per-seed values, seeds `firstSeed`, `firstSeed + 1`, … (two points with the same first seed pair up). */
+const point = (seeds: Array<number | null>, key = 'recoveryTimeS', firstSeed = 1): PointResult => ({
   point: 0, values: {}, runs: seeds.length, measures: { [key]: { value: seeds.includes(null) ? null : seeds.reduce((a, b) => a! + b!, 0)! / seeds.length, lo: null, hi: null } },
   attemptsHistogram: [], populations: [], routes: [], quotas: [], faults: [],
-  perSeed: seeds.map((v, i) => ({ seed: i + 1, measures: { [key]: v }, actions: [] })),
+  perSeed: seeds.map((v, i) => ({ seed: firstSeed + i, measures: { [key]: v }, actions: [] })),
 });
 const recovery = { key: 'recoveryTimeS', label: 'recovery time', unit: 'duration' as const, better: 'lower' as const };
 
 describe('a measure change', () => {
+  it('compares the same seeds seed by seed: 16 s slower on every seed is beyond noise though the seeds spread over minutes', () => {
+    // Seed by seed +15, +15, +18 s; across seeds the values spread from 100 to 318 s.
+    const base = [100, 200, 300], head = [115, 215, 318];
+    const paired = measureChange(recovery, point(base), point(head));
+    expect(paired).toMatchObject({ beyondNoise: true, direction: 'worse' });
+    expect(paired.why).toMatch(/^paired t p = 0\.0\d\d$/);
+    expect(paired.delta).toBeCloseTo(16, 9);
+    // The same values from other seeds: Welch's test sees only the spread, and calls it noise.
+    const unpaired = measureChange(recovery, point(base), point(head, 'recoveryTimeS', 11));
+    expect(unpaired).toMatchObject({ beyondNoise: false, direction: 'same' });
+    expect(unpaired.why).toMatch(/^within seed noise \(Welch p = 0\.\d+\)$/);
+  });
+
   it('is worse beyond noise when recovery takes clearly longer', () => {
     const c = measureChange(recovery, point([150, 155, 160]), point([540, 560, 580]));
     expect(c).toMatchObject({ beyondNoise: true, direction: 'worse', delta: 405 });
@@ -78,7 +95,7 @@ describe('a measure change', () => {
     const q = measureChange(queueWait, point([0.00200, 0.00201, 0.00202], 'meanQueueWaitS'), point([0.00190, 0.00191, 0.00192], 'meanQueueWaitS'));
     expect(q.p!).toBeLessThan(0.05);
     expect(q).toMatchObject({ beyondNoise: false, direction: 'same' });
-    expect(q.why).toBe('within the tie tolerance (10ms or 5%), Welch p < 0.001');
+    expect(q.why).toBe('within the tie tolerance (10ms or 5%), paired t p < 0.001');
     const retryShare = { key: 'retryShare', label: 'retry share', unit: 'share' as const, better: 'lower' as const };
     const small = measureChange(retryShare, point([0.212, 0.213, 0.214], 'retryShare'), point([0.221, 0.222, 0.223], 'retryShare'));
     expect(small.p!).toBeLessThan(0.05);

@@ -6,7 +6,8 @@
  * values, so result folders and freshly run scenarios are compared the same way, and every
  * writer (terminal, JSON, markdown) renders this one value.
  *
- * "Beyond seed noise" (docs/diff.md): Welch's t test on the per-seed values at the 5% level,
+ * "Beyond seed noise" (docs/diff.md): a t test on the per-seed values at the 5% level (paired
+ * seed by seed when both sides ran the same seeds with a value on each, else Welch's),
  * AND a change larger than the measure's tie tolerance (the ranking's own notion of "the
  * same", read from the one place that defines it, tieTolerance in src/measures/measure.ts:
  * recovery times within 10 s or 5%, shares within a point, a default by unit for a measure
@@ -20,6 +21,7 @@ import { formatValue } from '../../measures/format.js';
 import { sameValue } from '../../scenario/sweep.js';
 import type { PointResult, Results, RankingResult } from '../results.js';
 import { welch } from './welch.js';
+import { pairedT } from './paired-t.js';
 
 type Value = string | number;
 
@@ -94,6 +96,11 @@ function samePoint(a: Record<string, Value>, b: Record<string, Value>): boolean 
   return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && sameValue(a[k], b[k]));
 }
 
+/** Do both points hold the same seeds, in the same order (so that per-seed lists pair up)? */
+function sameSeeds(a: PointResult, b: PointResult): boolean {
+  return a.perSeed.length === b.perSeed.length && a.perSeed.every((s, i) => s.seed === b.perSeed[i].seed);
+}
+
 function perSeed(p: PointResult, key: string): Array<number | null> {
   return p.perSeed.map((s) => (Object.hasOwn(s.measures, key) ? s.measures[key] : null));
 }
@@ -150,16 +157,20 @@ export function measureChange(info: { key: string; label: string; unit: Unit; be
     }
   }
   const bv = b.filter((x): x is number => x !== null), hv = h.filter((x): x is number => x !== null);
-  const test = welch(bv, hv);
+  // The same seeds on both sides, each with a value: compared seed by seed (paired-t.ts).
+  const paired = countNote === '' && bv.length === b.length && hv.length === h.length && sameSeeds(base, head);
+  const test = paired ? pairedT(bv, hv) : welch(bv, hv);
+  const name = paired ? 'paired t' : 'Welch';
   if (!test) return none(`${countNote}one seed on a side: a change cannot be told from noise`);
   const baseMean = bv.reduce((x, y) => x + y, 0) / bv.length;
   const tie = tieOf(info, baseMean, baseMean + test.delta);
   const common = { ...out, delta: test.delta, lo: test.lo, hi: test.hi, p: test.p };
   if (test.delta === 0) return { ...common, beyondNoise: false, direction: 'same', why: `${countNote}no change` };
-  if (test.p >= NOISE_LEVEL) return { ...common, beyondNoise: false, direction: 'same', why: `${countNote}within seed noise (Welch ${pText(test.p)})` };
+  if (test.p >= NOISE_LEVEL) return { ...common, beyondNoise: false, direction: 'same', why: `${countNote}within seed noise (${name} ${pText(test.p)})` };
   // Beyond noise only when the change exceeds the tolerance (by more than float rounding: a tolerance of 0 is exact).
-  if (Math.abs(test.delta) <= tie.limit + 1e-12) return { ...common, beyondNoise: false, direction: 'same', why: `${countNote}within the tie tolerance (${tie.text}), Welch ${pText(test.p)}` };
-  return { ...common, beyondNoise: true, direction: directionOf(info.better, test.delta), why: `${countNote}${test.df === Infinity ? 'every seed agrees on each side' : `Welch ${pText(test.p)}`}` };
+  if (Math.abs(test.delta) <= tie.limit + 1e-12) return { ...common, beyondNoise: false, direction: 'same', why: `${countNote}within the tie tolerance (${tie.text}), ${name} ${pText(test.p)}` };
+  const agree = paired ? 'every seed moved by the same amount' : 'every seed agrees on each side';
+  return { ...common, beyondNoise: true, direction: directionOf(info.better, test.delta), why: `${countNote}${test.df === Infinity ? agree : `${name} ${pText(test.p)}`}` };
 }
 
 function rankingPoints(k: RankingResult | null): RankingResult['points'] {
