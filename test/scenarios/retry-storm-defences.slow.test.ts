@@ -57,11 +57,15 @@ describe('scenarios/retry-storm.yaml: the defences', () => {
       expect(entry('client-ceiling').values.recoveryTimeS!).toBeLessThan(entry('remote-switch').values.recoveryTimeS!);
     });
 
-    it('spreading Retry-After or the sync flush alone does not stop the storm, and ranks with the baseline', () => {
+    it('spreading Retry-After or the sync flush alone does not stop the storm, and ranks no better than the baseline', () => {
+      // Spreading Retry-After makes no difference beyond tolerance: it shares the baseline's
+      // rank. Spreading the sync flush alone serves fewer new users after the fault (17%
+      // against 25% at seed 1): it ranks below.
+      expect(entry('spread-retry-after').rank).toBe(entry('as-is').rank);
+      expect(entry('spread-sync-flush').rank).toBeGreaterThan(entry('as-is').rank);
+      expect(entry('spread-sync-flush').decidedBy).toBe('originalSuccessAfterFault');
       for (const name of ['spread-retry-after', 'spread-sync-flush']) {
         expect(entry(name).values.recoveryTimeS, name).toBeNull();
-        // No measurable difference from doing nothing: it shares the baseline's rank.
-        expect(entry(name).rank, name).toBe(entry('as-is').rank);
         expect(Math.abs(entry(name).outageSavedS!), name).toBeLessThan(5 * MINUTE);
       }
     });
