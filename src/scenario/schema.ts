@@ -136,7 +136,7 @@ export const compareSchema = z
       .array(z.string())
       .min(1)
       .optional()
-      .meta({ description: 'The measures the ranking weighs, most important first, each in its better direction (default: recovered, recoveryTimeS, perceivedOutageS, originalSuccessAfterFault and the users\' latency, then the costs peakLoadMultiple, excessAttempts, wastedWorkShare, attemptsPerAction). A variant worse on every objective than another never ranks above it; between variants that trade objectives, the one better on more weight of them ranks first, and the order here breaks ties (docs/measures.md, "How the ranking reads the measures"). Variants unhealthy before the first fault, or below a floor, always rank last.' }),
+      .meta({ description: 'The measures the ranking weighs, most important first, each in its better direction (default: recovered, recoveryTimeS, perceivedOutageS, originalSuccessAfterFault and the users\' latency, then the costs peakLoadMultiple, excessAttempts, wastedWorkShare, attemptsPerAction). A variant worse on every objective than another never ranks above it; between variants that trade objectives, the one better on more weight of them ranks first, and the order here breaks ties (docs/measures.md, The ranking). Variants unhealthy before the first fault, or below a floor, always rank last.' }),
     weights: z
       .record(z.string(), z.number().positive('a weight is a number above 0'))
       .optional()
