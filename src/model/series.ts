@@ -6,6 +6,8 @@
  * Memory grows with the number of buckets, never with the number of events: every
  * quantity is aggregated into its time bucket as it happens.
  */
+import type { LatencyHistogram } from './latency-histogram.js';
+
 /**
  * Why a try failed, as the client saw it. Index into `BucketSeries.failures`; the outcome
  * code of a failure is 1 + its index here (0 = ok). See model/outcomes.ts for what each
@@ -92,6 +94,12 @@ export interface BucketSeries {
   /** Median and 99th percentile of client-observed response latency (s) of attempts answered in the bucket; NaN when none. */
   latencyP50S: Float64Array;
   latencyP99S: Float64Array;
+  /**
+   * Median and 99th percentile of the verdict's users' action latency (s: from the action's
+   * start to its final outcome, success or failure) of the actions that ended in the bucket; NaN when none.
+   */
+  actionLatencyP50S: Float64Array;
+  actionLatencyP99S: Float64Array;
   /** User actions that succeeded / failed, per route (index into RunRecord.routes): sums of the route's populations. */
   routeActionsOk: Float64Array[];
   routeActionsFailed: Float64Array[];
@@ -131,6 +139,21 @@ export const MAX_FINE_CELLS = 100_000;
 /** The width of the fine cells for a horizon: 1 s, or wider so that at most MAX_FINE_CELLS cover it. */
 export function fineCellS(horizonS: number): number {
   return Math.max(1, Math.ceil(horizonS / MAX_FINE_CELLS));
+}
+
+/**
+ * One population's latencies over the whole run, as mergeable sketches (latency-histogram.ts).
+ * - actions: each user action that ended by the horizon (succeeded, failed or abandoned),
+ *   from its start to its final outcome: backoff waits, queueing, every retry and a
+ *   refresh by hand included. Its start is when the user acted (its first attempt, or when
+ *   it was queued on an offline device or held by a breaker before one could be sent).
+ * - attempts: each attempt answered while its client still waited, from send to answer.
+ *   Attempts the client stopped waiting for (timeouts) and hedges cancelled by a winner are
+ *   not in it: they have no answer.
+ */
+export interface PopulationLatency {
+  actions: LatencyHistogram;
+  attempts: LatencyHistogram;
 }
 
 /** Who a population is, as the measures need to know. */
@@ -272,6 +295,8 @@ export interface RunRecord {
    * time law a closed population follows, and what fair queueing protects.
    */
   actionTimes: Array<{ ended: number; timeS: number }>;
+  /** Per population (index into populations): the latency sketches of its actions and attempts. */
+  latency: PopulationLatency[];
 }
 
 /** What a dependency's quota went through in one run (filled by model/server/dependencies.ts). */

@@ -24,7 +24,7 @@ describe('Recorder: counts of the open bucket', () => {
     rec.timedOut(12, 1, TIMEOUT);
     rec.workDone(21, 2, true);
     rec.actionStarted(25, 0);
-    rec.actionEnded(29, 0, true, 1);
+    rec.actionEnded(29, 0, true, 1, 25);
     rec.finish();
     const [p0, p1] = rec.pops;
     expect(Array.from(p0.attempts)).toEqual([1, 0, 0]);
