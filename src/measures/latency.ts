@@ -2,7 +2,7 @@
  * How long users waited: the latency of their actions (from the action's start to its final
  * outcome, success or failure, so backoff waits, queueing and every retry count) and the
  * response time of their attempts (send to answer). Quantiles come from the recorder's
- * mergeable sketches (src/model/latency-histogram.ts), within half a percent; means are exact.
+ * mergeable sketches (src/model/latency-histogram.ts), within 0.4%; means are exact.
  * Users measures, kept per population: a slow-but-successful policy is told from a fast one,
  * and hedging's gain in the tail shows.
  *
@@ -53,7 +53,7 @@ function latencyMeasure<const K extends string>(
 
 const ACTION = "the users' actions that ended, from start to final outcome (success or failure, given up included: backoff waits, queueing and retries count)";
 const ATTEMPT = "the users' attempts answered while they still waited, from send to answer (a timed-out attempt has none)";
-const SKETCH = 'within 0.5%';
+const SKETCH = 'within 0.4%';
 
 const actions = (v: RunView) => v.actionLatency;
 const attempts = (v: RunView) => v.attemptLatency;

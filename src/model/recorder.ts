@@ -212,7 +212,7 @@ export class Recorder {
     } else this.open[pop * COUNTERS + C_FAILURES + outcome - 1]++;
     this.openDirty = true;
     const bin = latencyBin(latencyS);
-    this.bucketAttempts.recordIn(bin, latencyS);
+    this.bucketAttempts.countIn(bin);
     this.latency[pop].attempts.recordIn(bin, latencyS);
   }
 
@@ -255,7 +255,7 @@ export class Recorder {
       const c = this.cell(now);
       this.fine.actionsEnded[c]++;
       if (ok) this.fine.actionsOk[c]++;
-      this.bucketActions.recordIn(bin, latencyS);
+      this.bucketActions.countIn(bin);
     }
     const h = this.attemptsPerActionByPopulation[pop];
     while (h.length <= attempts) h.push(0);
