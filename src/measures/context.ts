@@ -25,7 +25,7 @@ export const preFaultSuccessRatio = defineMeasure({
   aggregate: 'share',
   scope: 'users',
   perPopulation: true,
-  context: true,
+  inPopulationTable: false,
   range: { min: 0, max: 1 },
   compute: (v) => finiteOrNull(v.baseline.successRatio),
 });

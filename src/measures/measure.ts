@@ -60,10 +60,12 @@ export interface MeasureDescriptor<K extends string = string> {
   /** Shown in the per-population outcomes (users measures only). */
   perPopulation?: boolean;
   /**
-   * A reference, not an outcome (the pre-fault success a floor is judged against): kept per
-   * population when perPopulation is set, but left out of the per-population outcome tables.
+   * Whether a perPopulation measure has a column in the per-population tables (report,
+   * summary.md); default true. False keeps it per population in summary.json, for floors and
+   * expectations, without a column: a reference such as pre-fault success, or latency's p95
+   * and mean beside the p50 and p99 the tables show (fourteen columns fit a 1280 px window).
    */
-  context?: boolean;
+  inPopulationTable?: boolean;
   /**
    * What a policy costs the system (load, work, attempts) rather than what its users feel.
    * The ranking weighs the two apart: by default the costs together never outweigh one thing

@@ -14,6 +14,10 @@ import {
   actionsAbandoned, actionsFailed, actionsOk, actionsStarted, answered400, answered426, answered429, deadLettered,
   futileRetryShare, goodputMean, originalSuccessAfterFault, retryShare, successRatio,
 } from './users.js';
+import {
+  actionLatencyMeanS, actionLatencyP50S, actionLatencyP95S, actionLatencyP99S,
+  attemptLatencyMeanS, attemptLatencyP50S, attemptLatencyP95S, attemptLatencyP99S,
+} from './latency.js';
 import { detectedRetryShare, detectionFalsePositiveShare, fingerprintTableBytes } from './detection.js';
 import { baselineRate, healthWindowS, lastTriggerEndS, preFaultLoadMultiple, preFaultSuccessRatio } from './context.js';
 import { partnerExcessShare, partnerPeakMultiple, partnerServedShare } from './partner.js';
@@ -40,6 +44,14 @@ export const BUILTIN_MEASURES = [
   partnerExcessShare,
   partnerPeakMultiple,
   goodputMean,
+  actionLatencyP50S,
+  actionLatencyP95S,
+  actionLatencyP99S,
+  actionLatencyMeanS,
+  attemptLatencyP50S,
+  attemptLatencyP95S,
+  attemptLatencyP99S,
+  attemptLatencyMeanS,
   retryShare,
   futileRetryShare,
   actionsStarted,

@@ -10,6 +10,7 @@
  * it (an attacker's flood loads the server the users depend on).
  */
 import { FAILURE_CAUSES, POPULATION_COUNTERS, type FaultWindow, type PopulationSeries, type RunRecord } from '../model/series.js';
+import { LatencyHistogram } from '../model/latency-histogram.js';
 import type { MeasureSettings } from './settings.js';
 
 /** Start time (s) of bucket i. Always computed the same way so comparisons agree everywhere. */
@@ -382,6 +383,36 @@ export class RunView {
     });
     while (out.length > 1 && out[out.length - 1] === 0) out.pop();
     return (this._histogram = out);
+  }
+
+  // ── Latency: the view's populations' sketches merged (src/model/latency-histogram.ts) ──
+
+  private _actionLatency?: LatencyHistogram;
+  private _attemptLatency?: LatencyHistogram;
+
+  /** The latencies of the users' actions that ended (start to final outcome, failures included). */
+  get actionLatency(): LatencyHistogram {
+    return (this._actionLatency ??= this.mergedLatency('actions'));
+  }
+
+  /** The response times of the users' attempts that were answered while they waited. */
+  get attemptLatency(): LatencyHistogram {
+    return (this._attemptLatency ??= this.mergedLatency('attempts'));
+  }
+
+  /**
+   * One kind of sketch, merged over the view's populations (exact: the order does not matter).
+   * The verdict's users leave internal traffic out when they have users too: a batch job's
+   * success matters, its latency does not (docs/scenario-format.md, role).
+   */
+  private mergedLatency(kind: 'actions' | 'attempts'): LatencyHistogram {
+    const pops = this.record.populations;
+    const users = this.isSubject && pops.some((p, i) => this.members[i] && p.role === 'user');
+    const out = new LatencyHistogram();
+    this.record.latency.forEach((l, p) => {
+      if (this.members[p] && !(users && pops[p].role === 'internal')) out.merge(l[kind]);
+    });
+    return out;
   }
 
   /** Index range [lo, hi) of the buckets lying wholly inside [fromS, toS). */

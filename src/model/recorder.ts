@@ -2,9 +2,12 @@
  * Aggregates what happens into time buckets as it happens, so that memory follows the
  * number of buckets and never the number of events. Counters go straight into their
  * population's bucket (the run's totals are summed when the run finishes); levels (queue
- * length, busy slots) are integrated over time; latencies go into a log-scaled histogram
- * that is summarised (p50, p99) and reset when its bucket closes. The verdict's users are
- * also counted per second (FineSeries), so recovery time does not depend on the bucket width.
+ * length, busy slots) are integrated over time; latencies go into log-scaled sketches
+ * (latency-histogram.ts): one per population and kind for the whole run (the measures' p50,
+ * p95, p99 and mean), and one per kind for the open bucket, summarised (p50, p99) and reset
+ * when the bucket closes. Attempts' latency is every population's; actions' latency is the
+ * verdict's users' (the per-bucket series of what they waited). The verdict's users are also
+ * counted per second (FineSeries), so recovery time does not depend on the bucket width.
  *
  * The per-population counters of the open bucket are counted in one small typed array
  * (`open`, a row of COUNTERS per population) and folded into the series when the bucket
@@ -13,13 +16,8 @@
  * of a storm's time. Counts are whole numbers, so folding them later gives the same bytes;
  * work (a sum of durations) is folded once per bucket, so it is summed in the same order too.
  */
-import { FAILURE_CAUSES, POPULATION_COUNTERS, fineCellS, type BucketSeries, type FineSeries, type PopulationSeries } from './series.js';
-
-/** Latency histogram: bin 0 holds exact zeros, bin i >= 1 covers [L0 * G^(i-1), L0 * G^i). */
-const L0 = 1e-5;
-const G = 1.01;
-const LOG_G = Math.log(G);
-const BINS = 2200; // up to L0 * G^2199 ≈ 3e4 s: beyond any timeout worth simulating
+import { FAILURE_CAUSES, POPULATION_COUNTERS, fineCellS, type BucketSeries, type FineSeries, type PopulationLatency, type PopulationSeries } from './series.js';
+import { LatencyHistogram, latencyBin } from './latency-histogram.js';
 
 const REFUSED_LOCALLY = FAILURE_CAUSES.indexOf('refused-locally');
 
@@ -69,8 +67,11 @@ export class Recorder {
   private readonly subject: boolean[];
   private bucket = 0;
   private nextEdge: number;
-  private readonly latency = new Float64Array(BINS);
-  private latencyCount = 0;
+  /** The open bucket's latencies: attempts answered (every population), actions ended (the verdict's users). */
+  private readonly bucketAttempts = new LatencyHistogram();
+  private readonly bucketActions = new LatencyHistogram();
+  /** Per population, the whole run's latencies (see RunRecord.latency). */
+  readonly latency: PopulationLatency[];
   private readonly queue: Level;
   private readonly busy: Level;
   private readonly slots: Level;
@@ -110,6 +111,7 @@ export class Recorder {
     });
     this.pops = Array.from({ length: populations }, population);
     this.attemptsPerActionByPopulation = this.pops.map(() => [0]);
+    this.latency = this.pops.map(() => ({ actions: new LatencyHistogram(), attempts: new LatencyHistogram() }));
     const cellS = fineCellS(horizonS);
     const cells = Math.max(1, Math.ceil(horizonS / cellS - 1e-9));
     this.fine = {
@@ -124,7 +126,7 @@ export class Recorder {
       failures: FAILURE_CAUSES.map(f),
       actionsStarted: f(), actionsOk: f(), actionsFailed: f(), actionsAbandoned: f(), deadLettered: f(),
       queueLen: f(), busySlots: f(), slots: f(),
-      latencyP50S: f(), latencyP99S: f(),
+      latencyP50S: f(), latencyP99S: f(), actionLatencyP50S: f(), actionLatencyP99S: f(),
       workS: f(), wastedWorkS: f(), lostAttempts: f(),
       routeActionsOk: Array.from({ length: routes }, f),
       routeActionsFailed: Array.from({ length: routes }, f),
@@ -209,14 +211,9 @@ export class Recorder {
       if (firstTry) this.firstTryServed(pop, sentT);
     } else this.open[pop * COUNTERS + C_FAILURES + outcome - 1]++;
     this.openDirty = true;
-    let bin = 0;
-    if (latencyS > 0) {
-      bin = 1 + Math.floor(Math.log(latencyS / L0) / LOG_G);
-      if (bin < 1) bin = 1;
-      else if (bin >= BINS) bin = BINS - 1;
-    }
-    this.latency[bin]++;
-    this.latencyCount++;
+    const bin = latencyBin(latencyS);
+    this.bucketAttempts.countIn(bin);
+    this.latency[pop].attempts.recordIn(bin, latencyS);
   }
 
   /**
@@ -245,21 +242,29 @@ export class Recorder {
     this.openDirty = true;
   }
 
-  actionEnded(now: number, pop: number, ok: boolean, attempts: number): void {
+  /**
+   * An action of population `pop` that started at `startT` ended now, in success or not,
+   * after `attempts` attempts: its latency is the whole wait, backoff and queueing included.
+   */
+  actionEnded(now: number, pop: number, ok: boolean, attempts: number, startT: number): void {
     this.count(now, pop, ok ? C_OK : C_FAILED);
+    const latencyS = now - startT;
+    const bin = latencyBin(latencyS);
+    this.latency[pop].actions.recordIn(bin, latencyS);
     if (this.subject[pop]) {
       const c = this.cell(now);
       this.fine.actionsEnded[c]++;
       if (ok) this.fine.actionsOk[c]++;
+      this.bucketActions.countIn(bin);
     }
     const h = this.attemptsPerActionByPopulation[pop];
     while (h.length <= attempts) h.push(0);
     h[attempts]++;
   }
 
-  /** The user gave up on the action: a failure from the user's view, counted apart too. */
-  actionAbandoned(now: number, pop: number, attempts: number): void {
-    this.actionEnded(now, pop, false, attempts);
+  /** The user gave up on the action (started at `startT`): a failure from the user's view, counted apart too. */
+  actionAbandoned(now: number, pop: number, attempts: number, startT: number): void {
+    this.actionEnded(now, pop, false, attempts, startT);
     this.count(now, pop, C_ABANDONED);
   }
 
@@ -392,27 +397,15 @@ export class Recorder {
     }
   }
 
+  /** The bucket's latency quantiles (NaN when nothing was answered, or no action ended), and fresh sketches for the next. */
   private closeLatency(b: number): void {
-    const n = this.latencyCount;
-    if (n === 0) {
-      this.series.latencyP50S[b] = NaN;
-      this.series.latencyP99S[b] = NaN;
-      return;
-    }
-    this.series.latencyP50S[b] = this.quantile(0.5 * n);
-    this.series.latencyP99S[b] = this.quantile(0.99 * n);
-    this.latency.fill(0);
-    this.latencyCount = 0;
-  }
-
-  /** Representative value (geometric middle of the bin) of the rank-th observation. */
-  private quantile(rank: number): number {
-    let cum = 0;
-    for (let i = 0; i < BINS; i++) {
-      cum += this.latency[i];
-      if (cum >= rank && cum > 0) return i === 0 ? 0 : L0 * Math.pow(G, i - 0.5);
-    }
-    return L0 * Math.pow(G, BINS - 1);
+    const s = this.series, at = this.bucketAttempts, act = this.bucketActions;
+    s.latencyP50S[b] = at.quantile(0.5);
+    s.latencyP99S[b] = at.quantile(0.99);
+    s.actionLatencyP50S[b] = act.quantile(0.5);
+    s.actionLatencyP99S[b] = act.quantile(0.99);
+    at.reset();
+    act.reset();
   }
 
   /**

@@ -7,6 +7,7 @@
  * quantity is aggregated into its time bucket as it happens.
  */
 import type { Role } from '../scenario/schema-clients.js';
+import type { LatencyHistogram } from './latency-histogram.js';
 
 /**
  * Why a try failed, as the client saw it. Index into `BucketSeries.failures`; the outcome
@@ -94,6 +95,12 @@ export interface BucketSeries {
   /** Median and 99th percentile of client-observed response latency (s) of attempts answered in the bucket; NaN when none. */
   latencyP50S: Float64Array;
   latencyP99S: Float64Array;
+  /**
+   * Median and 99th percentile of the verdict's users' action latency (s: from the action's
+   * start to its final outcome, success or failure) of the actions that ended in the bucket; NaN when none.
+   */
+  actionLatencyP50S: Float64Array;
+  actionLatencyP99S: Float64Array;
   /** User actions that succeeded / failed, per route (index into RunRecord.routes): sums of the route's populations. */
   routeActionsOk: Float64Array[];
   routeActionsFailed: Float64Array[];
@@ -139,6 +146,21 @@ export function fineCellS(horizonS: number): number {
 export interface PartnerContract {
   limit: number;
   windowS: number;
+}
+
+/**
+ * One population's latencies over the whole run, as mergeable sketches (latency-histogram.ts).
+ * - actions: each user action that ended by the horizon (succeeded, failed or abandoned),
+ *   from its start to its final outcome: backoff waits, queueing, every retry and a
+ *   refresh by hand included. Its start is when the user acted (its first attempt, or when
+ *   it was queued on an offline device or held by a breaker before one could be sent).
+ * - attempts: each attempt answered while its client still waited, from send to answer.
+ *   Attempts the client stopped waiting for (timeouts) and hedges cancelled by a winner are
+ *   not in it: they have no answer.
+ */
+export interface PopulationLatency {
+  actions: LatencyHistogram;
+  attempts: LatencyHistogram;
 }
 
 /** Who a population is, as the measures need to know. */
@@ -288,6 +310,8 @@ export interface RunRecord {
    * time law a closed population follows, and what fair queueing protects.
    */
   actionTimes: Array<{ ended: number; timeS: number }>;
+  /** Per population (index into populations): the latency sketches of its actions and attempts. */
+  latency: PopulationLatency[];
 }
 
 /** What a dependency's quota went through in one run (filled by model/server/dependencies.ts). */

@@ -154,6 +154,7 @@ export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}):
         lostAttempts: server.lostAttempts,
       },
       actionTimes: populations.map((_, i) => ({ ended: clients.actionsEnded[i], timeS: clients.actionTimeS[i] })),
+      latency: rec.latency,
     };
   };
 

@@ -1,12 +1,12 @@
 /**
- * Outcomes per population at the featured point: success, perceived outage, amplification,
- * retry share, give-ups, dead letters and the 4xx classes each population met, so a verdict
+ * Outcomes per population at the featured point: success, perceived outage, latency,
+ * amplification, retry share, give-ups, dead letters and the 4xx classes each population met, so a verdict
  * for "the users" can be checked against who those users were (the story's bots, legacy app,
  * queue workers). report.html and summary.md both render these rows.
  */
 import type { MeasureInfo, Results } from '../results/results.js';
 import type { Role } from '../scenario/schema-clients.js';
-import { atPoint, cellOf, type Cell } from './cells.js';
+import { atPoint, cellOf, featuredPointIndex, type Cell } from './cells.js';
 
 export interface PopulationRow {
   variant: string;
@@ -23,14 +23,21 @@ export function roleFlag(role: Role): string | null {
   return role === 'user' ? null : role;
 }
 
-/** The per-population outcomes, in registry order (references such as pre-fault success are kept for floors, not shown). */
-export function populationMeasures(r: Results): MeasureInfo[] {
-  return r.measures.filter((m) => m.perPopulation && !m.context);
+/**
+ * The per-population measures the tables show at a point, in registry order: those a measure
+ * does not keep out of the tables (`inPopulationTable: false`, such as latency's p95 and
+ * mean and the pre-fault success a floor reads: they are in summary.json's `populations`),
+ * and a count only when some population met it in some variant (dead letters, 426 answers, …),
+ * as the comparison leaves out a count no variant has.
+ */
+export function populationMeasures(r: Results, point = featuredPointIndex(r)): MeasureInfo[] {
+  const scopes = r.variants.flatMap((v) => atPoint(v, point)?.populations ?? []);
+  return r.measures.filter((m) => m.perPopulation && m.inPopulationTable && (m.unit !== 'count' || scopes.some((s) => (s.measures[m.key]?.value ?? 0) !== 0)));
 }
 
 export function populationRows(r: Results, point: number): PopulationRow[] {
   if (r.populations.length < 2) return []; // one population: the comparison already says it all
-  const measures = populationMeasures(r);
+  const measures = populationMeasures(r, point);
   return r.variants.flatMap((v) => {
     const p = atPoint(v, point);
     if (!p || p.runs === 0) return [];

@@ -26,7 +26,7 @@ export const TIER_MEASURE_INFO: readonly MeasureInfo[] = TIER_MEASURES.map((m) =
   perPopulation: false,
   headline: false,
   cost: false,
-  context: false,
+  inPopulationTable: false,
 }));
 
 export function tierRows(r: Results, point: number): TierRow[] {

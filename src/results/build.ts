@@ -90,7 +90,7 @@ export function buildResults(x: ExperimentResult): Results {
     // In a graph of services the server's measures are the edge's: their labels say so (the
     // ranking's "wasted work 0%" beside a db tier wasting 92% of its slot time read as the whole).
     measures: x.measures.all.map((m) => ({
-      key: m.key, label: m.scope === 'server' && Object.keys(base.services ?? {}).length > 0 ? `${m.label} (edge)` : m.label, doc: m.doc, unit: m.unit, better: m.better, aggregate: m.aggregate, scope: m.scope, perPopulation: m.perPopulation ?? false, headline: m.headline ?? false, cost: m.cost ?? false, context: m.context ?? false,
+      key: m.key, label: m.scope === 'server' && Object.keys(base.services ?? {}).length > 0 ? `${m.label} (edge)` : m.label, doc: m.doc, unit: m.unit, better: m.better, aggregate: m.aggregate, scope: m.scope, perPopulation: m.perPopulation ?? false, headline: m.headline ?? false, cost: m.cost ?? false, inPopulationTable: (m.perPopulation ?? false) && m.inPopulationTable !== false,
     })),
     columns: { run: RUN_COLUMN_INFO.map((c) => ({ ...c })), population: POPULATION_COLUMN_INFO.map((c) => ({ ...c })) },
     expectations: x.expectations.map((e) => roundMeasured({

@@ -110,7 +110,7 @@ export const measureInfoSchema = z.strictObject({
   perPopulation: z.boolean(),
   headline: z.boolean(),
   cost: z.boolean(),
-  context: z.boolean(),
+  inPopulationTable: z.boolean(),
 });
 
 export const columnInfoSchema = z.strictObject({

@@ -196,7 +196,7 @@ describe('rankVariants: against the baseline', () => {
 
   it('carries the objectives and the measures the report shows next to the rank', () => {
     const e = rank([v('a', pt({ retryWaves: 3 }))]).points[0].entries[0];
-    expect(Object.keys(e.values)).toEqual(['recovered', 'recoveryTimeS', 'perceivedOutageS', 'originalSuccessAfterFault', 'peakLoadMultiple', 'excessAttempts', 'wastedWorkShare', 'attemptsPerAction', 'successRatio', 'retryWaves', 'relapses', 'retryShareAtPeak']);
+    expect(Object.keys(e.values)).toEqual(['recovered', 'recoveryTimeS', 'perceivedOutageS', 'originalSuccessAfterFault', 'actionLatencyP99S', 'peakLoadMultiple', 'excessAttempts', 'wastedWorkShare', 'attemptsPerAction', 'successRatio', 'retryWaves', 'relapses', 'retryShareAtPeak']);
     expect(e.values.retryWaves).toBe(3);
   });
 });
@@ -278,7 +278,7 @@ describe('rankingText (the lines `retrystorm run` prints after the table)', () =
     ], undefined, [D]);
     const results = { measures: MEASURES.all.map((m) => ({ key: m.key, label: m.label, unit: m.unit })), ranking } as never;
     expect(rankingText(results).split('\n')).toEqual([
-      'ranking, best first (outage saved against as-is; objectives: recovered, recovery time, perceived outage, new users served, peak load, excess load, wasted work share, attempts per action; one seed: no difference is judged against seed noise):',
+      'ranking, best first (outage saved against as-is; objectives: recovered, recovery time, perceived outage, new users served, latency p99, peak load, excess load, wasted work share, attempts per action; one seed: no difference is judged against seed noise):',
       '  at faults[0].duration = 12m',
       // The hand-made aggregates carry no per-seed values: nothing is judged against seed noise, and the line says so.
       // The share saved is of the baseline's outage, said with its length (it read "75% of its outage").

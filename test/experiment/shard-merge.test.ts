@@ -17,6 +17,7 @@ import { summaryText, seriesText } from '../helpers/outputs.js';
 import { runsJson } from '../../src/experiment/runs-json.js';
 import { writeOutputs } from '../../src/report/write.js';
 import { MergeError, mergeDirs } from '../../src/experiment/merge.js';
+import type { Results } from '../../src/results/results.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -115,6 +116,18 @@ describe('runExperiment with shards, folded by assemble', () => {
     expect(summaryText(merged)).toBe(summaryText(whole));
     expect(runsJson(merged)).toBe(runsJson(whole));
     expect(seriesText(merged)).toBe(seriesText(whole));
+    // The users' latency is among what was compared, with values (equal bytes of nulls would
+    // prove nothing): every point's quantiles and means, per population too, and the series.
+    const summary = JSON.parse(summaryText(merged)) as Results;
+    const latency = ['actionLatencyP50S', 'actionLatencyP95S', 'actionLatencyP99S', 'actionLatencyMeanS', 'attemptLatencyP50S', 'attemptLatencyP95S', 'attemptLatencyP99S', 'attemptLatencyMeanS'];
+    for (const p of summary.variants.flatMap((v) => v.points)) {
+      for (const k of latency) {
+        expect(p.measures[k].value, k).toBeGreaterThan(0);
+        expect(p.populations[0].measures[k].value, k).toBeGreaterThan(0);
+      }
+      expect(p.measures.actionLatencyP99S.value!).toBeGreaterThan(p.measures.actionLatencyP50S.value!);
+    }
+    expect(seriesText(merged).split('\n')[0]).toContain('action_latency_p99_ms');
     expect(whole.expectations.length).toBeGreaterThan(0);
     expect(expandRuns(loaded)).toEqual(whole.runs);
   });

@@ -3,6 +3,7 @@
 // verdict's per-second series, for the measure tests.
 import { FAILURE_CAUSES, POPULATION_COUNTERS, type FaultWindow, type PartnerContract, type PopulationSeries, type RunRecord } from '../../src/model/series.js';
 import type { Role } from '../../src/scenario/schema-clients.js';
+import { LatencyHistogram } from '../../src/model/latency-histogram.js';
 
 export interface PopulationSpec {
   name?: string;
@@ -33,7 +34,7 @@ export function makeRecord(horizonS: number, faults: FaultWindow[], bucketS = 10
       detectedRetries: z(), detectionFalsePositives: z(),
       failures: FAILURE_CAUSES.map(() => z()),
       actionsStarted: z(), actionsOk: z(), actionsFailed: z(), actionsAbandoned: z(), deadLettered: z(),
-      queueLen: z(), busySlots: z(), slots: z(), latencyP50S: z(), latencyP99S: z(),
+      queueLen: z(), busySlots: z(), slots: z(), latencyP50S: z(), latencyP99S: z(), actionLatencyP50S: z(), actionLatencyP99S: z(),
       routeActionsOk: Array.from({ length: routes }, z), routeActionsFailed: Array.from({ length: routes }, z),
       dependencyCalls: [], dependencyRefused: [], workS: z(), wastedWorkS: z(), lostAttempts: z(),
       populations: populations.map(pop),
@@ -52,6 +53,7 @@ export function makeRecord(horizonS: number, faults: FaultWindow[], bucketS = 10
     actions: [],
     totals: { actionsStarted: 0, actionsOk: 0, actionsFailed: 0, attempts: 0, served: 0, queueWaitS: 0, workS: 0, wastedWorkS: 0, capacityS: 0, eventsProcessed: 0, fingerprintPeakEntries: 0, lostAttempts: 0 },
     actionTimes: populations.map(() => ({ ended: 0, timeS: 0 })),
+    latency: populations.map(() => ({ actions: new LatencyHistogram(), attempts: new LatencyHistogram() })),
   };
 }
 

@@ -111,6 +111,7 @@ describe('simulate is deterministic', () => {
         populations: pick(r.populations),
         attemptsPerActionByPopulation: pick(r.attemptsPerActionByPopulation),
         actionTimes: pick(r.actionTimes),
+        latency: pick(r.latency),
         series: { ...r.series, populations: pick(r.series.populations) },
       } as RunRecord);
     };

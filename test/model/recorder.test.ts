@@ -24,7 +24,7 @@ describe('Recorder: counts of the open bucket', () => {
     rec.timedOut(12, 1, TIMEOUT);
     rec.workDone(21, 2, true);
     rec.actionStarted(25, 0);
-    rec.actionEnded(29, 0, true, 1);
+    rec.actionEnded(29, 0, true, 1, 25);
     rec.finish();
     const [p0, p1] = rec.pops;
     expect(Array.from(p0.attempts)).toEqual([1, 0, 0]);
@@ -72,5 +72,36 @@ describe('Recorder: counts of the open bucket', () => {
     expect(sum(rec.series.retries)).toBe(1);
     expect(rec.series.workS[9]).toBe(1 + 0.5 + 0.25);
     expect(rec.series.wastedWorkS[9]).toBe(0.5);
+  });
+});
+
+describe('Recorder: latencies', () => {
+  it("keeps each population's action and attempt latencies for the run, and the verdict's users' actions per bucket", () => {
+    // Population 0 is the verdict's users, population 1 is not (an attacker, say).
+    const rec = new Recorder({ horizonS: 30, bucketS: 10, routeOfPopulation: [0, 0], subject: [true, false] });
+    rec.answer(1, 0, 0.5, 0, true); // 0.5 s
+    rec.actionEnded(1, 0, true, 1, 0.5); // 0.5 s
+    rec.answer(2, 1, 1.9, 0, true); // 0.1 s
+    rec.actionEnded(2, 1, true, 1, 1.9); // 0.1 s: not the verdict's users
+    rec.actionEnded(4, 0, false, 3, 0); // 4 s, a failure: it counts
+    rec.actionAbandoned(15, 0, 2, 3); // 12 s, given up: it counts
+    rec.answer(25, 0, 24.75, 1 + FAILURE_CAUSES.indexOf('queue-full'), false); // a failed answer is an answer: 0.25 s
+    rec.finish();
+    const [p0, p1] = rec.latency;
+    expect([p0.actions.count, p0.attempts.count, p1.actions.count, p1.attempts.count]).toEqual([3, 2, 1, 1]);
+    expect(p0.actions.mean()).toBeCloseTo((0.5 + 4 + 12) / 3, 9);
+    expect(p0.actions.quantile(1)).toBe(12);
+    expect(p0.attempts.quantile(1)).toBe(0.5);
+    expect(p1.actions.quantile(0.5)).toBeCloseTo(0.1, 9);
+    const near = (x: number, want: number) => Math.abs(x / want - 1) <= 0.005;
+    const s = rec.series;
+    // Bucket 0: the users' actions took 0.5 s and 4 s (p50 is the first, p99 the second); the other population's is not in it.
+    expect(near(s.actionLatencyP50S[0], 0.5) && near(s.actionLatencyP99S[0], 4)).toBe(true);
+    expect(near(s.actionLatencyP50S[1], 12) && near(s.actionLatencyP99S[1], 12)).toBe(true);
+    expect(s.actionLatencyP50S[2]).toBeNaN(); // no action ended
+    // Attempts per bucket are every population's: 0.1 s and 0.5 s in bucket 0, nothing in bucket 1, 0.25 s in bucket 2.
+    expect(near(s.latencyP50S[0], 0.1) && near(s.latencyP99S[0], 0.5)).toBe(true);
+    expect(s.latencyP50S[1]).toBeNaN();
+    expect(near(s.latencyP50S[2], 0.25)).toBe(true);
   });
 });

@@ -49,7 +49,7 @@ describe('chart interactions', () => {
   it.skipIf(!hasChromium)(`isolates a variant when its legend entry is clicked, and shows all again on a double-click${skipNote}`, async () => {
     const { page, watch } = await shared();
     const variants = f.bundle.results.variants.map((v) => v.name);
-    for (const chart of ['load', 'goodput', 'latency', 'queue', 'recovery']) {
+    for (const chart of ['load', 'user-latency', 'goodput', 'latency', 'queue', 'recovery']) {
       const before = await opacities(page, chart, 'line');
       expect(Object.keys(before).sort(), chart).toEqual([...variants].sort());
       for (const v of variants) expect(before[v].every((o) => o === 1), `${chart} ${v} before`).toBe(true);

@@ -26,8 +26,8 @@ afterAll(cleanupFixtures);
 describe('planReport charts', () => {
   it('compiles and renders every chart of a one-point experiment and of a sweep', async () => {
     for (const [fixture, ids] of [
-      [s, ['load', 'attempts', 'goodput', 'latency', 'failures', 'queue', 'amplification']], // no give-ups, no dead letters: no other series
-      [f, ['load', 'attempts', 'goodput', 'latency', 'failures', 'queue', 'amplification', 'recovery', 'heatmap', 'populations', 'extra']],
+      [s, ['load', 'user-latency', 'attempts', 'goodput', 'latency', 'failures', 'queue', 'amplification']], // no give-ups, no dead letters: no other series
+      [f, ['load', 'user-latency', 'attempts', 'goodput', 'latency', 'failures', 'queue', 'amplification', 'recovery', 'heatmap', 'populations', 'extra']],
     ] as const) {
       const plan = planReport(fixture.bundle);
       expect(plan.charts.map((c) => c.id)).toEqual(ids);

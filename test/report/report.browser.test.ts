@@ -13,6 +13,7 @@ import { runExperiment } from '../../src/experiment/experiment.js';
 import { writeOutputs } from '../../src/report/write.js';
 import { formatValue } from '../../src/measures/format.js';
 import type { Results } from '../../src/results/results.js';
+import { readResultsFolder } from '../../src/results/bundle.js';
 import { cleanupFixtures, tempDir } from './fixtures.js';
 import { hasChromium, launch, openReport as open, release, skipNote } from './browser.js';
 
@@ -81,7 +82,7 @@ describe('report.html in Chromium', () => {
 
     // Every chart has a view and an SVG with drawn marks.
     const charts = await page.$$eval('.chart-view', (els) => els.map((el) => ({ id: el.id, marks: el.querySelectorAll('svg g[class^="mark-"] > *').length })));
-    expect(charts.map((c) => c.id)).toEqual(['chart-load', 'chart-attempts', 'chart-goodput', 'chart-latency', 'chart-failures', 'chart-queue', 'chart-amplification']);
+    expect(charts.map((c) => c.id)).toEqual(['chart-load', 'chart-user-latency', 'chart-attempts', 'chart-goodput', 'chart-latency', 'chart-failures', 'chart-queue', 'chart-amplification']);
     for (const c of charts) expect(c.marks, c.id).toBeGreaterThan(4);
     const views = await page.evaluate(() => Object.keys((globalThis as { __views?: object }).__views ?? {}));
     expect(views.length).toBe(charts.length);
@@ -148,6 +149,37 @@ describe('report.html in Chromium', () => {
     expect(legend).toEqual(summary.variants.map((v) => v.name));
     const faults = await page.evaluate(() => (globalThis as unknown as { __views: Record<string, { data: (n: string) => unknown[] }> }).__views.load.data('faultWindows'));
     expect(faults).toMatchObject([{ kind: 'dependency-down', start: 5, end: 8 }]);
+
+    // The users' latency, drawn right after the load: the p50 and p99 each variant drew are
+    // timeseries.csv's action_latency_*_ms (one seed, 2 s buckets: a point per bucket, to 4
+    // digits), on a log axis.
+    const drawn = await page.evaluate(() => {
+      const view = (globalThis as unknown as { __views: Record<string, { data: (n: string) => Array<Record<string, number | string | null>>; scale: (n: string) => { type: string } }> }).__views['user-latency'];
+      return { rows: view.data('series').map((r) => ({ variant: r.variant as string, t: r.t as number, p50: r.action_latency_p50_ms, p99: r.action_latency_p99_ms })), scale: view.scale('y').type };
+    });
+    expect(drawn.scale).toBe('log');
+    const csv = readResultsFolder(dir).series;
+    for (const v of summary.variants) {
+      const want = new Map<number, [number, number]>();
+      for (let row = 0; row < csv.rows; row++) {
+        if (csv.variant[row] === v.name) want.set(csv.num.t_s[row] / 60, [csv.num.action_latency_p50_ms[row], csv.num.action_latency_p99_ms[row]]);
+      }
+      const mine = drawn.rows.filter((r) => r.variant === v.name);
+      expect(mine.length, v.name).toBe(want.size);
+      for (const r of mine) {
+        const [p50, p99] = want.get(r.t)!;
+        for (const [got, w] of [[r.p50, p50], [r.p99, p99]] as const) {
+          if (Number.isNaN(w)) expect(got, `${v.name} at ${r.t} min`).toBeNull();
+          else if (w === 0) expect(got, `${v.name} at ${r.t} min`).toBe(0); // failed at once: drawn on the floor
+          else expect(Math.abs((got as number) / w - 1), `${v.name} at ${r.t} min`).toBeLessThan(5e-4);
+        }
+      }
+    }
+    // Whoever waits longest, the chart shows it: the retrying variant's users sat through
+    // timeouts and backoff (its p99 in seconds), the other's failed fast.
+    const maxP99 = (variant: string) => Math.max(...drawn.rows.filter((r) => r.variant === variant && r.p99 !== null).map((r) => r.p99 as number));
+    expect(maxP99('retries')).toBeGreaterThan(1000);
+    expect(maxP99('retries')).toBeGreaterThan(3 * maxP99('no-retries'));
     await page.close();
   });
 

@@ -32,7 +32,7 @@ function results(variants: VariantAggregate[], compare?: Parameters<typeof rankV
   const ranking = rankVariants(variants, MEASURES, { compare, parameters: parameter ? [parameter] : [] });
   const points = variants[0].points.map((p) => ({ index: p.point, values: p.values }));
   return {
-    measures: MEASURES.all.map((m) => ({ key: m.key, label: m.label, unit: m.unit, better: m.better, doc: m.doc, cost: m.cost ?? false, context: m.context ?? false })),
+    measures: MEASURES.all.map((m) => ({ key: m.key, label: m.label, unit: m.unit, better: m.better, doc: m.doc, cost: m.cost ?? false, inPopulationTable: m.inPopulationTable !== false })),
     ranking, variants, horizonS: 4 * 3600, subject: ['users'], populations: [{ name: 'users', route: 'default', role: 'user', contract: null }],
     sweep: parameter ? { parameters: [parameter], points } : null,
   } as never;

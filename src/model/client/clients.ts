@@ -173,7 +173,7 @@ export class Clients {
   cancel(act: number, gen: number): void {
     if (this.actions.gen[act] !== gen) return;
     this.abandonBelow(act, -1, true);
-    this.rec.actionAbandoned(this.engine.now, this.actions.population[act], this.actions.attempts[act]);
+    this.rec.actionAbandoned(this.engine.now, this.actions.population[act], this.actions.attempts[act], this.actions.startT[act]);
     this.ended(act);
     this.release(act);
   }
@@ -269,7 +269,7 @@ export class Clients {
   }
 
   private succeed(act: number): void {
-    this.rec.actionEnded(this.engine.now, this.actions.population[act], true, this.actions.attempts[act]);
+    this.rec.actionEnded(this.engine.now, this.actions.population[act], true, this.actions.attempts[act], this.actions.startT[act]);
     this.ended(act);
     if (this.callEnded !== undefined) return this.endCall(act, true);
     this.release(act);
@@ -300,7 +300,7 @@ export class Clients {
       this.engine.after(p.behaviourRng() * r.after, this.kRefresh, act, actions.gen[act]);
       return;
     }
-    this.rec.actionEnded(this.engine.now, actions.population[act], false, actions.attempts[act]);
+    this.rec.actionEnded(this.engine.now, actions.population[act], false, actions.attempts[act], actions.startT[act]);
     this.ended(act);
     if (this.callEnded !== undefined) return this.endCall(act, false);
     this.release(act);
@@ -316,7 +316,7 @@ export class Clients {
     const actions = this.actions;
     if (actions.gen[act] !== gen) return;
     this.abandonBelow(act, -1);
-    this.rec.actionAbandoned(this.engine.now, actions.population[act], actions.attempts[act]);
+    this.rec.actionAbandoned(this.engine.now, actions.population[act], actions.attempts[act], actions.startT[act]);
     this.ended(act);
     this.release(act);
   }
@@ -646,7 +646,7 @@ export class Clients {
       const limit = p.behaviour.giveUpAfterFailures;
       if (limit !== undefined && seen >= limit) {
         // The user abandons the action: it ends like one given up by its timer (giveUp).
-        this.rec.actionAbandoned(now, actions.population[act], actions.attempts[act]);
+        this.rec.actionAbandoned(now, actions.population[act], actions.attempts[act], actions.startT[act]);
         this.ended(act);
         this.release(act);
         return;

@@ -245,7 +245,7 @@ export class PlainWorld {
   private ended(act: number, i: number, ok: boolean): void {
     const actions = this.actions;
     const now = this.engine.now;
-    this.rec.actionEnded(now, i, ok, actions.attempts[act]);
+    this.rec.actionEnded(now, i, ok, actions.attempts[act], actions.startT[act]);
     this.actionTimeS[i] += now - actions.startT[act];
     this.actionsEnded[i]++;
     actions.release(act);

@@ -29,7 +29,7 @@ import { TIER_MEASURE_INFO, tierRows } from '../tiers-view.js';
 
 type RankedPoint = RankingResult['points'][number];
 
-const TIME_SERIES = new Set(['load', 'attempts', 'goodput', 'latency', 'failures', 'queue', 'extra']);
+const TIME_SERIES = new Set(['load', 'user-latency', 'attempts', 'goodput', 'latency', 'failures', 'queue', 'extra']);
 
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 

@@ -13,7 +13,7 @@ import { DATASETS, timeScale, variantColors, type Chart, type ChartContext } fro
 import { loadChart } from '../charts/load.js';
 import { attemptsChart } from '../charts/attempts.js';
 import { goodputChart } from '../charts/goodput.js';
-import { latencyChart } from '../charts/latency.js';
+import { latencyChart, userLatencyChart } from '../charts/latency.js';
 import { failuresChart } from '../charts/failures.js';
 import { queueChart } from '../charts/queue.js';
 import { amplificationChart } from '../charts/amplification.js';
@@ -78,6 +78,8 @@ export function planReport(b: ResultsBundle, seriesBudget?: number): ReportPlan 
       notes.push(`Time series, fault windows and attempts per action show the sweep point chosen above; the page opens on ${which} (${Object.entries(series.point.values).map(([k, v]) => `${k} = ${v}`).join(', ')}).`);
     }
     if (has('load_multiple')) charts.push(loadChart(ctx));
+    // What the users waited, right after the load that made them wait.
+    if (has('action_latency_p50_ms') || has('action_latency_p99_ms')) charts.push(userLatencyChart(ctx));
     if (has('first_tries', 'retries')) charts.push(attemptsChart(ctx));
     if (has('goodput_per_s') || has('success_ratio')) charts.push(goodputChart(ctx));
     if (has('latency_p50_ms') || has('latency_p99_ms')) charts.push(latencyChart(ctx));

@@ -16,7 +16,7 @@ import type { SeriesTable } from '../../results/series.js';
 export const MAX_POINTS = 600;
 
 /** Known columns the dedicated charts draw, in the order they are shipped. */
-const DRAWN = ['load_multiple', 'first_tries', 'retries', 'goodput_per_s', 'success_ratio', 'latency_p50_ms', 'latency_p99_ms', 'queue_len', 'busy_slots', 'slots', 'wasted_work_s'];
+const DRAWN = ['load_multiple', 'first_tries', 'retries', 'goodput_per_s', 'success_ratio', 'latency_p50_ms', 'latency_p99_ms', 'action_latency_p50_ms', 'action_latency_p99_ms', 'queue_len', 'busy_slots', 'slots', 'wasted_work_s'];
 /** Known columns left out: totals and ratios that drawn columns already show. */
 const NOT_DRAWN = new Set(['t_s', 'attempts', 'attempts_ok', 'actions_started', 'actions_ok', 'actions_failed', 'retry_share']);
 
