@@ -160,7 +160,9 @@ function tradeOffClause(r: Results, p: RankedPoint, first: RankingRow, except: s
   if (rival) {
     const mine = objectivesText(r, rival.versusFirst.betterOn, [rival], first);
     const theirs = objectivesText(r, rival.versusFirst.worseOn, [first], rival);
-    return `${rival.variant} is better on ${mine}; ${first.variant} on ${theirs}`;
+    const unsure = rival.versusFirst.betterWithinNoiseOn.filter(felt);
+    const noise = unsure.length > 0 ? `, and on average on ${objectivesText(r, unsure, [rival], first)} within seed noise over ${p.pairedSeeds} seeds` : '';
+    return `${rival.variant} is better on ${mine}${noise}; ${first.variant} on ${theirs}`;
   }
   const near = p.entries.find((e) => eligible(e) && e.versusFirst.betterWithinNoiseOn.some(felt));
   if (!near) return null;
