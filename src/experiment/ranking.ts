@@ -35,7 +35,9 @@ import { FAULT_LENGTH, sameValue } from '../scenario/sweep.js';
 import { tieLimit, tieTolerance, type MeasureDescriptor } from '../measures/measure.js';
 import type { MeasureRegistry } from '../measures/registry.js';
 import type { PointAggregate, VariantAggregate } from './aggregate.js';
-import type { ResolvedBound, ResolvedFloor } from './expectations.js';
+import type { ResolvedFloor } from './expectations.js';
+import { floorsBroken, type FloorBreach } from './floors.js';
+import { acrossPoints, type AcrossPoints } from './across-points.js';
 import { commonSeeds, compareOn, judge, type Side } from './paired.js';
 import { orderByTradeOffs } from './pareto.js';
 import { PARTNER_OBJECTIVES } from '../measures/partner.js';
@@ -58,18 +60,6 @@ export const DEFAULT_COST_WEIGHT = 1;
 
 /** Why a variant sits in a lower gate than the variant above it: see the header. */
 export type Gate = 'healthyBeforeTrigger' | 'floors' | 'recovered';
-
-/** How far a variant fell short of a floor at a point. */
-export interface FloorBreach {
-  population: string;
-  measure: string;
-  kind: 'atLeast' | 'atMost';
-  limit: number;
-  /** The population's mean across seeds; null when it had none. */
-  value: number | null;
-  /** True for the default floor (against the baseline before the first trigger), false for compare.floors. */
-  byDefault: boolean;
-}
 
 export interface RankingEntry {
   /** 1 is best; tied variants share a rank. */
@@ -144,17 +134,9 @@ export interface Ranking {
   acrossPoints?: AcrossPoints;
 }
 
-/**
- * Which policy is best across a sweep, not only at one point: at how many of the ranked
- * points each variant is first (alone or tied), and its worst-case regret, the most perceived
- * outage it costs users beyond the best variant at any point (0 when it is never worse than
- * the best there; null when it has no outage value at some point it ran). Best first: most
- * points first, then least regret, then the scenario's order.
- */
-export interface AcrossPoints {
-  points: number;
-  variants: Array<{ variant: string; first: number; ranked: number; worstRegretS: number | null }>;
-}
+export type { FloorBreach } from './floors.js';
+export { DEFAULT_FLOOR_DROP } from './floors.js';
+export type { AcrossPoints } from './across-points.js';
 
 export interface RankingOptions {
   compare?: CompareSpec;
@@ -168,8 +150,6 @@ export interface RankingOptions {
   judged?: Judged;
 }
 
-/** Success before the first trigger may fall this far below the baseline's before the default floor flags a variant. */
-export const DEFAULT_FLOOR_DROP = 0.03;
 
 /**
  * Are two values of a measure a tie? Within the larger of its absolute and relative
@@ -222,35 +202,6 @@ export function weightsOf(objectives: readonly MeasureDescriptor[], compare: Com
   const set = compare?.weights ?? {};
   const costs = objectives.filter((m) => m.cost).reduce((sum, m) => sum + (set[m.key] ?? DEFAULT_COST_WEIGHT), 0);
   return objectives.map((m) => set[m.key] ?? (m.cost ? DEFAULT_COST_WEIGHT : costs + 1));
-}
-
-const SLACK = 1e-9;
-const meets = (x: number, b: Pick<ResolvedBound, 'kind' | 'limit'>) =>
-  b.kind === 'atMost' ? x <= b.limit + SLACK * Math.max(1, Math.abs(b.limit)) : x >= b.limit - SLACK * Math.max(1, Math.abs(b.limit));
-
-const populationValue = (p: PointAggregate, population: string, key: string) => p.populations.find((x) => x.name === population)?.measures[key]?.value ?? null;
-
-/** The floors a variant is below at a point: the scenario's, or by default each protected population's success before the first trigger against the baseline's. */
-function floorsBroken(p: PointAggregate, base: PointAggregate | undefined, opts: RankingOptions): FloorBreach[] {
-  const out: FloorBreach[] = [];
-  if (opts.floors && opts.floors.length > 0) {
-    for (const f of opts.floors) {
-      for (const b of f.bounds) {
-        const value = populationValue(p, f.population, b.measure.key);
-        if (value === null || !meets(value, b)) out.push({ population: f.population, measure: b.measure.key, kind: b.kind, limit: b.limit, value, byDefault: false });
-      }
-    }
-    return out;
-  }
-  if (!base || base === p) return out;
-  for (const population of opts.protectedPopulations ?? []) {
-    const ref = populationValue(base, population, 'preFaultSuccessRatio');
-    const value = populationValue(p, population, 'preFaultSuccessRatio');
-    if (ref === null || value === null) continue;
-    const limit = ref - DEFAULT_FLOOR_DROP;
-    if (value < limit - SLACK) out.push({ population, measure: 'preFaultSuccessRatio', kind: 'atLeast', limit, value, byDefault: true });
-  }
-  return out;
 }
 
 /** The ranking, or null when there is no variant to rank. */
@@ -358,25 +309,6 @@ export function rankVariants(variants: readonly VariantAggregate[], registry: Me
     ...(longest ? { longestRecoveredParameter: longest.parameter } : {}),
     points,
   };
-}
-
-function acrossPoints(variants: readonly VariantAggregate[], points: readonly RankedPoint[]): AcrossPoints {
-  const rows = variants.map((v, order) => {
-    let first = 0, ranked = 0;
-    let worst: number | null = 0;
-    for (const p of points) {
-      const e = p.entries.find((x) => x.variant === v.name);
-      if (!e) continue;
-      ranked++;
-      if (e.rank === 1) first++;
-      const best = Math.min(...p.entries.map((x) => x.values.perceivedOutageS ?? Infinity));
-      const own = e.values.perceivedOutageS ?? null;
-      if (worst !== null) worst = own === null || !Number.isFinite(best) ? null : Math.max(worst, own - best);
-    }
-    return { variant: v.name, first, ranked, worstRegretS: ranked > 0 ? worst : null, order };
-  }).filter((x) => x.ranked > 0);
-  rows.sort((a, b) => b.first - a.first || (a.worstRegretS ?? Infinity) - (b.worstRegretS ?? Infinity) || a.order - b.order);
-  return { points: points.length, variants: rows.map(({ order: _, ...x }) => x) };
 }
 
 /** Sides of one ordered pair ('a' = the first better): never worse, better on one. */

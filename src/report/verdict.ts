@@ -12,6 +12,9 @@ import { parseDuration } from '../scenario/units.js';
 import { DEFAULT_FLOOR_DROP } from '../experiment/ranking.js';
 import { FAULT_LENGTH } from '../scenario/sweep.js';
 import { atPoint, featuredPointIndex, pointLabel } from './cells.js';
+import { listWords } from './words.js';
+import { partnerSentence } from './partner-verdict.js';
+import { sweepSentence } from './sweep-verdict.js';
 
 type RankedPoint = RankingResult['points'][number];
 
@@ -47,12 +50,6 @@ function pointPhrase(r: Results, p: RankedPoint): string {
   }
   const label = pointLabel(p.values);
   return label ? `At ${label}` : 'After the fault';
-}
-
-/** "a", "a and b", "a, b and c", "a, b, c and 2 more". */
-export function listWords(names: string[], most = 3): string {
-  const shown = names.length > most ? [...names.slice(0, most), `${names.length - most} more`] : names;
-  return shown.length <= 1 ? (shown[0] ?? '') : `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
 }
 
 const fullyRecovered = (e: RankingRow) => e.healthyBefore && (e.values.recovered ?? 0) >= 1 && e.values.recoveryTimeS !== null && e.values.recoveryTimeS !== undefined;
@@ -287,58 +284,6 @@ export function verdictSentence(r: Results): string | null {
   if (floors) parts.push(floors);
   if (contenders !== p.entries) parts.push(`${listWords(controls.map((e) => e.variant))} had no fault to recover from`);
   return `${pointPhrase(r, p)}, ${parts.join('; ')}.`;
-}
-
-/**
- * The sentence when the verdict judges no users, only partners held to a contract (story 001):
- * who holds them to it best while serving them up to it, and what the baseline lets through.
- * "boundary-sliding-log holds partner to its contract of 100 per 1m: 100% of what it was
- * entitled to served, 0% served beyond it, at most 1x its limit in any 1m; per-instance
- * serves 75% beyond it, up to 4.18x its limit."
- */
-function partnerSentence(r: Results, p: RankedPoint): string {
-  const partners = r.populations.filter((x) => x.role === 'partner');
-  const who = partners.length === 1 ? partners[0].name : listWords(partners.map((x) => x.name));
-  const contract = partners.length === 1 && partners[0].contract ? ` of ${partners[0].contract.limit} per ${formatValue('duration', partners[0].contract.windowS)}` : 's';
-  const v = (e: RankingRow, key: string) => formatValue('share', e.values[key] ?? null);
-  const peak = (e: RankingRow) => formatValue('multiple', e.values.partnerPeakMultiple ?? null);
-  const first = p.entries[0];
-  const window = partners.length === 1 && partners[0].contract ? formatValue('duration', partners[0].contract.windowS) : 'contract window';
-  const parts = [`${first.variant} holds ${who} to ${partners.length === 1 ? 'its' : 'their'} contract${contract}: ${v(first, 'partnerServedShare')} of what ${partners.length === 1 ? 'it was' : 'they were'} entitled to served, ${v(first, 'partnerExcessShare')} served beyond it, at most ${peak(first)} the limit in any ${window}`];
-  const base = p.entries.find((e) => e.variant === r.ranking!.baseline);
-  if (base && base !== first) parts.push(`${base.variant} serves ${v(base, 'partnerExcessShare')} beyond it, up to ${peak(base)} the limit, and ${v(base, 'partnerServedShare')} of the entitlement`);
-  const label = pointLabel(p.values);
-  return `${label ? `At ${label}, ` : ''}${parts.join('; ')}.`;
-}
-
-/** A point's swept values as a reader names them: "12m" for one parameter, "load = 1.2, faults[0].duration = 12m" for two. */
-function pointName(values: Record<string, string | number>): string {
-  const e = Object.values(values);
-  return e.length === 1 ? String(e[0]) : pointLabel(values) ?? '';
-}
-
-/**
- * Across a sweep, the policy best over the whole range and where the winner changes, in one
- * sentence after the verdict: "Across the 8 ranked points, all-defences ranks first at 7
- * (at worst 40s more perceived outage than the best variant there); first at each point:
- * client-ceiling at 1m, all-defences from 2m to 30m." Null with fewer than two ranked points.
- */
-export function sweepSentence(r: Results): string | null {
-  const a = r.ranking?.acrossPoints;
-  if (!a || a.variants.length === 0) return null;
-  const top = a.variants[0];
-  const regret = top.worstRegretS !== null && top.worstRegretS > 0 ? ` (at worst ${formatValue('duration', top.worstRegretS)} more perceived outage than the best variant there)` : '';
-  // Runs of consecutive points with the same variants first.
-  const runs: Array<{ names: string; from: string; to: string }> = [];
-  for (const p of r.ranking!.points) {
-    const names = listWords(p.entries.filter((e) => e.rank === 1).map((e) => e.variant));
-    const here = pointName(p.values);
-    const last = runs[runs.length - 1];
-    if (last && last.names === names) last.to = here;
-    else runs.push({ names, from: here, to: here });
-  }
-  const where = runs.length > 1 ? `; first at each point: ${runs.map((x) => `${x.names} ${x.from === x.to ? `at ${x.from}` : `from ${x.from} to ${x.to}`}`).join(', ')}` : '';
-  return `Across the ${a.points} ranked points, ${top.variant} ranks first at ${top.first === a.points ? 'every one' : `${top.first}`}${regret}${where}.`;
 }
 
 /** The verdict as the writers print it: the sentence at the compared point, then, with a sweep, the one across it. */

@@ -10,7 +10,8 @@ import type { PointAggregate, VariantAggregate } from '../../src/experiment/aggr
 import { aggregatePoint, variant, type Means } from '../helpers/aggregates.js';
 import { MEASURES } from '../../src/measures/registry.js';
 import type { Results } from '../../src/results/results.js';
-import { sweepSentence, verdictSentence } from '../../src/report/verdict.js';
+import { verdictSentence } from '../../src/report/verdict.js';
+import { sweepSentence } from '../../src/report/sweep-verdict.js';
 import { rankingText } from '../../src/report/table.js';
 import { rankingCells, rankingColumns } from '../../src/report/ranking-view.js';
 
