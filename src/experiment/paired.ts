@@ -13,10 +13,14 @@
  *    out 0 (the difference is the policy's, not the seeds').
  *
  * With one seed there is nothing to judge noise by: the tolerance alone decides, and the
- * ranking says so (RankedPoint.pairedSeeds). No value (null: not recovered) is worse than
- * any value, as the ranking has always read it.
+ * ranking says so (RankedPoint.pairedSeeds). When the two ran different seeds (an
+ * interrupted run, a failed seed), the pairs are the seeds in common and the paired mean must
+ * point the same way as the means the reader sees, or it is a tie. No value is worse than
+ * any value only where the measure says null is the worst outcome (nullIsWorst: recovery time,
+ * never recovered); elsewhere null is "nothing to measure" (no trigger, no action ended) and
+ * sets no variant above another.
  */
-import { tieLimit, type MeasureDescriptor } from '../measures/measure.js';
+import { tieLimit, tieTolerance, type MeasureDescriptor } from '../measures/measure.js';
 import type { PointAggregate } from './aggregate.js';
 import { meanAndVariance, t975 } from './stats.js';
 
@@ -37,6 +41,19 @@ function bySeed(m: MeasureDescriptor, p: PointAggregate): Map<number, number | n
 export function commonSeeds(a: PointAggregate, b: PointAggregate): number[] {
   const theirs = new Set(b.perSeed.map((s) => s.seed));
   return a.perSeed.map((s) => s.seed).filter((s) => theirs.has(s));
+}
+
+/**
+ * Are two values of a measure a tie? Within the larger of its absolute and relative
+ * tolerance (tieTolerance: its own, else its unit's default; "10 s or 5%": 156 s and 166 s
+ * tie, 20 min and 21 min do not); with a tolerance of 0, equal as summary.json writes them
+ * (6 significant digits). No value ties only with no value.
+ */
+export function tied(m: MeasureDescriptor, a: number | null, b: number | null): boolean {
+  if (a === null || b === null) return a === b;
+  const { relative, absolute } = tieTolerance(m);
+  if (relative === 0 && absolute === 0) return Number(a.toPrecision(6)) === Number(b.toPrecision(6));
+  return Math.abs(a - b) <= tieLimit(m, a, b) + 1e-12;
 }
 
 /** Which way `x` beats `y` on the measure: 'a' when x is better; null when equal. */
@@ -64,18 +81,19 @@ export function judge(m: MeasureDescriptor, a: PointAggregate, b: PointAggregate
   if (side !== null) return { side, leaning: null };
   const x = a.measures[m.key]?.value ?? null;
   const y = b.measures[m.key]?.value ?? null;
-  const beyondTolerance = x !== null && y !== null && Math.abs(x - y) > tieLimit(m, x, y) + 1e-12;
+  const beyondTolerance = x !== null && y !== null && !tied(m, x, y);
   return { side: null, leaning: beyondTolerance ? direction(m, x, y) : null };
 }
 
 function decided(m: MeasureDescriptor, a: PointAggregate, b: PointAggregate): Side {
   const x = a.measures[m.key]?.value ?? null;
   const y = b.measures[m.key]?.value ?? null;
-  if (x === null || y === null) return x === y ? null : x === null ? 'b' : 'a';
-  if (Math.abs(x - y) <= tieLimit(m, x, y) + 1e-12) return null;
+  if (x === null || y === null) return x === y || !m.nullIsWorst ? null : x === null ? 'b' : 'a';
+  if (tied(m, x, y)) return null;
   const side = direction(m, x, y);
   const seeds = commonSeeds(a, b);
   if (seeds.length < 2) return side;
+  const sameSeeds = seeds.length === a.perSeed.length && seeds.length === b.perSeed.length;
   const xs = bySeed(m, a), ys = bySeed(m, b);
   const d: number[] = [];
   for (const s of seeds) {
@@ -87,7 +105,8 @@ function decided(m: MeasureDescriptor, a: PointAggregate, b: PointAggregate): Si
     d.push(u - v);
   }
   const { mean, variance } = meanAndVariance(d);
-  if (variance === 0) return mean === 0 ? null : direction(m, mean, 0);
-  const half = t975(d.length - 1) * Math.sqrt(variance / d.length);
-  return Math.abs(mean) > half ? direction(m, mean, 0) : null;
+  const half = variance === 0 ? 0 : t975(d.length - 1) * Math.sqrt(variance / d.length);
+  const paired = mean !== 0 && Math.abs(mean) > half ? direction(m, mean, 0) : null;
+  // Over other seeds than the means' own, the pairs may point the other way: no verdict then.
+  return sameSeeds || paired === side ? paired : null;
 }

@@ -32,13 +32,14 @@
 import type { CompareSpec } from '../scenario/schema.js';
 import { parseDuration } from '../scenario/units.js';
 import { FAULT_LENGTH, sameValue } from '../scenario/sweep.js';
-import { tieLimit, tieTolerance, type MeasureDescriptor } from '../measures/measure.js';
+import type { MeasureDescriptor } from '../measures/measure.js';
 import type { MeasureRegistry } from '../measures/registry.js';
 import type { PointAggregate, VariantAggregate } from './aggregate.js';
 import type { ResolvedFloor } from './expectations.js';
 import { floorsBroken, type FloorBreach } from './floors.js';
-import { acrossPoints, type AcrossPoints } from './across-points.js';
+import { acrossPoints, type AcrossPoints, type RankedEntries } from './across-points.js';
 import { commonSeeds, compareOn, judge, type Side } from './paired.js';
+export { tied } from './paired.js';
 import { orderByTradeOffs } from './pareto.js';
 import { PARTNER_OBJECTIVES } from '../measures/partner.js';
 
@@ -80,10 +81,10 @@ export interface RankingEntry {
   /** The variants of its gate that dominate it (better or equal on every objective, better on one), in rank order. */
   dominatedBy: string[];
   /**
-   * Against the variant ranked first at the point (the pick): the objectives on which this
-   * one is worse and better, beyond tolerance and seed noise, in the objectives' order. Both
-   * empty for the first itself and for a tie with it; both non-empty is a trade-off, which the
-   * verdict states.
+   * Against the pick, the first-ranked variant at the point that had a fault (when any did;
+   * a control without one is no pick): the objectives on which this one is worse and better,
+   * beyond tolerance and seed noise, in the objectives' order. Both empty for the pick itself
+   * and for a tie with it; both non-empty is a trade-off, which the verdict states.
    */
   versusFirst: {
     worseOn: string[];
@@ -151,19 +152,6 @@ export interface RankingOptions {
 }
 
 
-/**
- * Are two values of a measure a tie? Within the larger of its absolute and relative
- * tolerance (tieTolerance: its own, else its unit's default; "10 s or 5%": 156 s and 166 s
- * tie, 20 min and 21 min do not); with a tolerance of 0, equal as summary.json writes them
- * (6 significant digits). No value ties only with no value.
- */
-export function tied(m: MeasureDescriptor, a: number | null, b: number | null): boolean {
-  if (a === null || b === null) return a === b;
-  const { relative, absolute } = tieTolerance(m);
-  if (relative === 0 && absolute === 0) return Number(a.toPrecision(6)) === Number(b.toPrecision(6));
-  return Math.abs(a - b) <= tieLimit(m, a, b) + 1e-12;
-}
-
 const healthyAt = (p: PointAggregate) => (p.measures.healthyBeforeTrigger?.value ?? 1) >= 1;
 
 /** Who the verdict judges, as the default objectives need to know: users (or internal traffic), partners held to a contract. */
@@ -178,14 +166,49 @@ export interface Judged {
  * with partners, whether each was served up to its contract and held to it
  * (PARTNER_OBJECTIVES), before the costs.
  */
-export function objectivesOf(compare: CompareSpec | undefined, registry: MeasureRegistry, judged: Judged = { users: true, partners: false }): MeasureDescriptor[] {
-  let keys: string[] = compare?.objectives ?? [...DEFAULT_OBJECTIVES];
-  if (!compare?.objectives) {
-    const outcomes = keys.filter((k) => !registry.get(k)?.cost);
-    const costs = keys.filter((k) => registry.get(k)?.cost);
-    keys = [...(judged.users ? outcomes : []), ...(judged.partners ? PARTNER_OBJECTIVES : []), ...costs];
+export function objectivesOf(compare: CompareSpec | undefined, registry: MeasureRegistry, judged: Judged = { users: true, partners: false }, populations: readonly string[] = []): MeasureDescriptor[] {
+  if (compare?.objectives) return compare.objectives.map((k) => registry.get(k)).filter((m): m is MeasureDescriptor => m !== undefined);
+  const keys: string[] = [...DEFAULT_OBJECTIVES];
+  const latency = keys.filter((k) => LATENCY_OBJECTIVES.includes(k));
+  const outcomes = keys.filter((k) => !registry.get(k)?.cost && !latency.includes(k));
+  const costs = keys.filter((k) => registry.get(k)?.cost);
+  const found = (ks: readonly string[]) => ks.map((k) => registry.get(k)).filter((m): m is MeasureDescriptor => m !== undefined);
+  return [
+    ...(judged.users ? [...found(outcomes), ...populationSuccess(registry, populations), ...found(latency)] : []),
+    ...(judged.partners ? found(PARTNER_OBJECTIVES) : []),
+    ...found(costs),
+  ];
+}
+
+/** The default objectives on how long users waited: after every objective on whether they were served. */
+const LATENCY_OBJECTIVES: readonly string[] = ['actionLatencyP99S'];
+
+/** The separator of a per-population objective's key: "successRatio@signups". */
+export const POPULATION_OBJECTIVE = '@';
+
+/**
+ * With two protected populations or more, each one's success is an objective of its own
+ * ("successRatio@signups"): pooled, a population that is 2% of the actions cannot move the
+ * users' success, and a policy that fails it would look as good as one that serves it. Read
+ * from the point's per-population means (per-seed population values are not kept, so these
+ * are compared by their means beyond the tolerance, not against seed noise).
+ */
+function populationSuccess(registry: MeasureRegistry, populations: readonly string[]): MeasureDescriptor[] {
+  const success = registry.get('successRatio');
+  if (!success || populations.length < 2) return [];
+  return populations.map((name) => ({ ...success, key: `${success.key}${POPULATION_OBJECTIVE}${name}`, label: `${name} ${success.label}`, headline: false }));
+}
+
+/** The point with its per-population objectives readable as measures (key "measure@population"). */
+function withPopulationObjectives(p: PointAggregate, objectives: readonly MeasureDescriptor[]): PointAggregate {
+  const extra = objectives.filter((m) => m.key.includes(POPULATION_OBJECTIVE));
+  if (extra.length === 0) return p;
+  const measures = { ...p.measures };
+  for (const m of extra) {
+    const [key, name] = m.key.split(POPULATION_OBJECTIVE);
+    measures[m.key] = p.populations.find((x) => x.name === name)?.measures[key] ?? { value: null, lo: null, hi: null };
   }
-  return keys.map((k) => registry.get(k)).filter((m): m is MeasureDescriptor => m !== undefined);
+  return { ...p, measures };
 }
 
 /**
@@ -207,7 +230,7 @@ export function weightsOf(objectives: readonly MeasureDescriptor[], compare: Com
 /** The ranking, or null when there is no variant to rank. */
 export function rankVariants(variants: readonly VariantAggregate[], registry: MeasureRegistry, opts: RankingOptions): Ranking | null {
   if (variants.length === 0) return null;
-  const objectives = objectivesOf(opts.compare, registry, opts.judged);
+  const objectives = objectivesOf(opts.compare, registry, opts.judged, opts.protectedPopulations);
   const weights = weightsOf(objectives, opts.compare);
   const baseline = opts.compare?.baseline ?? variants[0].name;
   const at = opts.compare?.at;
@@ -215,19 +238,21 @@ export function rankVariants(variants: readonly VariantAggregate[], registry: Me
   const longest = longestRecovered(variants, opts.parameters);
   const gateOnRecovery = objectives.some((m) => m.key === 'recovered');
 
-  const shown = [...new Set([...objectives.map((m) => m.key), ...RANKING_CONTEXT])].filter((k) => registry.get(k) !== undefined);
+  const shown = [...new Set([...objectives.map((m) => m.key), ...RANKING_CONTEXT.filter((k) => registry.get(k) !== undefined)])];
   const indices = [...new Set(variants.flatMap((v) => v.points.map((p) => p.point)))].sort((a, b) => a - b);
   const points: RankedPoint[] = [];
+  const ranked: RankedEntries[] = [];
   for (const index of indices) {
     const here = variants.flatMap((v) => {
       const p = v.points.find((x) => x.point === index);
-      return p && p.runs > 0 && picked(p) ? [{ name: v.name, p }] : [];
+      return p && p.runs > 0 && picked(p) ? [{ name: v.name, p: withPopulationObjectives(p, objectives) }] : [];
     });
     if (here.length === 0) continue;
     const base = here.find((x) => x.name === baseline)?.p;
     const outage = (p: PointAggregate) => p.measures.perceivedOutageS?.value ?? null;
     const baseOutage = base ? outage(base) : null;
     const breaches = here.map(({ p }) => floorsBroken(p, base, opts));
+    const triggered = here.map(({ p }) => (p.measures.lastTriggerEndS?.value ?? null) !== null);
     // The gate of each variant (0 best): see the header.
     const gates = here.map(({ p }, i) => {
       if (!healthyAt(p)) return 3;
@@ -267,7 +292,9 @@ export function rankVariants(variants: readonly VariantAggregate[], registry: Me
       let decidedBy: string | null = null;
       if (above !== null && gates[above] !== gates[i]) decidedBy = GATE_NAMES[gates[i]];
       else if (above !== null) decidedBy = keysWhere(above, i, 'a')[0] ?? null;
-      const first = order[0];
+      // The pick: the first-ranked variant that had a fault, when any did (a control
+      // without one "recovers" in 0 s by definition: src/report/verdict.ts leaves it out too).
+      const first = order.find((j) => triggered[j]) ?? order[0];
       if (above !== null && group.every((j) => tiedWith(j, i))) group.push(i);
       else {
         rank = position + 1;
@@ -298,8 +325,9 @@ export function rankVariants(variants: readonly VariantAggregate[], registry: Me
     let pairedSeeds = here.length > 1 ? Infinity : here[0].p.perSeed.length;
     for (let i = 0; i < here.length; i++) for (let j = i + 1; j < here.length; j++) pairedSeeds = Math.min(pairedSeeds, commonSeeds(here[i].p, here[j].p).length);
     points.push({ point: index, values: here[0].p.values, pairedSeeds, entries });
+    ranked.push({ entries, contenders: new Set(here.filter((_, i) => triggered[i] || !triggered.some(Boolean)).map((x) => x.name)) });
   }
-  const across = points.length >= 2 ? acrossPoints(variants, points) : null;
+  const across = points.length >= 2 ? acrossPoints(variants, ranked) : null;
   return {
     baseline,
     objectives: objectives.map((m) => m.key),

@@ -79,6 +79,34 @@ export function atPoint(v: VariantResult, index: number): PointResult | undefine
   return v.points.find((p) => p.point === index);
 }
 
+/**
+ * A ranking objective's declaration by key: a measure's, or for a per-population objective
+ * ("successRatio@signups", src/experiment/ranking.ts) its measure's, labelled with the
+ * population ("signups success"). Undefined for a key the results do not declare.
+ */
+export function objectiveInfo(r: Pick<Results, 'measures'>, key: string): MeasureInfo | undefined {
+  const at = key.indexOf('@');
+  if (at < 0) return r.measures.find((m) => m.key === key);
+  const m = r.measures.find((x) => x.key === key.slice(0, at));
+  return m && { ...m, key, label: `${key.slice(at + 1)} ${m.label}` };
+}
+
+/** When the variant's last fault (or other trigger) ended at the point; null when it had none. */
+export function lastTriggerEnd(r: Results, variant: string, point: number): number | null {
+  const v = r.variants.find((x) => x.name === variant);
+  return v ? atPoint(v, point)?.measures.lastTriggerEndS?.value ?? null : null;
+}
+
+/**
+ * The variants the verdict is about at a point: those that had a fault, when any did. A
+ * control without one "recovers" in 0 s by definition, which answers nothing (the ranking
+ * leaves it out of its pick and of the across-sweep summary the same way).
+ */
+export function contendersAt<E extends { variant: string }>(r: Results, entries: readonly E[], point: number): E[] {
+  const faulted = entries.filter((e) => lastTriggerEnd(r, e.variant, point) !== null);
+  return faulted.length > 0 ? faulted : [...entries];
+}
+
 /** Escapes terminal control characters (ESC, BEL, …) in user text printed to a terminal. */
 export function printable(text: string): string {
   // eslint-disable-next-line no-control-regex

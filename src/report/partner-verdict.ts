@@ -25,7 +25,10 @@ export function partnerSentence(r: Results, p: RankedPoint): string {
   const peak = (e: RankingRow) => formatValue('multiple', e.values.partnerPeakMultiple ?? null);
   const first = p.entries[0];
   const window = partners.length === 1 && partners[0].contract ? formatValue('duration', partners[0].contract.windowS) : 'contract window';
-  const parts = [`${first.variant} holds ${who} to ${partners.length === 1 ? 'its' : 'their'} contract${contract}: ${v(first, 'partnerServedShare')} of what ${partners.length === 1 ? 'it was' : 'they were'} entitled to served, ${v(first, 'partnerExcessShare')} served beyond it, at most ${peak(first)} the limit in any ${window}`];
+  // "Holds" only when nothing was served beyond the contract (within a point); else the pick comes closest.
+  const held = (first.values.partnerExcessShare ?? 1) <= 0.01;
+  const verb = held ? 'holds' : 'comes closest to holding';
+  const parts = [`${first.variant} ${verb} ${who} to ${partners.length === 1 ? 'its' : 'their'} contract${contract}: ${v(first, 'partnerServedShare')} of what ${partners.length === 1 ? 'it was' : 'they were'} entitled to served, ${v(first, 'partnerExcessShare')} served beyond it, at most ${peak(first)} the limit in any ${window}`];
   const base = p.entries.find((e) => e.variant === r.ranking!.baseline);
   if (base && base !== first) parts.push(`${base.variant} serves ${v(base, 'partnerExcessShare')} beyond it, up to ${peak(base)} the limit, and ${v(base, 'partnerServedShare')} of the entitlement`);
   const label = pointLabel(p.values);

@@ -4,7 +4,7 @@
  */
 import { formatValue } from '../measures/format.js';
 import type { RankingRow, Results } from '../results/results.js';
-import { FLOOR_TEXT, UNHEALTHY_TEXT, seedsText } from './cells.js';
+import { FLOOR_TEXT, UNHEALTHY_TEXT, objectiveInfo, seedsText } from './cells.js';
 
 export interface RankingCell {
   /** The entry field this cell shows (data-field in the HTML). */
@@ -16,7 +16,7 @@ export interface RankingCell {
 
 export interface RankingColumn { key: string; header: string; definition: string }
 
-const label = (r: Results, key: string) => r.measures.find((m) => m.key === key)?.label ?? key;
+const label = (r: Results, key: string) => objectiveInfo(r, key)?.label ?? key;
 const doc = (r: Results, key: string) => r.measures.find((m) => m.key === key)?.doc ?? '';
 
 /** What "recovers up to" means: a threshold, so a failure at a shorter value caps it ("none" when the shortest fails). */

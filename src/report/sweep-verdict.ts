@@ -4,7 +4,7 @@
  */
 import { formatValue } from '../measures/format.js';
 import type { Results } from '../results/results.js';
-import { pointLabel } from './cells.js';
+import { contendersAt, pointLabel } from './cells.js';
 import { listWords } from './words.js';
 
 /** A point's swept values as a reader names them: "12m" for one parameter, "load = 1.2, faults[0].duration = 12m" for two. */
@@ -27,12 +27,17 @@ export function sweepSentence(r: Results): string | null {
   // Runs of consecutive points with the same variants first.
   const runs: Array<{ names: string; from: string; to: string }> = [];
   for (const p of r.ranking!.points) {
-    const names = listWords(p.entries.filter((e) => e.rank === 1).map((e) => e.variant));
+    const contenders = contendersAt(r, p.entries, p.point);
+    const names = listWords(contenders.filter((e) => e.rank === contenders[0].rank).map((e) => e.variant));
     const here = pointName(p.values);
     const last = runs[runs.length - 1];
     if (last && last.names === names) last.to = here;
     else runs.push({ names, from: here, to: here });
   }
-  const where = runs.length > 1 ? `; first at each point: ${runs.map((x) => `${x.names} ${x.from === x.to ? `at ${x.from}` : `from ${x.from} to ${x.to}`}`).join(', ')}` : '';
+  // "from 6m to 12m" reads as a range of one parameter; over a grid of two it would wrap across
+  // rows, so there each point is named.
+  const oneParameter = r.ranking!.points.every((p) => Object.keys(p.values).length <= 1);
+  const span = (x: { from: string; to: string }) => (x.from === x.to ? `at ${x.from}` : oneParameter ? `from ${x.from} to ${x.to}` : `at ${x.from} through ${x.to} (in the sweep's order)`);
+  const where = runs.length > 1 ? `; first at each point: ${runs.map((x) => `${x.names} ${span(x)}`).join(', ')}` : '';
   return `Across the ${a.points} ranked points, ${top.variant} ranks first at ${top.first === a.points ? 'every one' : `${top.first}`}${regret}${where}.`;
 }

@@ -5,7 +5,7 @@
  */
 import type { Results } from '../results/results.js';
 import { formatValue, seedCount } from '../measures/format.js';
-import { FLOOR_TEXT, UNHEALTHY_TEXT, cellOf, headlineMeasures, healthyBefore, pointLabel, printable } from './cells.js';
+import { FLOOR_TEXT, UNHEALTHY_TEXT, cellOf, objectiveInfo, headlineMeasures, healthyBefore, pointLabel, printable } from './cells.js';
 
 function pad(rows: string[][]): string[] {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
@@ -108,7 +108,7 @@ export function wrapWords(text: string, width: number, indent = ''): string {
 export function rankingText(r: Results, width = Infinity): string {
   const k = r.ranking;
   if (!k || k.points.length === 0) return '';
-  const label = (key: string) => r.measures.find((m) => m.key === key)?.label ?? key;
+  const label = (key: string) => objectiveInfo(r, key)?.label ?? key;
   const oneSeed = k.points.some((p) => p.pairedSeeds < 2) ? '; one seed: no difference is judged against seed noise' : '';
   const out = [wrapWords(`ranking, best first (outage saved against ${printable(k.baseline)}; objectives: ${k.objectives.map(label).join(', ')}${oneSeed}):`, width, '  ')];
   for (const p of k.points) {

@@ -11,7 +11,7 @@ import { clockOf, holdOf, type RankingResult, type RankingRow, type Results } fr
 import { parseDuration } from '../scenario/units.js';
 import { DEFAULT_FLOOR_DROP } from '../experiment/ranking.js';
 import { FAULT_LENGTH } from '../scenario/sweep.js';
-import { atPoint, featuredPointIndex, pointLabel } from './cells.js';
+import { atPoint, contendersAt, featuredPointIndex, lastTriggerEnd, objectiveInfo, pointLabel } from './cells.js';
 import { listWords } from './words.js';
 import { partnerSentence } from './partner-verdict.js';
 import { sweepSentence } from './sweep-verdict.js';
@@ -53,12 +53,6 @@ function pointPhrase(r: Results, p: RankedPoint): string {
 }
 
 const fullyRecovered = (e: RankingRow) => e.healthyBefore && (e.values.recovered ?? 0) >= 1 && e.values.recoveryTimeS !== null && e.values.recoveryTimeS !== undefined;
-
-/** When the variant's last fault (or other trigger) ended at the point; null when it had none. */
-function lastTriggerEnd(r: Results, variant: string, point: number): number | null {
-  const v = r.variants.find((x) => x.name === variant);
-  return v ? atPoint(v, point)?.measures.lastTriggerEndS?.value ?? null : null;
-}
 
 /** Whether the variant had a fault at the point: one without (a control) "recovers" in 0 s by definition, which is no answer. */
 const hadFault = (r: Results, e: RankingRow, point: number) => lastTriggerEnd(r, e.variant, point) !== null;
@@ -107,13 +101,13 @@ function timeRange(xs: number[]): string {
 
 /** The winners' values of a measure against another variant's, by unit: "5.08x against 7.51x". */
 function againstText(r: Results, key: string, winners: RankingRow[], e: RankingRow): string {
-  const unit = r.measures.find((m) => m.key === key)?.unit ?? 'number';
+  const unit = objectiveInfo(r, key)?.unit ?? 'number';
   const xs = winners.map((w) => w.values[key]).filter((x): x is number => x !== null && x !== undefined);
   const lo = xs.length ? formatValue(unit, Math.min(...xs)) : '—', hi = xs.length ? formatValue(unit, Math.max(...xs)) : '—';
   return `${lo === hi ? lo : `${lo}–${hi}`} against ${formatValue(unit, e.values[key] ?? null)}`;
 }
 
-const labelOf = (r: Results, key: string) => r.measures.find((m) => m.key === key)?.label ?? key;
+const labelOf = (r: Results, key: string) => objectiveInfo(r, key)?.label ?? key;
 
 /** "peak load (5.08x against 7.51x) and wasted work share (2% against 9%)": objectives with the two sides' values, `mine` first. */
 function objectivesText(r: Results, keys: readonly string[], mine: RankingRow[], theirs: RankingRow): string {
@@ -151,7 +145,7 @@ function tieClause(r: Results, winners: RankingRow[], e: RankingRow): string | n
  * `except` (the baseline, whose clause says it).
  */
 function tradeOffClause(r: Results, p: RankedPoint, first: RankingRow, except: string | undefined): string | null {
-  const felt = (key: string) => r.measures.find((m) => m.key === key)?.cost === false;
+  const felt = (key: string) => objectiveInfo(r, key)?.cost === false;
   const eligible = (e: RankingRow) => e !== first && e.variant !== except && e.floorsBroken.length === 0 && e.healthyBefore;
   const rival = p.entries.find((e) => eligible(e) && e.versusFirst.betterOn.some(felt) && e.versusFirst.worseOn.length > 0);
   if (rival) {
@@ -180,7 +174,7 @@ function floorClause(r: Results, p: RankedPoint): string | null {
   };
   const said = below.slice(0, 2).map(one);
   const more = below.length > 2 ? ` and ${below.length - 2} more are below a floor` : '';
-  return `${listWords(said, 2)}${more}, so ${below.length > 1 ? 'they rank' : 'it ranks'} below every variant that does not`;
+  return `${listWords(said, 2)}${more}, so ${below.length > 1 ? 'they rank' : 'it ranks'} below every variant healthy before the fault that meets its floors`;
 }
 
 /** What the baseline does at the point, in a clause ("as-is does not recover within 3h28m"). */
@@ -228,6 +222,7 @@ function cliffClause(r: Results, e: RankingRow): string | null {
  */
 function noWinnerClause(r: Results, p: RankedPoint, contenders: RankingRow[]): string {
   const top = contenders[0];
+  if (contenders.every((e) => !e.healthyBefore)) return `every variant is already unhealthy before the fault`;
   if (contenders.some((e) => e.healthyBefore && (e.values.recovered ?? 0) > 0)) {
     return `no variant recovers in every seed; ${top.variant} comes closest (${seedsText(top.values.recovered ?? 0, top.runs)})`;
   }
@@ -258,8 +253,8 @@ export function verdictSentence(r: Results): string | null {
   // The winners are among the variants that had a fault; a control without one ranks first on
   // a recovery of 0 s by definition ("healthy brings the service back in 0s" answered nothing).
   const controls = p.entries.filter((e) => !hadFault(r, e, p.point));
-  const faulted = p.entries.filter((e) => hadFault(r, e, p.point));
-  const contenders = faulted.length > 0 && controls.length > 0 ? faulted : p.entries;
+  const picked = contendersAt(r, p.entries, p.point);
+  const contenders = controls.length > 0 && picked.length < p.entries.length ? picked : p.entries;
   const best = contenders.filter((e) => e.rank === contenders[0].rank && fullyRecovered(e));
   const winners = best.map((e) => e.variant);
   if (best.length > 0) {
@@ -272,7 +267,8 @@ export function verdictSentence(r: Results): string | null {
   if (base && !(contenders !== p.entries && controls.includes(base))) {
     const cliff = cliffClause(r, base);
     // Already said: the baseline is a winner, or nothing recovered at all.
-    const said = winners.includes(base.variant) || (best.length === 0 && (base.values.recovered ?? 0) === 0 && base.healthyBefore);
+    const said = winners.includes(base.variant) || (best.length === 0 && (base.values.recovered ?? 0) === 0 && base.healthyBefore)
+      || (best.length === 0 && contenders.every((e) => !e.healthyBefore));
     if (!said) parts.push(baselineClause(r, p, base, best) + (cliff ? `, and it ${cliff}` : ''));
     else if (cliff) parts.push(`${base.variant} ${cliff}`);
   }

@@ -149,7 +149,7 @@ export const compareSchema = z
           .meta({ description: 'One population\'s floor: a per-population measure with atLeast or atMost, e.g. { population: signup, successRatio: { atLeast: 0.95 } }.' }),
       )
       .optional()
-      .meta({ description: 'What no policy may sacrifice: a variant below a floor at a point is flagged and ranks below every variant that meets its floors, however well it does otherwise. Without floors, a variant whose legitimate population (role user) succeeds more than 3 points less than under the baseline before the first fault is flagged the same way.' }),
+      .meta({ description: 'What no policy may sacrifice: a variant below a floor at a point is flagged and ranks below every variant healthy before the fault that meets its floors, however well it does otherwise. Without floors, a variant under which a population with role user or internal succeeds more than 3 points less than under the baseline before the first fault is flagged the same way.' }),
     baseline: name.optional().meta({ description: 'The variant the others are measured against (default: the first variant).' }),
     at: z
       .record(z.string(), sweepValue)

@@ -97,6 +97,32 @@ describe('the ranking weighs trade-offs', () => {
     expect(p.entries.find((e) => e.variant === 'B')).toMatchObject({ front: 2, dominatedBy: ['A'] });
   });
 
+  it('reads no value as the worst only where the measure says so, and no verdict from pairs that point against the means', () => {
+    // New users served is null without a trigger: "nothing to measure", not a loss.
+    const served = MEASURES.get('originalSuccessAfterFault')!;
+    expect(compareOn(served, aggregatePoint({ ...HEALTHY, originalSuccessAfterFault: null }), seeded({ originalSuccessAfterFault: [0.9, 0.9] }))).toBeNull();
+    // Recovery time's null is never recovered: the worst.
+    const rt = MEASURES.get('recoveryTimeS')!;
+    expect(compareOn(rt, aggregatePoint({ ...HEALTHY, recoveryTimeS: null }), seeded({ recoveryTimeS: [60, 60] }))).toBe('b');
+    // a ran seeds 1-3 (mean 200 s), b seeds 1-2 (150 s): on the common seeds a is 50 s sooner,
+    // against the means the reader sees: no verdict.
+    const a = seeded({ recoveryTimeS: [100, 100, 400] });
+    const b = seeded({ recoveryTimeS: [150, 150] });
+    expect(compareOn(rt, a, b)).toBeNull();
+  });
+
+  it('speaks of the pick, the first variant that had a fault, not a control that "recovers" in 0 s', () => {
+    const control = seeded({ recoveryTimeS: [0, 0], perceivedOutageS: [0, 0] }, { lastTriggerEndS: null, originalSuccessAfterFault: null });
+    const fixed = seeded({ recoveryTimeS: [60, 61], perceivedOutageS: [120, 121], originalSuccessAfterFault: [0.99, 0.99] }, { lastTriggerEndS: 600 });
+    const other = seeded({ recoveryTimeS: [200, 201], perceivedOutageS: [500, 501], originalSuccessAfterFault: [0.6, 0.6] }, { lastTriggerEndS: 600 });
+    const p = rank([variant('healthy', control), variant('fixed', fixed), variant('other', other)]);
+    expect(p.entries[0].variant).toBe('healthy');
+    const o = p.entries.find((e) => e.variant === 'other')!;
+    // Against fixed (the pick), other is worse on recovery, outage and new users served.
+    expect(o.versusFirst).toEqual({ worseOn: ['recoveryTimeS', 'perceivedOutageS', 'originalSuccessAfterFault'], betterOn: [], betterWithinNoiseOn: [] });
+    expect(p.entries.find((e) => e.variant === 'fixed')!.versusFirst).toEqual({ worseOn: [], betterOn: [], betterWithinNoiseOn: [] });
+  });
+
   it('never ranks a dominated variant above the variant that dominates it (random measure tables)', () => {
     const objectives = ['recoveryTimeS', 'perceivedOutageS', 'originalSuccessAfterFault', 'peakLoadMultiple', 'wastedWorkShare'];
     // Coarse grids, a little finer than the tolerances (6 s against 10 s, 0.6 points against 1,

@@ -40,7 +40,7 @@ describe('summaryMarkdown', () => {
     const entries = f.bundle.results.ranking!.points[0].entries;
     expect(entries.map((e) => e.variant)).toEqual(['short-queue', 'no-retries', 'retries']);
     // no-retries fails fast, so its users wait less: a trade-off with short-queue, which the verdict states.
-    expect(md).toContain('**Verdict:** At a 2-minute fault, short-queue brings the service back in 0s; no-retries is better on latency p99 (1s against 2s), peak load (1.41x against 3.7x) and attempts per action (1.14 against 1.3); short-queue on recovery time (0s against 9m37s), perceived outage (2m against 11m40s), new users served (99.5% against 0%) and 1 more; retries does not recover within 13m, and it recovers from none of the swept lengths, not even 30s.');
+    expect(md).toContain('**Verdict:** At a 2-minute fault, short-queue brings the service back in 0s; no-retries is better on latency p99 (1s against 2s), peak load (1.41x against 3.7x) and attempts per action (1.14 against 1.3); short-queue on recovery time (0s against 9m37s), perceived outage (2m against 11m40s), new users served (99.5% against 0%) and 3 more; retries does not recover within 13m, and it recovers from none of the swept lengths, not even 30s.');
   });
 
   it('judges recovery while a fault that lasts to the horizon goes on, not "within 0s"', async () => {

@@ -71,6 +71,13 @@ describe('the verdict when the baseline\'s recovery ties the winner\'s', () => {
   });
 });
 
+describe('the verdict when every variant was already failing', () => {
+  it('says so, rather than that nothing brought the service back', () => {
+    const r = results([v('as-is', pt({ healthyBeforeTrigger: 0, recovered: 0, recoveryTimeS: null })), v('fixed', pt({ healthyBeforeTrigger: 0, recoveryTimeS: 0 }))]);
+    expect(verdictSentence(r)).toBe('After the fault, every variant is already unhealthy before the fault.');
+  });
+});
+
 describe('the verdict states trade-offs and floors', () => {
   it('says what the runner-up is better on, and what the pick is better on', () => {
     // The flagship at 12 minutes (issue 35's figures): client-ceiling is back 16 s sooner;
@@ -98,7 +105,7 @@ describe('the verdict states trade-offs and floors', () => {
     const ranking = rankVariants(variants, MEASURES, { parameters: [], protectedPopulations: ['signup', 'login'] });
     const r = { ...results(variants), ranking } as Results;
     expect(ranking!.points[0].entries.map((e) => e.variant)).toEqual(['fair', 'as-is', 'starving']);
-    expect(verdictSentence(r)).toBe('After the fault, fair brings the service back in 30s; as-is takes 10m; starving sacrifices signup (success before the fault 33%; floor 97%, 3 points under as-is\'s), so it ranks below every variant that does not.');
+    expect(verdictSentence(r)).toBe('After the fault, fair brings the service back in 30s; as-is takes 10m; starving sacrifices signup (success before the fault 33%; floor 97%, 3 points under as-is\'s), so it ranks below every variant healthy before the fault that meets its floors.');
   });
 });
 
@@ -116,6 +123,17 @@ describe('the verdict across a sweep', () => {
       { variant: 'fast', first: 1, ranked: 3, worstRegretS: 600 },
     ] });
     expect(sweepSentence(r)).toBe('Across the 3 ranked points, steady ranks first at 2 (at worst 1m40s more perceived outage than the best variant there); first at each point: fast at 1m, steady from 6m to 12m.');
+  });
+
+  it('leaves a control without a fault out of who is first across the sweep', () => {
+    const control = (i: number, d: string) => at(i, d, { recoveryTimeS: 0, perceivedOutageS: 0, lastTriggerEndS: null });
+    const r = results([
+      v('healthy', control(0, '1m'), control(1, '6m')),
+      v('fast', at(0, '1m', { perceivedOutageS: 100 }), at(1, '6m', { perceivedOutageS: 300 })),
+      v('slow', at(0, '1m', { perceivedOutageS: 400, recoveryTimeS: 600 }), at(1, '6m', { perceivedOutageS: 900, recoveryTimeS: 900 })),
+    ], undefined, D);
+    expect(r.ranking!.acrossPoints!.variants.map((x) => [x.variant, x.first, x.worstRegretS])).toEqual([['fast', 2, 0], ['slow', 0, 600]]);
+    expect(sweepSentence(r)).toBe('Across the 2 ranked points, fast ranks first at every one.');
   });
 
   it('says nothing with one ranked point', () => {

@@ -49,6 +49,6 @@ describe('scenarios/signup-flood.yaml: a guard that starves signups is flagged b
     expect(starving.floorsBroken[0].value!).toBeGreaterThan(0.9);
     expect(starving.floorsBroken[0].value!).toBeLessThan(0.95);
     expect(entries[0].floorsBroken).toEqual([]);
-    expect(verdictSentence(buildResults(x))).toMatch(/starving sacrifices signups \(success before the fault 9\d(\.\d)?%; floor 97%, 3 points under undefended's\), so it ranks below every variant that does not\.$/);
+    expect(verdictSentence(buildResults(x))).toMatch(/starving sacrifices signups \(success before the fault 9\d(\.\d)?%; floor 97%, 3 points under undefended's\), so it ranks below every variant healthy before the fault that meets its floors\.$/);
   });
 });
