@@ -12,6 +12,7 @@
 import { FAILURE_CAUSES, POPULATION_COUNTERS, type FaultWindow, type PopulationSeries, type RunRecord } from '../model/series.js';
 import { LatencyHistogram } from '../model/latency-histogram.js';
 import type { MeasureSettings } from './settings.js';
+import { latencyJudged } from '../scenario/subject.js';
 
 /** Start time (s) of bucket i. Always computed the same way so comparisons agree everywhere. */
 export function bucketStartS(bucketS: number, i: number): number {
@@ -402,15 +403,14 @@ export class RunView {
 
   /**
    * One kind of sketch, merged over the view's populations (exact: the order does not matter).
-   * The verdict's users leave internal traffic out when they have users too: a batch job's
-   * success matters, its latency does not (docs/scenario-format.md, role).
+   * The verdict's users leave internal traffic out when they have users too (latencyJudged,
+   * the rule the recorder's per-bucket latency applies as well).
    */
   private mergedLatency(kind: 'actions' | 'attempts'): LatencyHistogram {
-    const pops = this.record.populations;
-    const users = this.isSubject && pops.some((p, i) => this.members[i] && p.role === 'user');
+    const judged = this.isSubject ? latencyJudged(this.record.populations.map((p) => p.role), this.members) : this.members;
     const out = new LatencyHistogram();
     this.record.latency.forEach((l, p) => {
-      if (this.members[p] && !(users && pops[p].role === 'internal')) out.merge(l[kind]);
+      if (judged[p]) out.merge(l[kind]);
     });
     return out;
   }

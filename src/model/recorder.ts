@@ -54,6 +54,8 @@ export interface RecorderLayout {
   dependencies?: number;
   /** Per population: does the verdict count its users (the fine series)? Default: every population. */
   subject?: boolean[];
+  /** Per population: does the verdict's per-bucket latency count it (src/scenario/subject.ts latencyJudged)? Default: subject. */
+  latencySubject?: boolean[];
 }
 
 export class Recorder {
@@ -65,6 +67,7 @@ export class Recorder {
   readonly pops: PopulationSeries[];
   readonly routeOfPopulation: number[];
   private readonly subject: boolean[];
+  private readonly latencySubject: boolean[];
   private bucket = 0;
   private nextEdge: number;
   /** The open bucket's latencies: attempts answered (every population), actions ended (the verdict's users). */
@@ -102,6 +105,7 @@ export class Recorder {
     const dependencies = layout.dependencies ?? 0;
     const populations = this.routeOfPopulation.length;
     this.subject = layout.subject ?? this.routeOfPopulation.map(() => true);
+    this.latencySubject = layout.latencySubject ?? this.subject;
     const n = Math.max(1, Math.ceil(horizonS / bucketS - 1e-9));
     const f = () => new Float64Array(n);
     const population = (): PopulationSeries => ({
@@ -255,8 +259,8 @@ export class Recorder {
       const c = this.cell(now);
       this.fine.actionsEnded[c]++;
       if (ok) this.fine.actionsOk[c]++;
-      this.bucketActions.countIn(bin);
     }
+    if (this.latencySubject[pop]) this.bucketActions.countIn(bin);
     const h = this.attemptsPerActionByPopulation[pop];
     while (h.length <= attempts) h.push(0);
     h[attempts]++;

@@ -19,7 +19,7 @@ import { Operator, capacityBounds } from './operator/operator.js';
 import type { RunRecord, TierRecord } from './series.js';
 import { EDGE, ServiceGraph } from './graph/graph.js';
 import type { Recorder as TierRecorder } from './recorder.js';
-import { partnersOf, subjectOf } from '../scenario/subject.js';
+import { latencyJudged, partnersOf, subjectOf } from '../scenario/subject.js';
 import { plainShape } from './plain/plain-shape.js';
 import { PlainWorld } from './plain/plain-world.js';
 
@@ -94,6 +94,7 @@ export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}):
     routes: ids.routes.length,
     dependencies: Object.keys(s.server.dependencies ?? {}).length,
     subject,
+    latencySubject: latencyJudged(Object.values(s.clients).map((c) => c.role), subject),
   });
   // The errors of server-side error-rate faults answer the first one's status and flag (the loader makes them agree).
   const errors = s.faults.find((f) => f.kind === 'error-rate' && f.dependency === undefined);

@@ -41,3 +41,13 @@ export function partnersOf(s: Pick<Scenario, 'clients' | 'compare'>): boolean[] 
   const named = namedByCompare(s);
   return Object.values(s.clients).map((pop, i) => named[i] && pop.role === 'partner');
 }
+
+/**
+ * Whose latency the verdict reads, among `members` (the verdict's users): internal traffic is
+ * left out when users are there too, since a batch job's success matters and its latency does
+ * not. The recorder's per-bucket latency and the latency measures both apply this one rule.
+ */
+export function latencyJudged(roles: readonly Role[], members: readonly boolean[]): boolean[] {
+  const users = roles.some((r, i) => members[i] && r === 'user');
+  return members.map((m, i) => m && !(users && roles[i] === 'internal'));
+}

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../src/scenario/load.js';
 import { ScenarioError, formatProblem } from '../../src/scenario/problems.js';
-import { partnersOf, subjectOf } from '../../src/scenario/subject.js';
+import { latencyJudged, partnersOf, subjectOf } from '../../src/scenario/subject.js';
 
 // One population; line 5 is its role, line 6 its contract (cases replace them).
 const BASE = [
@@ -89,5 +89,15 @@ describe('roles', () => {
     expect(printed(src('2m'))).toEqual([
       'r.yaml:6:37  clients.api.contract.window: the partner measures count the contract\'s window in whole buckets, and 1m is shorter than the 2m buckets (measures.bucket): set measures.bucket to a divisor of 1m, a tenth of it or less (e.g. 6s)',
     ]);
+  });
+});
+
+describe('latencyJudged: whose latency the verdict reads', () => {
+  it('leaves internal traffic out when users are there too, and keeps it when it is all there is', () => {
+    expect(latencyJudged(['user', 'internal', 'user'], [true, true, true])).toEqual([true, false, true]);
+    expect(latencyJudged(['internal', 'internal'], [true, true])).toEqual([true, true]);
+    // A user population outside the verdict (compare.for) does not count as "users are there".
+    expect(latencyJudged(['user', 'internal'], [false, true])).toEqual([false, true]);
+    expect(latencyJudged(['partner', 'user'], [false, true])).toEqual([false, true]);
   });
 });
