@@ -4,7 +4,8 @@
 // seeds, and its users' p99 is 18 s shorter (5m4s against 5m22s), while all the defences
 // spare users 3 minutes of outage, keep the peak 40% lower and serve 98% of new users against
 // 51%. The ranking puts all the defences first, and the verdict states the trade-off and how
-// sure each side of it is.
+// sure each side of it is. Each population's success is an objective of its own: the sync
+// queue's users are served 99.8% of the time under all the defences, 95% under the ceiling.
 import { describe, it, expect } from 'vitest';
 import { flagship, OUTAGE } from './retry-storm-fixture.js';
 import { runExperiment } from '../../src/experiment/experiment.js';
@@ -39,7 +40,9 @@ describe('scenarios/retry-storm.yaml at a 12-minute outage, 3 seeds: the client 
 
   it('states the trade-off in the verdict', () => {
     const sentence = verdictText(buildResults(x))!;
-    expect(sentence).toMatch(/^At a 12-minute outage, all-defences brings the service back in 2m4\ds; client-ceiling is better on latency p99 \(5m\d+s against 5m\d+s\), and on average on recovery time \(2m\d\ds against 2m4\ds\) within seed noise over 3 seeds; all-defences on perceived outage \(12m against 15m\), new users served \(9\d(\.\d)?% against 5\d(\.\d)?%\), peak load \(4\.\d+x against 7\.\d+x\)/);
+    expect(sentence).toMatch(/^At a 12-minute outage, all-defences brings the service back in 2m4\ds; client-ceiling is better on latency p99 \(5m\d+s against 5m\d+s\), and on average on recovery time \(2m\d\ds against 2m4\ds\) within seed noise over 3 seeds; all-defences on perceived outage \(12m against 15m\), new users served \(9\d(\.\d)?% against 5\d(\.\d)?%\), sync success \(99\.\d% against 9\d(\.\d)?%\) and \d more;/);
+    // The rest of what all-defences is better on: the peak among them.
+    expect(entry('client-ceiling').versusFirst.worseOn).toContain('peakLoadMultiple');
     expect(sentence).toMatch(/; as-is does not recover within 3h28m\.$/);
   });
 });
