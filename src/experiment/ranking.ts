@@ -76,6 +76,8 @@ export interface RankingEntry {
    * and for a tie, and when the one above is better on nothing (placed by the vote against the others).
    */
   decidedBy: string | null;
+  /** The gate it fell below (see the header), null when it passed them all: the top group. */
+  gate: Gate | null;
   /** The Pareto front inside the variant's gate: 1 when no variant of its gate is better or equal on every objective and better on one. */
   front: number;
   /** The variants of its gate that dominate it (better or equal on every objective, better on one), in rank order. */
@@ -307,6 +309,7 @@ export function rankVariants(variants: readonly VariantAggregate[], registry: Me
         variant: name,
         runs: p.runs,
         healthyBefore: healthyAt(p),
+        gate: GATE_NAMES[gates[i]],
         decidedBy,
         front: front.get(i) ?? 1,
         dominatedBy: order.filter((j) => gates[j] === gates[i] && j !== i && sides[j][i].length > 0 && dominatesOn(sides[j][i])).map((j) => here[j].name),

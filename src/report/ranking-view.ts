@@ -80,9 +80,8 @@ export function decidedText(r: Results, e: RankingRow): string {
  * Is the variant on the Pareto front of the variants that pass every gate (healthy before the
  * fault, floors met, recovered in every seed when recovery is an objective)? The report marks it ◆.
  */
-export function onFront(r: Results, e: RankingRow): boolean {
-  const recovers = !r.ranking!.objectives.includes('recovered') || (e.values.recovered ?? 0) >= 1;
-  return e.healthyBefore && e.floorsBroken.length === 0 && recovers && e.dominatedBy.length === 0;
+export function onFront(e: RankingRow): boolean {
+  return e.gate === null && e.dominatedBy.length === 0;
 }
 
 /** "yes", or the first variant that dominates it. */

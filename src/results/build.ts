@@ -50,6 +50,7 @@ function rankingOf(k: Ranking): Results['ranking'] {
         runs: e.runs,
         healthyBefore: e.healthyBefore,
         decidedBy: e.decidedBy,
+        gate: e.gate,
         front: e.front,
         dominatedBy: e.dominatedBy,
         versusFirst: e.versusFirst,

@@ -139,6 +139,7 @@ const rankingEntrySchema = z.strictObject({
   runs: z.number().int(),
   healthyBefore: z.boolean(),
   decidedBy: z.string().nullable(),
+  gate: z.enum(['healthyBeforeTrigger', 'floors', 'recovered']).nullable(),
   front: z.number().int(),
   dominatedBy: z.array(z.string()),
   versusFirst: z.strictObject({ worseOn: z.array(z.string()), betterOn: z.array(z.string()), betterWithinNoiseOn: z.array(z.string()) }),

@@ -161,6 +161,7 @@ describe('floors', () => {
   it('flags by default a variant under which a legitimate population succeeds more than 3 points less before the fault than under the baseline', () => {
     const p = rank(vs, undefined, { protectedPopulations: ['signup', 'login'] });
     expect(names(p)).toEqual(['1 fair', '2 as-is', '3 starving']);
+    expect(p.entries.map((e) => e.gate)).toEqual([null, null, 'floors']);
     const starved = p.entries[2];
     expect(starved.decidedBy).toBe('floors');
     expect(starved.floorsBroken).toEqual([{ population: 'signup', measure: 'preFaultSuccessRatio', kind: 'atLeast', limit: 0.97, value: 0.33, byDefault: true }]);

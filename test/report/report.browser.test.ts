@@ -113,6 +113,11 @@ describe('report.html in Chromium', () => {
     expect(entries.map((e) => e.variant)).toEqual(['no-retries', 'retries']); // it recovered, the storm did not
     expect(entries[1].decidedBy).toBe('recovered');
     expect(compact).toEqual(entries.map((e) => e.variant));
+    // The Pareto front's mark: no-retries passed every gate and nothing dominates it; the
+    // storm fell below the recovery gate, so it is on no front the mark speaks of.
+    expect(entries.map((e) => e.gate)).toEqual([null, 'recovered']);
+    const fronts = await page.$$eval('#ranking table.ranking-table.compact tbody tr', (trs) => trs.map((tr) => [tr.getAttribute('data-front'), tr.querySelector('td.front') !== null]));
+    expect(fronts).toEqual([['true', true], ['false', false]]);
     const rows = await page.$$eval('#ranking table.ranking-table:not(.compact) tbody tr', (trs) => trs.map((tr) => ({
       variant: tr.getAttribute('data-variant'),
       rank: tr.getAttribute('data-rank'),

@@ -144,8 +144,8 @@ function rankingTable(r: Results, p: RankedPoint, colors: string[], compact: boo
     const cls = [e.variant === k.baseline ? 'baseline' : '', e.healthyBefore ? '' : 'unhealthy'].filter(Boolean).join(' ');
     const cells = rankingCells(r, e);
     // The front's mark is drawn by CSS beside the rank (.front::after), so it widens no column.
-    const front = onFront(r, e) ? ' class="front" title="On the Pareto front: no variant is as good or better on every objective"' : '';
-    return `<tr data-variant="${esc(e.variant)}" data-rank="${e.rank}" data-front="${onFront(r, e)}"${cls ? ` class="${cls}"` : ''}><td data-field="rank" data-value="${e.rank}"${front}>${e.rank}</td>` +
+    const front = onFront(e) ? ' class="front" title="On the Pareto front: no variant is as good or better on every objective"' : '';
+    return `<tr data-variant="${esc(e.variant)}" data-rank="${e.rank}" data-front="${onFront(e)}"${cls ? ` class="${cls}"` : ''}><td data-field="rank" data-value="${e.rank}"${front}>${e.rank}</td>` +
       `<th scope="row">${swatch(e.variant)}<span class="variant-name">${esc(e.variant)}</span>` +
       `${e.healthyBefore ? '' : `<span class="flag">${UNHEALTHY_TEXT}</span>`}${e.floorsBroken.length > 0 ? `<span class="flag">${FLOOR_TEXT}</span>` : ''}</th>` +
       cols.map((col) => {
