@@ -38,9 +38,9 @@ import type { PointAggregate, VariantAggregate } from './aggregate.js';
 import type { ResolvedFloor } from './expectations.js';
 import { floorsBroken, type FloorBreach } from './floors.js';
 import { acrossPoints, type AcrossPoints, type RankedEntries } from './across-points.js';
-import { commonSeeds, compareOn, judge, type Side } from './paired.js';
+import { commonSeeds, judge, type Side } from './paired.js';
 export { tied } from './paired.js';
-import { orderByTradeOffs } from './pareto.js';
+import { dominates, orderByTradeOffs } from './pareto.js';
 import { PARTNER_OBJECTIVES } from '../measures/partner.js';
 
 type Value = string | number;
@@ -262,14 +262,19 @@ export function rankVariants(variants: readonly VariantAggregate[], registry: Me
       return gateOnRecovery && (p.measures.recovered?.value ?? 0) < 1 ? 1 : 0;
     });
     const GATE_NAMES: Array<Gate | null> = [null, 'recovered', 'floors', 'healthyBeforeTrigger'];
-    // Every pair on every objective, once: sides[i][j][k] ('a': i better) mirrors sides[j][i][k].
+    // Every pair on every objective, judged once: sides[i][j][k] ('a': i better) mirrors
+    // sides[j][i][k]; leanings the same, for a tie whose means lean one way within seed noise.
     const sides: Side[][][] = here.map(() => here.map(() => [] as Side[]));
+    const leanings: Side[][][] = here.map(() => here.map(() => [] as Side[]));
+    const flip = (x: Side): Side => (x === null ? null : x === 'a' ? 'b' : 'a');
     for (let i = 0; i < here.length; i++) {
       for (let j = i + 1; j < here.length; j++) {
         for (const m of objectives) {
-          const s = compareOn(m, here[i].p, here[j].p);
-          sides[i][j].push(s);
-          sides[j][i].push(s === null ? null : s === 'a' ? 'b' : 'a');
+          const { side, leaning } = judge(m, here[i].p, here[j].p);
+          sides[i][j].push(side);
+          sides[j][i].push(flip(side));
+          leanings[i][j].push(leaning);
+          leanings[j][i].push(flip(leaning));
         }
       }
     }
@@ -282,7 +287,7 @@ export function rankVariants(variants: readonly VariantAggregate[], registry: Me
       order.push(...ordered.order);
       for (const [i, f] of ordered.front) front.set(i, f);
     }
-    const keysWhere = (i: number, j: number, side: Side) => objectives.filter((_, k) => sides[i][j][k] === side).map((m) => m.key);
+    const keysWhere = (i: number, j: number, side: Side, of: Side[][][] = sides) => objectives.filter((_, k) => of[i][j][k] === side).map((m) => m.key);
     // A rank is shared by a run of variants of one gate that no objective sets apart, each
     // from every other in the run (ties are not transitive: 100, 109 and 118 s of recovery
     // against 10 s of tolerance are not one rank).
@@ -312,11 +317,11 @@ export function rankVariants(variants: readonly VariantAggregate[], registry: Me
         gate: GATE_NAMES[gates[i]],
         decidedBy,
         front: front.get(i) ?? 1,
-        dominatedBy: order.filter((j) => gates[j] === gates[i] && j !== i && sides[j][i].length > 0 && dominatesOn(sides[j][i])).map((j) => here[j].name),
+        dominatedBy: order.filter((j) => gates[j] === gates[i] && j !== i && dominates(sides, j, i)).map((j) => here[j].name),
         versusFirst: i === first ? { worseOn: [], betterOn: [], betterWithinNoiseOn: [] } : {
           worseOn: keysWhere(first, i, 'a'),
           betterOn: keysWhere(first, i, 'b'),
-          betterWithinNoiseOn: objectives.filter((m, k) => sides[first][i][k] === null && judge(m, here[i].p, here[first].p).leaning === 'a').map((m) => m.key),
+          betterWithinNoiseOn: keysWhere(i, first, 'a', leanings),
         },
         floorsBroken: breaches[i],
         values: Object.fromEntries(shown.map((key) => [key, p.measures[key]?.value ?? null])),
@@ -340,11 +345,6 @@ export function rankVariants(variants: readonly VariantAggregate[], registry: Me
     ...(longest ? { longestRecoveredParameter: longest.parameter } : {}),
     points,
   };
-}
-
-/** Sides of one ordered pair ('a' = the first better): never worse, better on one. */
-function dominatesOn(sides: readonly Side[]): boolean {
-  return !sides.includes('b') && sides.includes('a');
 }
 
 /**
