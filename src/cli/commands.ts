@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import type { LoadedScenario } from '../scenario/load.js';
 import { shapeProblems, bucketsHeld, heldProblems } from '../scenario/experiment-size.js';
 import { formatCount } from '../scenario/limits.js';
-import { runExperiment, type ExperimentResult } from '../experiment/experiment.js';
+import { runExperiment, SHARDED_AUTO_SEEDS, type ExperimentResult } from '../experiment/experiment.js';
+import { autoSeeds } from '../scenario/seed-count.js';
 import { inShard, type RunSpec, type Shard } from '../experiment/expand.js';
 import { shardFromArg } from './shard-arg.js';
 import { estimate, ATTEMPTS_PER_S } from '../experiment/estimate.js';
@@ -22,6 +23,7 @@ import { OutputError, OutputFolder } from './output-folder.js';
 import { stopOnSignals } from './stop-signals.js';
 import { rankingText, summaryTable, wrapWords } from '../report/table.js';
 import { verdictText } from '../report/verdict.js';
+import { seedRange, seedingSetting } from '../report/seeding-view.js';
 import type { Results } from '../results/results.js';
 import { resolveMeasureReferences } from '../experiment/expectations.js';
 import { MEASURES } from '../measures/registry.js';
@@ -131,6 +133,8 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
 
   const loaded = await loadInput(args.scenario);
   checkSizeFlags(loaded, args.seeds);
+  const auto = args.seeds === undefined ? autoSeeds(loaded.base.seeds) : null;
+  if (auto && typeof shard === 'object' && shard.count > 1) throw new UsageError(SHARDED_AUTO_SEEDS);
   // Read before the runs: a wrong folder is said in a second, not after an hour of simulation.
   const baseResults = args.base === undefined ? undefined : readResultsFolder(args.base).results;
   const reuse = args.reuse === undefined ? undefined : reusableRuns(args.reuse, io, args.quiet ?? false);
@@ -155,6 +159,7 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
   const started = performance.now();
   let x: ExperimentResult;
   let journaled = 0;
+  let looked = false; // a later look of seeds: auto has begun
   let searchFailed = false;
   try {
     x = await runExperiment(loaded, {
@@ -168,7 +173,7 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
       // finished runs (scripts and the tests wait for it before sending a signal).
       reuse,
       onStart: (planned, simulatedS, reused) => {
-        if (!args.quiet) {
+        if (!args.quiet && !looked) {
           const taken = reused > 0 ? `; ${reused} run(s) unchanged in ${args.reuse} (same scenario and seed), taken from it` : '';
           io.err(`running ${planned} run(s) on ${Math.min(workers, Math.max(planned, 1))} worker(s)${taken}; Ctrl-C keeps finished runs`);
         }
@@ -182,7 +187,12 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
       onRunStart: (r, horizonS) => bar.started(r.index, runLabel(r), horizonS),
       onRunProgress: (r, simS) => bar.moved(r.index, simS),
       // Each finished run is in the journal before anything else happens: a kill keeps it.
-      onPlan: (runs) => folder.begin({ runs, shard, source: loaded.source }, loaded.source),
+      onPlan: (runs) => folder.begin({ runs, ...(auto ? { seedsAuto: auto } : {}), shard, source: loaded.source }, loaded.source),
+      onMoreRuns: (runs) => {
+        folder.extend(runs);
+        looked = true;
+        if (!args.quiet) io.err(lookLine(args.seed ?? loaded.base.seed, runs));
+      },
       onRun: (_done, _total, result, r) => {
         folder.record(r.index, result);
         journaled++;
@@ -226,6 +236,13 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
   return code === EXIT.interrupted ? stop.exitCode() : code;
 }
 
+/** What a later look of `seeds: auto` runs, and why: "seeds: auto, look at 4 seeds: 12 more run(s) for 3 variant(s) ...". */
+function lookLine(baseSeed: number, runs: RunSpec[]): string {
+  const variants = new Set(runs.map((r) => r.variant)).size;
+  const seeds = Math.max(...runs.map((r) => r.seed - baseSeed + 1));
+  return `seeds: auto: ${runs.length} more run(s) for ${variants} variant(s) whose place the seeds so far have not decided (up to ${seeds} seeds each)`;
+}
+
 /** Renders every output and puts the folder in place as a whole; the lock is given up either way. */
 function commitOutputs(x: ExperimentResult, folder: OutputFolder, opts: ReportOptions = {}): { files: string[]; bundle: ReturnType<typeof renderOutputs>['bundle'] } {
   let kept = false;
@@ -243,9 +260,9 @@ function commitOutputs(x: ExperimentResult, folder: OutputFolder, opts: ReportOp
 /** Prints the outcome of an experiment and decides the exit code. */
 function report(x: ExperimentResult, results: Results, files: string[], io: Io, quiet: boolean, detail: string): number {
   const base = x.loaded.base;
-  const seeds = new Set(x.runs.map((r) => r.seed)).size;
+  const seeds = x.seeding ? seedRange(x.seeding.cells) : `${new Set(x.runs.map((r) => r.seed)).size}`;
   const points = x.loaded.points.length;
-  io.out(`${base.name}: ${x.loaded.variants.length} variant(s)${points > 1 ? ` x ${points} sweep points` : ''} x ${seeds} seed(s)${x.shard ? `, shard ${x.shard.index}/${x.shard.count}` : ''}${quiet ? '' : `; ${detail}`}`);
+  io.out(`${base.name}: ${x.loaded.variants.length} variant(s)${points > 1 ? ` x ${points} sweep points` : ''} x ${seeds} seed(s)${x.seeding ? ' (seeds: auto)' : ''}${x.shard ? `, shard ${x.shard.index}/${x.shard.count}` : ''}${quiet ? '' : `; ${detail}`}`);
   const width = io.columns ?? Infinity;
   const finished = x.results.filter(Boolean).length;
   const planned = x.runs.filter((r) => inShard(r, x.shard)).length;
@@ -266,6 +283,8 @@ function report(x: ExperimentResult, results: Results, files: string[], io: Io, 
   const ranking = rankingText(results, width);
   if (ranking) {
     io.out(ranking);
+    const seeding = seedingSetting(results);
+    if (seeding) io.out(wrapWords(`seeds: ${seeding}; report.html and summary.md say why each variant got its seeds`, width, '  '));
     io.out('');
   }
   for (const e of x.expectations) io.out(`${e.passed ? 'PASS' : 'FAIL'}  ${e.name} (${e.actual})`);

@@ -18,7 +18,8 @@
 import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { OutputError, UsageError } from './errors.js';
-import { journalHeader, journalLine, JOURNAL_FILE, type JournalHeader } from '../experiment/runs-journal.js';
+import type { RunSpec } from '../experiment/expand.js';
+import { journalHeader, journalLine, journalMoreRuns, JOURNAL_FILE, type JournalHeader } from '../experiment/runs-journal.js';
 import type { RunResult } from '../experiment/run-one.js';
 
 /** Files a retrystorm results folder may hold: an existing folder with anything else is not ours to replace. */
@@ -145,6 +146,11 @@ export class OutputFolder {
   begin(header: JournalHeader, scenarioSource: string): void {
     writeFileSync(join(this.staging, 'scenario.yaml'), scenarioSource);
     writeFileSync(join(this.staging, JOURNAL_FILE), journalHeader(header));
+  }
+
+  /** Appends the runs a later look of `seeds: auto` adds to the plan. */
+  extend(runs: RunSpec[]): void {
+    appendFileSync(join(this.staging, JOURNAL_FILE), journalMoreRuns(runs));
   }
 
   /** Appends one finished run to the journal (its position in the plan, and its result). */

@@ -11,7 +11,7 @@
 import { formatDuration } from '../scenario/units.js';
 
 export interface Progress {
-  /** The runs are planned: how many, and how much simulated time they add up to (seconds). */
+  /** Runs are planned: how many, and how much simulated time they add up to (seconds); each look of `seeds: auto` plans more. */
   planned(runs: number, simulatedS: number): void;
   /** Run `index` (its position in the experiment) has started on a worker. */
   started(index: number, label: string, horizonS: number): void;
@@ -119,9 +119,12 @@ export function progress(stream: ProgressStream, opts: ProgressOptions = {}): Pr
 
   return {
     planned(runs, simulatedS) {
-      total = runs;
-      totalSimS = simulatedS;
-      if (runs === 0) return;
+      total += runs;
+      totalSimS += simulatedS;
+      if (runs === 0 || (stop && !ended)) return;
+      // A later look of `seeds: auto` reopens a finished picture below the last one.
+      ended = false;
+      drawn = 0;
       stop = every((opts.everyS ?? (tty ? 0.2 : 5)) * 1000, draw);
     },
     started(index, label, horizonS) {

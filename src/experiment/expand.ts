@@ -5,6 +5,7 @@
  * the runs whose index falls to it.
  */
 import type { LoadedScenario } from '../scenario/load.js';
+import { startSeeds } from '../scenario/seed-count.js';
 
 export interface RunSpec {
   /** Position in the expansion; results are stored at this index. */
@@ -30,7 +31,7 @@ export interface ExpandOptions {
 
 export function expandRuns(loaded: LoadedScenario, opts: ExpandOptions = {}): RunSpec[] {
   const baseSeed = opts.seed ?? loaded.base.seed;
-  const seeds = opts.seeds ?? loaded.base.seeds;
+  const seeds = opts.seeds ?? startSeeds(loaded.base.seeds);
   const runs: RunSpec[] = [];
   for (const v of loaded.variants) {
     for (const p of loaded.points) {

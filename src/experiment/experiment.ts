@@ -15,6 +15,8 @@ import { aggregatePoint, type VariantAggregate } from './aggregate.js';
 import { checkExpectations, resolveMeasureReferences, type ExpectationResult } from './expectations.js';
 import { rankVariants, type Ranking } from './ranking.js';
 import { runTasks } from './pool.js';
+import { SeedPlan, lookConfidence, seedingOf, type SeedingOutcome } from './adaptive-seeds.js';
+import { autoSeeds, type AutoSeeds } from '../scenario/seed-count.js';
 import type { FinishedRuns } from './run-reuse.js';
 import type { SearchOutcome } from './search/run-search.js';
 
@@ -32,9 +34,11 @@ export interface ExperimentOptions extends ExpandOptions {
   reuse?: FinishedRuns;
   /** The whole plan (every shard's runs), before any run starts: for the journal of finished runs. */
   onPlan?: (runs: RunSpec[]) => void;
+  /** With `seeds: auto`, the runs a later look adds to the plan, before they start. */
+  onMoreRuns?: (runs: RunSpec[]) => void;
   /**
-   * Called once the runs are planned and the pool is about to start, with how many runs this
-   * process will simulate, how much simulated time they add up to (seconds), and how many of
+   * Called once the runs are planned and the pool is about to start (again at each later look
+   * of `seeds: auto`), with how many runs this process will simulate, how much simulated time they add up to (seconds), and how many of
    * its runs took a finished run's result instead (opts.reuse).
    */
   onStart?: (planned: number, simulatedS: number, reused: number) => void;
@@ -75,57 +79,94 @@ export interface ExperimentResult {
   partial: boolean;
   /** The scenario's search (its `search:` block), when `run` did one after the runs. */
   search?: SearchOutcome;
+  /** With `seeds: auto`: how many seeds each cell got, and why (src/experiment/adaptive-seeds.ts). */
+  seeding?: SeedingOutcome;
 }
 
 export async function runExperiment(loaded: LoadedScenario, opts: ExperimentOptions = {}): Promise<ExperimentResult> {
   const measures = opts.measures ?? MEASURES;
   resolveMeasureReferences(loaded, measures); // a misnamed measure is refused before any run
+  // `--seeds N` asks for a fixed number, whatever the file says.
+  const auto = opts.seeds === undefined ? autoSeeds(loaded.base.seeds) : null;
+  if (auto && opts.shard && opts.shard.count > 1) throw new Error(SHARDED_AUTO_SEEDS);
   const runs = expandRuns(loaded, opts);
-  const mine = runs.filter((r) => inShard(r, opts.shard));
-  const results: Array<RunResult | undefined> = new Array(runs.length);
+  const results: Array<RunResult | undefined> = [];
   const failures: RunFailure[] = [];
   const signal = opts.signal ?? new AbortController().signal;
   const scenarios = new Map(loaded.variants.map((v) => [v.name, v.points]));
-  let done = 0;
+  let done = 0, planned = 0;
   const reuse = opts.reuse?.measures === measures ? opts.reuse : undefined;
-  const reused: Array<[RunSpec, RunResult]> = [];
-  const tasks = mine.flatMap((r) => {
-    const scenario = scenarios.get(r.variant)![r.point];
-    const prior = reuse?.resultOf(r, scenario);
-    if (prior) {
-      reused.push([r, prior]);
-      return [];
-    }
-    return [{ ...r, scenario, ...(opts.runBudget ? { budget: opts.runBudget } : {}) }];
-  });
-  opts.onPlan?.(runs);
-  for (const [r, result] of reused) {
-    results[r.index] = result;
-    opts.onReused?.(r, result);
-  }
-  opts.onStart?.(tasks.length, tasks.reduce((sum, t) => sum + t.scenario.horizon, 0), reused.length);
   const spec = ({ index, variant, point, seed }: RunSpec): RunSpec => ({ index, variant, point, seed });
   const { onRunStart, onRunProgress } = opts;
-  await runTasks(
-    tasks,
-    opts.workers ?? 1,
-    signal,
-    {
-      ...(onRunStart ? { onStart: (task) => onRunStart(spec(task), task.scenario.horizon) } : {}),
-      ...(onRunProgress ? { onProgress: (task, simS) => onRunProgress(spec(task), simS) } : {}),
-      onResult: (task, result) => {
-        results[task.index] = result;
-        opts.onRun?.(++done, tasks.length, result, spec(task));
+
+  /** Runs a batch of planned runs (this shard's share), taking --reuse results where it can. */
+  const runBatch = async (batch: RunSpec[]) => {
+    const reused: Array<[RunSpec, RunResult]> = [];
+    const tasks = batch.filter((r) => inShard(r, opts.shard)).flatMap((r) => {
+      const scenario = scenarios.get(r.variant)![r.point];
+      const prior = reuse?.resultOf(r, scenario);
+      if (prior) {
+        reused.push([r, prior]);
+        return [];
+      }
+      return [{ ...r, scenario, ...(opts.runBudget ? { budget: opts.runBudget } : {}) }];
+    });
+    for (const [r, result] of reused) {
+      results[r.index] = result;
+      opts.onReused?.(r, result);
+    }
+    planned += tasks.length;
+    opts.onStart?.(tasks.length, tasks.reduce((sum, t) => sum + t.scenario.horizon, 0), reused.length);
+    await runTasks(
+      tasks,
+      opts.workers ?? 1,
+      signal,
+      {
+        ...(onRunStart ? { onStart: (task) => onRunStart(spec(task), task.scenario.horizon) } : {}),
+        ...(onRunProgress ? { onProgress: (task, simS) => onRunProgress(spec(task), simS) } : {}),
+        onResult: (task, result) => {
+          results[task.index] = result;
+          opts.onRun?.(++done, planned, result, spec(task));
+        },
+        onError: (task, error) => {
+          failures.push({ index: task.index, variant: task.variant, point: task.point, seed: task.seed, message: error?.message ?? String(error) });
+        },
       },
-      onError: (task, error) => {
-        failures.push({ index: task.index, variant: task.variant, point: task.point, seed: task.seed, message: error?.message ?? String(error) });
-      },
-    },
-    measures,
-  );
+      measures,
+    );
+  };
+
+  opts.onPlan?.(runs);
+  await runBatch(runs);
+  if (auto) {
+    // Looks until every ranked pair is decided, at max, or past the budget (adaptive-seeds.ts).
+    const plan = new SeedPlan(auto, loaded.variants.map((v) => v.name), loaded.points.map((p) => p.index));
+    const confidence = lookConfidence(auto);
+    const baseSeed = opts.seed ?? loaded.base.seed;
+    let ranking = rankOf(loaded, aggregate(loaded, runs, results, measures), measures, confidence);
+    while (ranking && !signal.aborted) {
+      const raised = plan.nextLook(ranking);
+      if (raised.size === 0) break;
+      const more: RunSpec[] = [];
+      for (const v of loaded.variants) {
+        for (const p of loaded.points) {
+          const cell = [...raised.values()].find((c) => c.variant === v.name && c.point === p.index);
+          for (let i = cell?.from ?? 0; i < (cell?.to ?? 0); i++) more.push({ index: runs.length + more.length, variant: v.name, point: p.index, seed: baseSeed + i });
+        }
+      }
+      runs.push(...more);
+      opts.onMoreRuns?.(more);
+      await runBatch(more);
+      ranking = rankOf(loaded, aggregate(loaded, runs, results, measures), measures, confidence);
+    }
+  }
   failures.sort((a, b) => a.index - b.index);
-  return assemble(loaded, runs, results, failures, signal.aborted, opts.shard, measures);
+  results.length = runs.length;
+  return assemble(loaded, runs, results, failures, signal.aborted, opts.shard, measures, auto ?? undefined);
 }
+
+/** Why `seeds: auto` and `--shard` do not go together. */
+export const SHARDED_AUTO_SEEDS = 'seeds: auto decides each look from the results of every cell, which one shard does not have; run it unsharded, or give a fixed number of seeds (--seeds N) to split it';
 
 /** Builds the experiment result from per-run results (also how shards are merged). */
 export function assemble(
@@ -136,6 +177,8 @@ export function assemble(
   interrupted: boolean,
   shard?: Shard,
   measures: MeasureRegistry = MEASURES,
+  /** The adaptive plan the runs followed (`seeds: auto`), when they did. */
+  auto?: AutoSeeds,
 ): ExperimentResult {
   const variants = aggregate(loaded, runs, results, measures);
   const expected = runs.filter((r) => inShard(r, shard)).length;
@@ -144,6 +187,8 @@ export function assemble(
   const whole = !shard || shard.count === 1;
   const base = loaded.base;
   const references = resolveMeasureReferences(loaded, measures);
+  const ranking = whole ? rankOf(loaded, variants, measures, auto ? lookConfidence(auto) : undefined) : null;
+  const partial = interrupted || finished < expected;
   return {
     loaded,
     measures,
@@ -153,18 +198,24 @@ export function assemble(
     failures,
     variants,
     expectations: whole ? checkExpectations(references.expectations, variants) : [],
-    ranking:
-      whole && (variants.length >= 2 || base.compare)
-        ? rankVariants(variants, measures, {
-          compare: base.compare,
-          parameters: (base.sweep ?? []).map((s) => s.parameter),
-          floors: references.floors,
-          protectedPopulations: protectedPopulations(base),
-          judged: { users: subjectOf(base).some(Boolean), partners: partnersOf(base).some(Boolean) },
-        })
-        : null,
-    partial: interrupted || finished < expected,
+    ranking,
+    partial,
+    ...(auto && whole ? { seeding: seedingOf(auto, loaded.variants.map((v) => v.name), loaded.points.map((p) => p.index), runs, ranking, partial) } : {}),
   };
+}
+
+/** The ranking of the variants (none for a lone variant without a `compare` block), judged at `confidence`. */
+function rankOf(loaded: LoadedScenario, variants: VariantAggregate[], measures: MeasureRegistry, confidence?: number): Ranking | null {
+  const base = loaded.base;
+  if (variants.length < 2 && !base.compare) return null;
+  return rankVariants(variants, measures, {
+    compare: base.compare,
+    parameters: (base.sweep ?? []).map((s) => s.parameter),
+    floors: resolveMeasureReferences(loaded, measures).floors,
+    protectedPopulations: protectedPopulations(base),
+    judged: { users: subjectOf(base).some(Boolean), partners: partnersOf(base).some(Boolean) },
+    ...(confidence !== undefined ? { confidence } : {}),
+  });
 }
 
 export function aggregate(loaded: LoadedScenario, runs: RunSpec[], results: Array<RunResult | undefined>, measures: MeasureRegistry = MEASURES): VariantAggregate[] {

@@ -83,7 +83,7 @@ export function mergeDirs(dirs: string[]): ExperimentResult {
     }
   }
   const loaded = loadScenario(source, join(dirs[0], 'scenario.yaml'));
-  return assemble(loaded, runs, results, failures, shards.some((s) => s.interrupted));
+  return assemble(loaded, runs, results, failures, shards.some((s) => s.interrupted), undefined, undefined, shards[0].seedsAuto);
 }
 
 const describeRun = (r: RunSpec) => `variant ${r.variant}, point ${r.point}, seed ${r.seed}`;

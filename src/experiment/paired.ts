@@ -10,7 +10,7 @@
  * 1. their means differ by more than the measure's tie tolerance (src/measures/measure.ts:
  *    a difference nobody would act on, such as 8 s of recovery, is a tie however sure), and
  * 2. with two or more seeds in common, the 95% t interval of the paired differences leaves
- *    out 0 (the difference is the policy's, not the seeds').
+ *    out 0 (the difference is the policy's, not the seeds'; PAIRED_CONFIDENCE).
  *
  * With one seed there is nothing to judge noise by: the tolerance alone decides, and the
  * ranking says so (RankedPoint.pairedSeeds). When the two ran different seeds (an
@@ -22,7 +22,15 @@
  */
 import { tieLimit, tieTolerance, type MeasureDescriptor } from '../measures/measure.js';
 import type { PointAggregate } from './aggregate.js';
-import { meanAndVariance, t975 } from './stats.js';
+import { meanAndVariance, tQuantile } from './stats.js';
+
+/**
+ * The confidence of the paired interval: 95%, so that a pair with no real difference is
+ * found different on an objective in at most 5% of comparisons. An experiment that adds
+ * seeds where they decide something looks several times, and judges each look at a higher
+ * confidence so that the 5% holds over all its looks (src/experiment/adaptive-seeds.ts).
+ */
+export const PAIRED_CONFIDENCE = 0.95;
 
 /** Which of two variants is better on one objective: 'a', 'b', or neither beyond tolerance and seed noise. */
 export type Side = 'a' | 'b' | null;
@@ -67,8 +75,8 @@ function direction(m: MeasureDescriptor, x: number, y: number): Side {
  * The paired comparison of `a` and `b` on `m` at one point (see the header). Reads the means
  * the aggregation kept (`measures[key].value`) and the per-seed values (`perSeed`).
  */
-export function compareOn(m: MeasureDescriptor, a: PointAggregate, b: PointAggregate): Side {
-  return judge(m, a, b).side;
+export function compareOn(m: MeasureDescriptor, a: PointAggregate, b: PointAggregate, confidence = PAIRED_CONFIDENCE): Side {
+  return judge(m, a, b, confidence).side;
 }
 
 /**
@@ -76,8 +84,8 @@ export function compareOn(m: MeasureDescriptor, a: PointAggregate, b: PointAggre
  * the means favour beyond the tie tolerance when the paired seeds cannot tell it from noise
  * (null otherwise): "back 16 s sooner on average, within seed noise over 3 seeds".
  */
-export function judge(m: MeasureDescriptor, a: PointAggregate, b: PointAggregate): { side: Side; leaning: Side } {
-  const side = decided(m, a, b);
+export function judge(m: MeasureDescriptor, a: PointAggregate, b: PointAggregate, confidence = PAIRED_CONFIDENCE): { side: Side; leaning: Side } {
+  const side = decided(m, a, b, confidence);
   if (side !== null) return { side, leaning: null };
   const x = a.measures[m.key]?.value ?? null;
   const y = b.measures[m.key]?.value ?? null;
@@ -85,7 +93,7 @@ export function judge(m: MeasureDescriptor, a: PointAggregate, b: PointAggregate
   return { side: null, leaning: beyondTolerance ? direction(m, x, y) : null };
 }
 
-function decided(m: MeasureDescriptor, a: PointAggregate, b: PointAggregate): Side {
+function decided(m: MeasureDescriptor, a: PointAggregate, b: PointAggregate, confidence: number): Side {
   const x = a.measures[m.key]?.value ?? null;
   const y = b.measures[m.key]?.value ?? null;
   if (x === null || y === null) return x === y || !m.nullIsWorst ? null : x === null ? 'b' : 'a';
@@ -105,7 +113,7 @@ function decided(m: MeasureDescriptor, a: PointAggregate, b: PointAggregate): Si
     d.push(u - v);
   }
   const { mean, variance } = meanAndVariance(d);
-  const half = variance === 0 ? 0 : t975(d.length - 1) * Math.sqrt(variance / d.length);
+  const half = variance === 0 ? 0 : tQuantile(1 - (1 - confidence) / 2, d.length - 1) * Math.sqrt(variance / d.length);
   const paired = mean !== 0 && Math.abs(mean) > half ? direction(m, mean, 0) : null;
   // Over other seeds than the means' own, the pairs may point the other way: no verdict then.
   return sameSeeds || paired === side ? paired : null;

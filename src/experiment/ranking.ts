@@ -38,7 +38,7 @@ import type { PointAggregate, VariantAggregate } from './aggregate.js';
 import type { ResolvedFloor } from './expectations.js';
 import { floorsBroken, type FloorBreach } from './floors.js';
 import { acrossPoints, type AcrossPoints, type RankedEntries } from './across-points.js';
-import { commonSeeds, judge, type Side } from './paired.js';
+import { PAIRED_CONFIDENCE, commonSeeds, judge, type Side } from './paired.js';
 export { tied } from './paired.js';
 import { dominates, orderByTradeOffs } from './pareto.js';
 import { PARTNER_OBJECTIVES } from '../measures/partner.js';
@@ -120,6 +120,19 @@ export interface RankedPoint {
    */
   pairedSeeds: number;
   entries: RankingEntry[];
+  /**
+   * The pairs of one gate whose order the seeds have not decided: on each objective of `on`,
+   * their means differ beyond the tie tolerance, but the paired seeds cannot tell the
+   * difference from noise (a tie for the ranking, which more seeds could break). `above`
+   * is the one ranked higher. This is where `seeds: auto` adds seeds.
+   */
+  undecided: UndecidedPair[];
+}
+
+export interface UndecidedPair {
+  above: string;
+  below: string;
+  on: string[];
 }
 
 export interface Ranking {
@@ -128,6 +141,11 @@ export interface Ranking {
   objectives: string[];
   /** Each objective's weight in the vote between variants that trade objectives (same order). */
   weights: number[];
+  /**
+   * The confidence of the paired comparisons: 0.95, or higher when the seeds were added look
+   * by look (`seeds: auto`), so that a false difference stays at 5% over every look.
+   */
+  confidence: number;
   /** compare.at as written; absent when every point is ranked. */
   at?: Record<string, Value>;
   /** The swept duration that `longestRecovered` refers to; absent without one. */
@@ -151,6 +169,8 @@ export interface RankingOptions {
   protectedPopulations?: readonly string[];
   /** Who the verdict judges (default: users, no partners): picks the default objectives. */
   judged?: Judged;
+  /** The confidence of the paired comparisons (default PAIRED_CONFIDENCE). */
+  confidence?: number;
 }
 
 
@@ -239,6 +259,7 @@ export function rankVariants(variants: readonly VariantAggregate[], registry: Me
   const picked = (p: PointAggregate) => !at || Object.entries(at).every(([k, v]) => Object.hasOwn(p.values, k) && sameValue(p.values[k], v));
   const longest = longestRecovered(variants, opts.parameters);
   const gateOnRecovery = objectives.some((m) => m.key === 'recovered');
+  const confidence = opts.confidence ?? PAIRED_CONFIDENCE;
 
   const shown = [...new Set([...objectives.map((m) => m.key), ...RANKING_CONTEXT.filter((k) => registry.get(k) !== undefined)])];
   const indices = [...new Set(variants.flatMap((v) => v.points.map((p) => p.point)))].sort((a, b) => a - b);
@@ -270,7 +291,7 @@ export function rankVariants(variants: readonly VariantAggregate[], registry: Me
     for (let i = 0; i < here.length; i++) {
       for (let j = i + 1; j < here.length; j++) {
         for (const m of objectives) {
-          const { side, leaning } = judge(m, here[i].p, here[j].p);
+          const { side, leaning } = judge(m, here[i].p, here[j].p, confidence);
           sides[i][j].push(side);
           sides[j][i].push(flip(side));
           leanings[i][j].push(leaning);
@@ -332,7 +353,14 @@ export function rankVariants(variants: readonly VariantAggregate[], registry: Me
     });
     let pairedSeeds = here.length > 1 ? Infinity : here[0].p.perSeed.length;
     for (let i = 0; i < here.length; i++) for (let j = i + 1; j < here.length; j++) pairedSeeds = Math.min(pairedSeeds, commonSeeds(here[i].p, here[j].p).length);
-    points.push({ point: index, values: here[0].p.values, pairedSeeds, entries });
+    const undecided: UndecidedPair[] = [];
+    for (const [x, i] of order.entries()) {
+      for (const j of order.slice(x + 1)) {
+        const on = gates[i] === gates[j] ? keysWhere(i, j, 'a', leanings).concat(keysWhere(i, j, 'b', leanings)) : [];
+        if (on.length > 0) undecided.push({ above: here[i].name, below: here[j].name, on: objectives.map((m) => m.key).filter((k) => on.includes(k)) });
+      }
+    }
+    points.push({ point: index, values: here[0].p.values, pairedSeeds, entries, undecided });
     ranked.push({ entries, contenders: new Set(here.filter((_, i) => triggered[i] || !triggered.some(Boolean)).map((x) => x.name)) });
   }
   const across = points.length >= 2 ? acrossPoints(variants, ranked) : null;
@@ -340,6 +368,7 @@ export function rankVariants(variants: readonly VariantAggregate[], registry: Me
     baseline,
     objectives: objectives.map((m) => m.key),
     weights,
+    confidence,
     ...(across ? { acrossPoints: across } : {}),
     ...(at && Object.keys(at).length > 0 ? { at } : {}),
     ...(longest ? { longestRecoveredParameter: longest.parameter } : {}),

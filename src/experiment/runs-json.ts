@@ -14,6 +14,7 @@ import type { ExperimentResult, RunFailure } from './experiment.js';
 import type { RunSpec, Shard } from './expand.js';
 import type { RunResult } from './run-one.js';
 import { toolBuild } from './tool-build.js';
+import type { AutoSeeds } from '../scenario/seed-count.js';
 
 export const RUNS_FORMAT = 'retrystorm-runs/3';
 
@@ -26,6 +27,8 @@ export interface SavedRuns {
   /** sha256 of `results` as serialized: any edit to a result changes it. */
   digest: string;
   runs: RunSpec[];
+  /** The adaptive plan the runs followed (`seeds: auto`); absent for a fixed number of seeds. */
+  seedsAuto?: AutoSeeds;
   shard?: Shard;
   interrupted: boolean;
   failures: RunFailure[];
@@ -61,12 +64,16 @@ export function runsJson(x: ExperimentResult): string {
     scenarioDigest: scenarioDigest(x.loaded.source),
     digest: sha256(resultsText),
     runs: x.runs,
+    ...(x.seeding ? { seedsAuto: autoOf(x.seeding) } : {}),
     ...(x.shard ? { shard: x.shard } : {}),
     interrupted: x.partial,
     failures: x.failures,
   };
   return `${JSON.stringify(head).slice(0, -1)},"results":${resultsText}}\n`;
 }
+
+/** The plan's settings, as the scenario gave them. */
+const autoOf = (s: { start: number; max: number; budget: number | null }): AutoSeeds => ({ start: s.start, max: s.max, ...(s.budget !== null ? { budget: s.budget } : {}) });
 
 /** Parses runs.json; throws with `where` when it is not one (merge checks the contents). */
 export function parseRuns(text: string, where: string): SavedRuns {

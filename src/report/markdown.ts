@@ -5,6 +5,7 @@
  * entity-escaped: GitHub renders some HTML in Markdown, and a scenario's question is not
  * supposed to add markup to a PR comment; pipes are escaped so a cell cannot break a table.
  */
+import { seedRange, seedingRows, seedingRule } from './seeding-view.js';
 import type { ResultsBundle } from '../results/bundle.js';
 import { clockOf, type ExpectationOutcome, type Results } from '../results/results.js';
 import { formatDuration } from '../scenario/units.js';
@@ -69,7 +70,7 @@ export function summaryMarkdown(b: ResultsBundle, opts: SummaryOptions = {}): st
   }
   const ex = expectationsMarkdown(r);
   out.push(...ex.before);
-  out.push(`**[Full report with charts](${link})** · ${formatDuration(r.horizonS)} simulated per run${ownHorizons(r)}, ${r.partial ? 'up to ' : ''}${r.seeds.length} seed${r.seeds.length === 1 ? '' : 's'} per variant${r.partial ? ' (partial: fewer where runs did not finish)' : ''}; "not recovered": at least one seed had not recovered when the run ended.`, '');
+  out.push(`**[Full report with charts](${link})** · ${formatDuration(r.horizonS)} simulated per run${ownHorizons(r)}, ${seedsPhrase(r)}; "not recovered": at least one seed had not recovered when the run ended.`, '');
 
   // The fold: what a reviewer reads only when they want the detail.
   out.push('<details>', `<summary>Full comparison${r.variants.length > 0 ? ` (${r.variants.reduce((n, v) => n + v.points.length, 0)} rows)` : ''}, per population${ex.folded.length > 0 ? ', more expectations' : ''} and the ranking rule</summary>`, '');
@@ -78,6 +79,12 @@ export function summaryMarkdown(b: ResultsBundle, opts: SummaryOptions = {}): st
     out.push(mdText(rankingNote(r), true), '');
     const others = r.ranking.points.filter((p) => p !== shown);
     out.push(...rankingMarkdown(r, others, false));
+  }
+  if (r.seeding) {
+    const rows = seedingRows(r);
+    const sweep = rows.some((row) => row.at !== '');
+    out.push('### Seeds each variant got', '', mdText(seedingRule(r.seeding), true), '');
+    out.push(...table(['variant', ...(sweep ? ['at'] : []), 'seeds', 'why'], rows.map((row) => [mdText(row.variant, true), ...(sweep ? [mdText(row.at, true)] : []), String(row.seeds), mdText(row.why, true)])), '');
   }
   if (r.search) {
     out.push('### Tipping points: the runs at each tried value', '', 'Recovered runs of all at each value the search tried; in brackets, the Wilson 95% interval of the probability of recovering.', '');
@@ -173,4 +180,13 @@ function rankingMarkdown(r: Results, points: NonNullable<Results['ranking']>['po
 function ownHorizons(r: Results): string {
   const own = r.variants.filter((v) => clockOf(r, v).horizonS !== r.horizonS).map((v) => `${v.name}: ${formatDuration(clockOf(r, v).horizonS)}`);
   return own.length === 0 ? '' : ` (${own.join(', ')})`;
+}
+
+/** "3 seeds per variant", or under `seeds: auto` "2 to 8 seeds per variant (seeds: auto: where they decide the ranking)". */
+function seedsPhrase(r: Results): string {
+  if (r.seeding) {
+    const range = seedRange(r.seeding.cells);
+    return `${range} seed${range === '1' ? '' : 's'} per variant (seeds: auto: more where they decide the ranking)${r.partial ? ' (partial: fewer where runs did not finish)' : ''}`;
+  }
+  return `${r.partial ? 'up to ' : ''}${r.seeds.length} seed${r.seeds.length === 1 ? '' : 's'} per variant${r.partial ? ' (partial: fewer where runs did not finish)' : ''}`;
 }

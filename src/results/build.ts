@@ -37,6 +37,7 @@ function rankingOf(k: Ranking): Results['ranking'] {
     baseline: k.baseline,
     objectives: k.objectives,
     weights: k.weights,
+    confidence: k.confidence,
     ...(k.at ? { at: k.at } : {}),
     ...(k.longestRecoveredParameter !== undefined ? { longestRecoveredParameter: k.longestRecoveredParameter } : {}),
     ...(k.acrossPoints ? { acrossPoints: k.acrossPoints } : {}),
@@ -61,6 +62,7 @@ function rankingOf(k: Ranking): Results['ranking'] {
         outageSavedRatio: e.outageSavedRatio,
         ...(e.longestRecovered !== undefined ? { longestRecovered: e.longestRecovered } : {}),
       })),
+      undecided: p.undecided,
     })),
   }, ['at', 'values', 'point', 'rank', 'runs', 'longestRecovered', 'pairedSeeds', 'front', 'first', 'ranked']);
 }
@@ -84,6 +86,7 @@ export function buildResults(x: ExperimentResult): Results {
     horizonS: base.horizon,
     bucketS: bucketWidth(base),
     seeds: [...new Set(x.runs.map((r) => r.seed))],
+    seeding: x.seeding ? roundMeasured(x.seeding, ['start', 'max', 'budget', 'levels', 'point', 'seeds']) : null,
     sweep: swept ? { parameters: (base.sweep ?? []).map((s) => s.parameter), points: x.loaded.points.map((p) => ({ index: p.index, values: p.values })) } : null,
     measureSettings: Object.fromEntries(Object.entries(measureSettings(base)).filter(([, v]) => typeof v === 'number')) as Record<string, number>,
     subject: populations.filter((_, i) => subject[i]).map(([name]) => name),

@@ -15,7 +15,9 @@ import { ROLES } from '../scenario/schema-clients.js';
 // 3: populations carry the roles partner and internal and a partner's contract; measures
 // have the scope partners; the ranking weighs trade-offs (fronts, floors, weights, paired
 // seeds) and measures say which are costs and which are context.
-export const SUMMARY_FORMAT = 'retrystorm-summary/3';
+// 4: the ranking says its confidence and the pairs its seeds left undecided; `seeding` says
+// how many seeds each cell of a `seeds: auto` experiment got, and why.
+export const SUMMARY_FORMAT = 'retrystorm-summary/4';
 
 const value = z.union([z.string(), z.number()]);
 const values = z.record(z.string(), value);
@@ -154,13 +156,36 @@ const rankingSchema = z.strictObject({
   baseline: z.string(),
   objectives: z.array(z.string()),
   weights: z.array(num),
+  confidence: num,
   at: values.optional(),
   longestRecoveredParameter: z.string().optional(),
-  points: z.array(z.strictObject({ point: z.number().int(), values, pairedSeeds: z.number().int(), entries: z.array(rankingEntrySchema) })),
+  points: z.array(z.strictObject({
+    point: z.number().int(),
+    values,
+    pairedSeeds: z.number().int(),
+    entries: z.array(rankingEntrySchema),
+    undecided: z.array(z.strictObject({ above: z.string(), below: z.string(), on: z.array(z.string()) })),
+  })),
   acrossPoints: z.strictObject({
     points: z.number().int(),
     variants: z.array(z.strictObject({ variant: z.string(), first: z.number().int(), ranked: z.number().int(), worstRegretS: maybe })),
   }).optional(),
+});
+
+/** How many seeds each cell of a `seeds: auto` experiment got, and why (src/experiment/adaptive-seeds.ts). */
+const seedingSchema = z.strictObject({
+  start: z.number().int(),
+  max: z.number().int(),
+  budget: z.number().int().nullable(),
+  levels: z.array(z.number().int()),
+  confidence: num,
+  cells: z.array(z.strictObject({
+    variant: z.string(),
+    point: z.number().int(),
+    seeds: z.number().int(),
+    reason: z.enum(['decided', 'max', 'budget', 'gated', 'unranked', 'partial']),
+    undecidedAgainst: z.array(z.string()),
+  })),
 });
 
 export const resultsSchema = z.strictObject({
@@ -178,6 +203,8 @@ export const resultsSchema = z.strictObject({
   horizonS: num,
   bucketS: num,
   seeds: z.array(z.number().int()),
+  /** With `seeds: auto`: the seeds of each variant at each point, and why; null for a fixed number. */
+  seeding: seedingSchema.nullable(),
   sweep: z.strictObject({ parameters: z.array(z.string()), points: z.array(z.strictObject({ index: z.number().int(), values })) }).nullable(),
   measureSettings: z.record(z.string(), num),
   /** Whose users the verdict is about (user and internal populations), and every population with its route, role and, for a partner, its contract. */
@@ -225,6 +252,7 @@ export type ColumnInfoResult = z.infer<typeof columnInfoSchema>;
 export type AggregateResult = z.infer<typeof aggregateSchema>;
 export type ExpectationOutcome = Results['expectations'][number];
 export type RankingResult = NonNullable<Results['ranking']>;
+export type SeedingResult = NonNullable<Results['seeding']>;
 export type RankingRow = RankingResult['points'][number]['entries'][number];
 export type TierResult = z.infer<typeof tierSchema>;
 export type FaultWindowResult = z.infer<typeof faultWindowSchema>;

@@ -22,6 +22,7 @@ import { deepMerge } from './merge.js';
 import { overlayProblems, writtenByOverlay } from './overlay-check.js';
 import { defineKey, hasPath, pathsToKey, valueAt } from './raw-path.js';
 import { readScenarioText, tooLargeText } from './read-source.js';
+import { autoSeeds, mostSeeds } from './seed-count.js';
 import { tooDeep } from './nesting.js';
 import { aliasProblems, documentErrors, errorsToReport, topLevelEntries, unquotedBracketPath, PARSE_OPTIONS } from './yaml-errors.js';
 import { LIMITS, formatCount } from './limits.js';
@@ -171,7 +172,7 @@ export function loadScenario(source: string, file = '<scenario>'): LoadedScenari
 
   // Guards before the work: each variant at each sweep point is a whole scenario to build,
   // and each of those runs once per seed. Too many is refused here, before any is built.
-  const shape = shapeProblems(entries.length, params.map((p) => p.values.length), base?.seeds ?? 1);
+  const shape = shapeProblems(entries.length, params.map((p) => p.values.length), base ? mostSeeds(base.seeds) : 1);
   if (shape.length > 0) {
     for (const p of shape) {
       const { line, col } = locate(p.path);
@@ -259,11 +260,20 @@ export function loadScenario(source: string, file = '<scenario>'): LoadedScenari
   reportShared();
 
   if (base && variants.length === entries.length) {
-    const runs = entries.length * points.length * base.seeds;
+    // An `auto` experiment is guarded at the most it may run (every cell at its max).
+    const seeds = mostSeeds(base.seeds);
+    const runs = entries.length * points.length * seeds;
     const bucketSet = hasPath(raw, ['measures', 'bucket']);
-    for (const p of heldProblems(bucketsHeld(variants.map((v) => v.points), base.seeds), runs, bucketSet)) {
+    for (const p of heldProblems(bucketsHeld(variants.map((v) => v.points), seeds), runs, bucketSet)) {
       const { line, col } = locate(p.path);
       report({ file, line, col, path: formatPath(hasPath(raw, p.path) ? p.path : []), message: p.message });
+    }
+    const auto = autoSeeds(base.seeds);
+    const first = entries.length * points.length * (auto?.start ?? 0);
+    if (auto?.budget !== undefined && auto.budget < first) {
+      const path = ['seeds', 'auto', 'budget'];
+      const { line, col } = locate(path);
+      report({ file, line, col, path: formatPath(path), message: `a budget of ${auto.budget} runs cannot pay for the start: ${entries.length} variant(s) x ${points.length} sweep point(s) x ${auto.start} seed(s) = ${first} runs; give at least ${first}, or start with fewer seeds` });
     }
   }
 

@@ -18,6 +18,7 @@ import { faultSchema } from './schema-faults.js';
 import { actionSchema } from './schema-actions.js';
 import { LIMITS, formatCount } from './limits.js';
 import { searchSchema } from './schema-search.js';
+import { AUTO_SEEDS_DEFAULT } from './seed-count.js';
 
 // ── Measures ─────────────────────────────────────────────────────────────────
 
@@ -158,6 +159,28 @@ export const compareSchema = z
   })
   .meta({ description: 'How the report ranks the variants: which one the others are measured against, and at which sweep point.' });
 
+// ── Seeds ────────────────────────────────────────────────────────────────────
+
+const autoSeedsSchema = z
+  .strictObject({
+    start: positiveInt(LIMITS.seeds, 'seeds').default(AUTO_SEEDS_DEFAULT.start).meta({ description: `Seeds every variant runs at every sweep point first (default ${AUTO_SEEDS_DEFAULT.start}).` }),
+    max: positiveInt(LIMITS.seeds, 'seeds').default(AUTO_SEEDS_DEFAULT.max).meta({ description: `The most seeds a variant gets at a sweep point (default ${AUTO_SEEDS_DEFAULT.max}). A cell doubles its seeds at each look (start, 2 x start, ... up to max).` }),
+    budget: positiveInt(LIMITS.runs, 'runs').optional().meta({ description: 'The most runs the whole experiment may do; the seeds go first to the variants ranked highest. Default: no budget beyond max.' }),
+  })
+  .refine((a) => a.max >= a.start, { path: ['max'], message: 'max must be at least start (the seeds every cell runs first)' });
+
+const seedsSchema = z
+  .union([
+    positiveInt(LIMITS.seeds, 'seeds'),
+    z.literal('auto'),
+    z.strictObject({ auto: autoSeedsSchema }),
+  ], { error: () => 'expected a whole number of seeds, "auto", or { auto: { start, max, budget } }' })
+  .default(1)
+  .meta({
+    description:
+      'Runs per variant and sweep point, each with its own seed: a number, or "auto" (also { auto: { start, max, budget } }): every cell starts with a few seeds, and only the variants whose place in the ranking the paired seeds have not decided get more, judged at a confidence that keeps the chance of a false difference at 5% over every look (docs/measures.md "Seeds where they decide").',
+  });
+
 // ── Scenario ─────────────────────────────────────────────────────────────────
 
 export const scenarioSchema = z
@@ -168,7 +191,7 @@ export const scenarioSchema = z
     description: z.string().optional().meta({ description: 'Longer explanation, shown in the report.' }),
     horizon: durationSchema('Simulated time.'),
     seed: z.number().int().min(0).max(2 ** 31).default(1).meta({ description: 'Base seed; run i uses seed + i.' }),
-    seeds: positiveInt(LIMITS.seeds, 'seeds').default(1).meta({ description: 'Runs per variant, each with its own seed.' }),
+    seeds: seedsSchema,
     measures: measuresSchema.prefault({}).meta({ description: 'How the run is bucketed and how recovery and outage are judged (see docs/measures.md).' }),
     clients: z
       .record(name, populationSchema)

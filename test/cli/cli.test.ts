@@ -254,7 +254,7 @@ describe('run', () => {
     expect(r.stdout).toMatch(/^base\s/m);
 
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
-    expect(summary.format).toBe('retrystorm-summary/3');
+    expect(summary.format).toBe('retrystorm-summary/4');
     expect(summary.variants).toHaveLength(1);
     expect(summary.variants[0].name).toBe('base');
     const m = summary.variants[0].points[0].measures;
@@ -268,6 +268,34 @@ describe('run', () => {
     expect(header).toEqual(expect.arrayContaining(['t_s', 'attempts', 'retries', 'latency_p99_ms']));
     expect(csv.length - 1).toBe(120 / 5); // one row per 5 s bucket
     expect(csv.slice(1).every((row) => row.split(',').length === header.length)).toBe(true);
+  });
+
+  it('with seeds: auto, says the seeds each variant got; --shard is refused with one line, --seeds N runs N everywhere', () => {
+    const file = join(dir, 'tiny-auto.yaml');
+    writeFileSync(file, `${TINY}\nseeds: auto\nvariants:\n  three: {}\n  two: { overlay: { clients: { app: { retry: { maxAttempts: 2 } } } } }\n`);
+    const out = join(dir, 'run-auto');
+    const r = cli('run', file, '--out', out);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^tiny: 2 variant\(s\) x \d+( to \d+)? seed\(s\) \(seeds: auto\);/);
+    expect(r.stdout).toMatch(/^seeds: \d+( to \d+)? per variant and point \(seeds: auto, start 2, max 8\): \d+ runs/m);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
+    expect(summary.seeding.cells.map((c: { variant: string }) => c.variant)).toEqual(['three', 'two']);
+    expect(summary.seeding.cells.every((c: { seeds: number }) => [2, 4, 8].includes(c.seeds))).toBe(true);
+    expect(summary.runsPlanned).toBe(summary.seeding.cells.reduce((n: number, c: { seeds: number }) => n + c.seeds, 0));
+    expect(readFileSync(join(out, 'summary.md'), 'utf8')).toMatch(/### Seeds each variant got/);
+
+    const sharded = cli('run', file, '--out', join(dir, 'run-auto-shard'), '--shard', '1/2');
+    expect(sharded.code).toBe(2);
+    expect(sharded.stderr.split('\n')[0]).toBe('retrystorm: seeds: auto decides each look from the results of every cell, which one shard does not have; run it unsharded, or give a fixed number of seeds (--seeds N) to split it');
+    expectNoStackTrace(sharded.stderr);
+    expect(existsSync(join(dir, 'run-auto-shard'))).toBe(false);
+
+    const fixed = cli('run', file, '--out', join(dir, 'run-auto-fixed'), '--seeds', '3', '--quiet');
+    expect(fixed.code, fixed.stderr).toBe(0);
+    const fixedSummary = JSON.parse(readFileSync(join(dir, 'run-auto-fixed', 'summary.json'), 'utf8'));
+    expect(fixedSummary.seeding).toBeNull();
+    expect(fixedSummary.runsPlanned).toBe(6);
+    expect(fixedSummary.ranking.confidence).toBe(0.95);
   });
 
   it('is reproducible: the same seed gives a byte-identical summary.json, another seed a different one', () => {

@@ -82,7 +82,7 @@ describe('the results value and its files', () => {
   });
 
   it('refuses a summary.json of another version, saying which it is and which is read', () => {
-    expect(refusal(edited((s) => (s.format = 'retrystorm-summary/1')))).toMatch(/has format retrystorm-summary\/1; this retrystorm reads retrystorm-summary\/3: run the scenario again to write it$/);
+    expect(refusal(edited((s) => (s.format = 'retrystorm-summary/1')))).toMatch(/has format retrystorm-summary\/1; this retrystorm reads retrystorm-summary\/4: run the scenario again to write it$/);
     expect(refusal(edited((s) => delete s.format))).toMatch(/has no format field \(written by retrystorm before 0\.2, or not by retrystorm\)/);
   });
 

@@ -10,6 +10,7 @@
  * `new Function`, hence 'unsafe-eval'; vega-embed injects its own <style>, hence
  * 'unsafe-inline' for styles. The output is deterministic: same results, same bytes.
  */
+import { seedingRows, seedingRule, unrankedCells } from '../seeding-view.js';
 import { createHash } from 'node:crypto';
 import type { ResultsBundle } from '../../results/bundle.js';
 import type { ExpectationOutcome, RankingResult, Results } from '../../results/results.js';
@@ -185,9 +186,26 @@ ${rankingTable(r, shown, colors, true)}
 <summary>Every ranking column${others.length > 0 ? `, the ranking at ${others.length} other point${others.length === 1 ? '' : 's'}` : ''} and the rule</summary>
 <p class="note">${esc(rankingNote(r))} Means across seeds; hover a column header for its definition.</p>
 ${[shown, ...others].map((p) => `${pointLabel(p.values) ? `<h3>At ${esc(pointLabel(p.values)!)}</h3>\n` : ''}${rankingTable(r, p, colors, false)}`).join('\n')}
+${seedingBlock(r)}
 </details>
 </div>
 </section>`;
+}
+
+/** With `seeds: auto`: the seeds each variant got at each ranked point, and why. */
+function seedingBlock(r: Results): string {
+  if (!r.seeding) return '';
+  const rows = seedingRows(r);
+  const unranked = unrankedCells(r);
+  const rest = unranked > 0 ? ` The ${unranked} variant-and-point cells outside the ranked points kept their ${r.seeding.start} start seeds: they draw the curves, not the pick.` : '';
+  const sweep = rows.some((row) => row.at !== '');
+  return `<div id="seeding">
+<h3>Seeds each variant got</h3>
+<p class="note">${esc(seedingRule(r.seeding))}${esc(rest)}</p>
+<table class="seeding"><thead><tr><th>variant</th>${sweep ? '<th>at</th>' : ''}<th>seeds</th><th>why</th></tr></thead><tbody>
+${rows.map((row) => `<tr data-variant="${esc(row.variant)}"><td>${esc(row.variant)}</td>${sweep ? `<td>${esc(row.at)}</td>` : ''}<td class="num">${row.seeds}</td><td>${esc(row.why)}</td></tr>`).join('\n')}
+</tbody></table>
+</div>`;
 }
 
 /** Expectations that apply to a variant at a point. */

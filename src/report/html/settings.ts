@@ -8,6 +8,7 @@ import { formatDuration } from '../../scenario/units.js';
 import { formatValue } from '../../measures/format.js';
 import { clockOf, type FaultWindowResult, type Results } from '../../results/results.js';
 import { atPoint, featuredPointIndex } from '../cells.js';
+import { seedingSetting } from '../seeding-view.js';
 
 export interface Setting { label: string; value: string }
 
@@ -49,7 +50,7 @@ export function keySettings(r: Results): Setting[] {
     const c = clockOf(r, v);
     if (c.horizonS !== r.horizonS || c.bucketS !== r.bucketS) out.push({ label: `horizon (${v.name})`, value: `${formatDuration(c.horizonS)} simulated per run, in ${formatDuration(c.bucketS)} buckets` });
   }
-  out.push({ label: 'seeds', value: seedsText(r.seeds) });
+  out.push({ label: 'seeds', value: seedingSetting(r) ?? seedsText(r.seeds) });
   const failed = r.failedRuns.length > 0 ? `; ${r.failedRuns.length} failed` : '';
   out.push({ label: 'runs', value: `${r.runsFinished} of ${r.runsPlanned} finished${failed}` });
   if (r.sweep) out.push({ label: 'sweep', value: r.sweep.parameters.join(' × ') });
