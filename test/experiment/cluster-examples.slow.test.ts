@@ -23,6 +23,8 @@ import { writeOutputs } from '../../src/report/write.js';
 
 /** Shipped, 8 runs (8 variants x 1 seed) of 4 simulated minutes: every shard of 8 gets one. */
 const SCENARIO = 'scenarios/distributed-rate-limiting.yaml';
+/** Its seeds (it says none: 1), in place of the examples' fixed 3 for the flagship. */
+const SEEDS = '1';
 const COMPARED = ['summary.json', 'timeseries.csv', 'runs.json', 'scenario.yaml'];
 
 let tmp: string;
@@ -159,11 +161,12 @@ describe('examples/kubernetes: an Indexed Job of shards, then a merge Job', () =
     expect(spec.completionMode).toBe('Indexed');
     const n = spec.completions as number;
     expect(env.SHARDS).toBe(String(n));
+    expect(env.SEEDS).toBe('3'); // the flagship split: fixed seeds (seeds: auto cannot be sharded)
     expect(existsSync(join(image, env.SCENARIO)), `${env.SCENARIO} is in the image`).toBe(true);
     const results = join(tmp, 'k8s');
     const [command, ...args] = [...c.command, ...c.args];
     const ran = await runShards(
-      Array.from({ length: n }, (_, k) => () => run(command, args, image, cleanEnv({ ...env, SCENARIO, RESULTS: results, JOB_COMPLETION_INDEX: String(k) }))),
+      Array.from({ length: n }, (_, k) => () => run(command, args, image, cleanEnv({ ...env, SCENARIO, SEEDS, RESULTS: results, JOB_COMPLETION_INDEX: String(k) }))),
     );
     expectShardsRan(ran, Array.from({ length: n }, (_, k) => [k + 1, n]));
     expect(readdirSync(results).sort()).toEqual(Array.from({ length: n }, (_, k) => `shard-${k}`).sort());
@@ -197,6 +200,7 @@ describe('examples/github-actions: a matrix of shards, then a merge job', () => 
     const wf = parse(readFileSync(join(ROOT, 'examples/github-actions/retry-storm-sweep.yml'), 'utf8'));
     const shards: number[] = wf.jobs.shard.strategy.matrix.shard;
     expect(String(wf.env.SHARDS)).toBe(String(shards.length));
+    expect(String(wf.env.SEEDS)).toBe('3');
     expect(existsSync(join(ROOT, wf.env.SCENARIO))).toBe(true);
     type Step = { run?: string; uses?: string; with?: Record<string, string> };
     const steps: Step[] = wf.jobs.shard.steps;
@@ -206,7 +210,7 @@ describe('examples/github-actions: a matrix of shards, then a merge job', () => 
 
     const workspaces = shards.map((s) => checkout(`gh-shard-${s}`));
     const ran = await runShards(
-      shards.map((s, i) => () => run('bash', ['-e', '-c', expand(runStep.run!, env(s))], workspaces[i], cleanEnv({ SCENARIO, SHARDS: String(wf.env.SHARDS) }))),
+      shards.map((s, i) => () => run('bash', ['-e', '-c', expand(runStep.run!, env(s))], workspaces[i], cleanEnv({ SCENARIO, SEEDS, SHARDS: String(wf.env.SHARDS) }))),
     );
     expectShardsRan(ran, shards.map((s) => [s, shards.length]));
 
@@ -233,6 +237,7 @@ describe('examples/slurm: a job array of shards, then a merge job', () => {
     const ids = Array.from({ length: Math.floor((hi - lo) / step) + 1 }, (_, i) => lo + i * step);
     const cpus = /^#SBATCH --cpus-per-task=(\d+)$/m.exec(script)![1];
     expect(script).toMatch(/^SCENARIO=\$\{SCENARIO:-scenarios\/retry-storm\.yaml\}$/m);
+    expect(script).toMatch(/^SEEDS=\$\{SEEDS:-3\}$/m);
     const dir = checkout('slurm');
     const slurm = (id: number) => ({
       SLURM_ARRAY_JOB_ID: '4242',
@@ -243,7 +248,7 @@ describe('examples/slurm: a job array of shards, then a merge job', () => {
       SLURM_ARRAY_TASK_COUNT: String(ids.length),
       SLURM_CPUS_PER_TASK: cpus,
     });
-    const ran = await runShards(ids.map((id) => () => run('bash', [join(ROOT, 'examples/slurm/retry-storm.sbatch')], dir, cleanEnv({ ...slurm(id), SCENARIO }))));
+    const ran = await runShards(ids.map((id) => () => run('bash', [join(ROOT, 'examples/slurm/retry-storm.sbatch')], dir, cleanEnv({ ...slurm(id), SCENARIO, SEEDS }))));
     expectShardsRan(ran, ids.map((_, i) => [i + 1, ids.length]));
     const m = await run('bash', [join(ROOT, 'examples/slurm/merge.sbatch')], dir, cleanEnv({ SLURM_JOB_ID: '4243' }));
     expect(m.code, m.output).toBe(0);

@@ -12,7 +12,7 @@ describe('scenarios/retry-storm.yaml', () => {
       'story-response', 'act-at-30m',
     ]);
     expect(flagship.points.map((p) => p.values[OUTAGE])).toEqual(['1m', '2m', '4m', '6m', '8m', '12m', '20m', '30m']);
-    expect(flagship.base.seeds).toBe(3);
+    expect(flagship.base.seeds).toBe('auto');
     expect(flagship.base.compare).toEqual({ baseline: 'as-is', at: { [OUTAGE]: '12m' } });
   });
 
