@@ -68,7 +68,7 @@ const POPULATION_COLUMNS: Column[] = [
   { name: 'dead_lettered', unit: 'count', doc: 'The population\'s calls moved to a dead-letter queue.', values: (v) => v.users.deadLettered },
   { name: 'attempts', unit: 'count', doc: 'The population\'s attempts.', values: (v) => v.users.attempts },
   { name: 'retries', unit: 'count', doc: 'The population\'s retries.', values: (v) => v.users.retries },
-  ...(['invalid', 'unsupported-version', 'rate-limited', 'blocked'] as const).map((c): Column => {
+  ...(['invalid', 'unsupported-version', 'rate-limited', 'blocked', 'challenged'] as const).map((c): Column => {
     const i = FAILURE_CAUSES.indexOf(c);
     return { name: failureColumn(c), unit: 'count', doc: `The population's attempts that failed with ${c}.`, values: (v) => v.users.failures[i] };
   }),

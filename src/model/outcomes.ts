@@ -24,6 +24,7 @@ export const OUTCOME_BLOCKED = outcomeOf('blocked');
 export const OUTCOME_DISABLED = outcomeOf('disabled');
 export const OUTCOME_ERROR = outcomeOf('error');
 export const OUTCOME_EXECUTION_DEADLINE = outcomeOf('execution-deadline');
+export const OUTCOME_CHALLENGED = outcomeOf('challenged');
 
 export const OUTCOME_COUNT = 1 + FAILURE_CAUSES.length;
 
@@ -56,6 +57,9 @@ const DEFAULT_ANSWER: Record<FailureCause, { status: number; retryable: boolean 
   error: { status: 500, retryable: true },
   // The server's execution deadline cut a request that ran too long and freed its slot.
   'execution-deadline': { status: 503, retryable: true },
+  // 403 with a challenge from the edge's bot challenge (a CAPTCHA page): the request is fine
+  // once a person has solved it, so it may be sent again; a client library alone cannot.
+  challenged: { status: 403, retryable: true },
 };
 
 /**

@@ -16,7 +16,7 @@ import type { LatencyHistogram } from './latency-histogram.js';
  */
 // New causes go at the end: a cause's index is its outcome code, and appending keeps the
 // existing codes and the order of the CSV's fail_* columns.
-export const FAILURE_CAUSES = ['timeout', 'dependency', 'queue-full', 'shed', 'server-deadline', 'rate-limited', 'invalid', 'reset', 'refused-locally', 'unsupported-version', 'blocked', 'disabled', 'error', 'execution-deadline'] as const;
+export const FAILURE_CAUSES = ['timeout', 'dependency', 'queue-full', 'shed', 'server-deadline', 'rate-limited', 'invalid', 'reset', 'refused-locally', 'unsupported-version', 'blocked', 'disabled', 'error', 'execution-deadline', 'challenged'] as const;
 export type FailureCause = (typeof FAILURE_CAUSES)[number];
 
 /**

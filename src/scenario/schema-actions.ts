@@ -17,7 +17,7 @@ import { warmupSchema } from './schema-faults.js';
 
 export const SIGNALS = ['error-ratio', 'success', 'load', 'queue', 'quota', 'utilisation'] as const;
 
-export const STAGE_KINDS = ['retry-detection', 'rate-limit', 'admission', 'adaptive-concurrency', 'shed', 'min-version'] as const;
+export const STAGE_KINDS = ['retry-detection', 'rate-limit', 'admission', 'adaptive-concurrency', 'shed', 'min-version', 'challenge'] as const;
 
 const routeName = z.string().regex(/^[a-z0-9][a-z0-9_/-]*$/i, 'use letters, digits, "-", "_" and "/"');
 

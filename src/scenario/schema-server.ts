@@ -69,7 +69,14 @@ export const stageSchema = z
       kind: z.literal('min-version'),
       minimum: versionSchema('The oldest client version still served (e.g. "4.3.0", quoted); versions are compared number by number, a missing part counting as 0.'),
     }).meta({ description: 'A minimum supported client version: requests from a population whose identity.version is below it are refused before any work with 426 Upgrade Required, not retryable (cause "unsupported-version"). A population without a version passes.' }),
-  ], { error: () => 'expected kind: retry-detection, rate-limit, admission, adaptive-concurrency, shed or min-version' });
+    z.strictObject({
+      kind: z.literal('challenge'),
+      routes: z.array(z.string()).optional().meta({ description: 'Only requests to these routes are challenged (default: all).' }),
+      people: z.number().min(0).max(1).default(0.05).meta({ description: 'Share of people\'s actions shown a challenge to solve on their first try (the rest pass an invisible one); default 0.05.' }),
+      solveTime: durationSchema('The least time a person takes to solve a challenge and send the request again: a try of the same action sooner (a library\'s automatic retry) is challenged again.').prefault('5s'),
+      bots: z.number().min(0).max(1).default(0).meta({ description: 'Share of the automated clients\' requests (role attacker) that pass: solving services, browsers that pass as people; default 0.' }),
+    }).meta({ description: 'A bot challenge at the edge (a CAPTCHA, or an invisible challenge), before anything else is spent: requests of automated clients (role attacker) are answered 403 with a challenge (cause "challenged") unless they pass (share `bots`); a share `people` of people\'s actions get a challenge on their first try, and pass when they send it again at least `solveTime` later, which their population does with a layer that retries 403 (docs/traffic-policies.md).' }),
+  ], { error: () => 'expected kind: retry-detection, rate-limit, admission, adaptive-concurrency, shed, min-version or challenge' });
 
 export const autoscalerSchema = z
   .strictObject({

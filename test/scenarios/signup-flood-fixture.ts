@@ -7,6 +7,7 @@ import { simulate } from '../../src/model/simulate.js';
 import { summarize } from '../../src/measures/summarize.js';
 import { measureSettings } from '../../src/experiment/settings.js';
 import type { RunRecord } from '../../src/model/series.js';
+import type { Scenario } from '../../src/scenario/schema.js';
 
 const FILE = 'scenarios/signup-flood.yaml';
 export const loaded = loadScenarioFile(FILE);
@@ -21,6 +22,9 @@ export const run = (name: string) => {
   }
   return r;
 };
+
+/** A variant changed by `change` (seed 1), simulated each time it is asked for. */
+export const runChanged = (name: string, change: (s: Scenario) => Scenario): RunRecord => simulate(change(scenario(name)), 1);
 
 /** Success ratio of a route's user actions that ended inside [fromS, toS). */
 export function routeSuccess(r: RunRecord, route: string, fromS: number, toS: number): number {

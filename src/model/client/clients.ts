@@ -35,7 +35,7 @@ import {
   ACTION_INVALID, ACTION_QUEUED_OFFLINE, ATTEMPT_HEADER, ATTEMPT_INVALID, LAYER_SHIFT, MAX_LAYERS,
   type Actions, type Attempts,
 } from '../records.js';
-import { OUTCOME_OK, OUTCOME_TIMEOUT, OUTCOME_REFUSED_LOCALLY, OUTCOME_INVALID, OUTCOME_UNSUPPORTED_VERSION, OUTCOME_BLOCKED, OUTCOME_COUNT, DEFAULT_CONTRACT, carriesRetryAfter, type ResponseContract } from '../outcomes.js';
+import { OUTCOME_OK, OUTCOME_TIMEOUT, OUTCOME_REFUSED_LOCALLY, OUTCOME_INVALID, OUTCOME_UNSUPPORTED_VERSION, OUTCOME_BLOCKED, OUTCOME_CHALLENGED, OUTCOME_COUNT, DEFAULT_CONTRACT, carriesRetryAfter, type ResponseContract } from '../outcomes.js';
 
 const LAYER_MASK = MAX_LAYERS - 1;
 
@@ -45,11 +45,12 @@ const IDLE = 0, TRYING = 1, WAITING = 2;
 /**
  * Outcomes that count as the service failing, for breakers and throttles: not the caller's
  * own errors (an invalid request, a version below the server's minimum, a client an
- * operator blocked), which a healthy server answers too, nor a refusal that never reached it.
+ * operator blocked, a bot challenge), which a healthy server answers too, nor a refusal that
+ * never reached it.
  */
 const COUNTS_AS_FAILURE: boolean[] = Array.from(
   { length: OUTCOME_COUNT },
-  (_, o) => o !== OUTCOME_OK && o !== OUTCOME_INVALID && o !== OUTCOME_UNSUPPORTED_VERSION && o !== OUTCOME_BLOCKED && o !== OUTCOME_REFUSED_LOCALLY,
+  (_, o) => o !== OUTCOME_OK && o !== OUTCOME_INVALID && o !== OUTCOME_UNSUPPORTED_VERSION && o !== OUTCOME_BLOCKED && o !== OUTCOME_REFUSED_LOCALLY && o !== OUTCOME_CHALLENGED,
 );
 
 export class Clients {

@@ -19,6 +19,8 @@ export interface PopulationIdentity {
   distinctBodies: number;
   /** The app version every request of the population carries, if it sends one. */
   version: string | undefined;
+  /** Its requests are sent by software, not people (role attacker): a bot challenge stops them. */
+  automated: boolean;
 }
 
 export interface Identities {
@@ -45,6 +47,7 @@ export function identities(populations: Array<[string, Population]>): Identities
       idempotencyKeys: id.idempotencyKeys,
       distinctBodies: id.distinctBodies,
       version: id.version,
+      automated: p.role === 'attacker',
     };
     clients += p.clients;
     ips += Math.ceil(p.clients / perIp);

@@ -58,6 +58,16 @@ export class Sightings {
     return t;
   }
 
+  /** The time of the latest sighting of `key` within the window, or -1; records nothing. */
+  last(key: number, now: number): number {
+    this.expire(now);
+    const keys = this.keys, times = this.times, mask = this.mask;
+    let i = slot(key) & mask;
+    let t: number;
+    while ((t = times[i]) !== EMPTY && keys[i] !== key) i = (i + 1) & mask;
+    return t;
+  }
+
   private expire(now: number): void {
     const qk = this.queueKeys, qt = this.queueTimes, window = this.window;
     let h = this.head;

@@ -9,7 +9,7 @@ import type { Recorder } from '../recorder.js';
 import type { Actions } from '../records.js';
 import type { RequestView, Identities } from './request.js';
 import type { Instance } from './instance.js';
-import { OUTCOME_SHED, OUTCOME_RATE_LIMITED, OUTCOME_UNSUPPORTED_VERSION } from '../outcomes.js';
+import { OUTCOME_SHED, OUTCOME_RATE_LIMITED, OUTCOME_UNSUPPORTED_VERSION, OUTCOME_CHALLENGED } from '../outcomes.js';
 import { compareVersions } from '../version.js';
 import { makeRateLimiter, type RateLimiter, type RateLimiterSpec } from './rate-limiters.js';
 import { makeConcurrencyLimit, type ConcurrencyLimit } from './concurrency-limits.js';
@@ -244,6 +244,52 @@ export class Shed implements Stage {
   }
 }
 
+/**
+ * A bot challenge at the edge, as story 003 asks for ("a barrier against bots, a captcha or
+ * an invisible challenge, before any external call: the automated request dies at your edge
+ * and spends nobody's quota"). Automated clients (role attacker) are answered 403 with a
+ * challenge unless they pass (share `bots`). People pass an invisible challenge, except a
+ * share `people` of their actions, challenged on the first try: a person who solves it sends
+ * the request again, and a try of that action at least `solveTime` after the challenge passes
+ * (the clearance lasts the action); a sooner one, a library retrying on its own, is challenged
+ * again. Which actions are challenged is drawn per action from the stage's own stream.
+ *
+ * The challenged actions are held in a Sightings table that forgets them after CHALLENGE_FORGET_S:
+ * someone who has not come back in ten minutes has left.
+ */
+/** How long a challenged action waits for its person to come back before it is forgotten. */
+export const CHALLENGE_FORGET_S = 600;
+
+export class Challenge implements Stage {
+  private readonly routes: Uint8Array | null;
+  private readonly automated: Uint8Array;
+  private readonly waiting = new Sightings(CHALLENGE_FORGET_S);
+  private readonly people: number;
+  private readonly bots: number;
+  private readonly solveTime: number;
+
+  constructor(spec: Extract<StageSpec, { kind: 'challenge' }>, ids: Identities, private readonly actions: Actions, private readonly rng: () => number) {
+    this.routes = spec.routes ? Uint8Array.from(ids.routes, (r) => (spec.routes!.includes(r) ? 1 : 0)) : null;
+    this.automated = Uint8Array.from(ids.pops, (p) => (p.automated ? 1 : 0));
+    this.people = spec.people;
+    this.bots = spec.bots;
+    this.solveTime = spec.solveTime;
+  }
+
+  check(req: RequestView, now: number): number {
+    if (this.routes && !this.routes[req.route]) return PASS;
+    if (this.automated[req.population]) return this.bots > 0 && this.rng() < this.bots ? PASS : -OUTCOME_CHALLENGED;
+    const key = req.action * 1048576 + (this.actions.gen[req.action] & 0xfffff);
+    const challenged = this.waiting.last(key, now);
+    // Solved: this try came at least solveTime after the challenge (the entry stays, harmless, until forgotten).
+    if (challenged >= 0) return now - challenged < this.solveTime ? -OUTCOME_CHALLENGED : PASS;
+    // A retry of an action whose first try passed keeps its clearance.
+    if (req.isRetry || this.people === 0 || this.rng() >= this.people) return PASS;
+    this.waiting.see(key, now);
+    return -OUTCOME_CHALLENGED;
+  }
+}
+
 export function makeStage(spec: StageSpec, ctx: { instances: Instance[]; ids: Identities; actions: Actions; rec: Recorder; engine: Engine; seed: number }): Stage {
   switch (spec.kind) {
     case 'retry-detection':
@@ -258,5 +304,7 @@ export function makeStage(spec: StageSpec, ctx: { instances: Instance[]; ids: Id
       return new MinVersion(spec.minimum, ctx.ids);
     case 'shed':
       return new Shed(spec, ctx.instances, stream(ctx.seed, 'server/shed'));
+    case 'challenge':
+      return new Challenge(spec, ctx.ids, ctx.actions, stream(ctx.seed, 'server/challenge'));
   }
 }
