@@ -44,10 +44,9 @@ export class Sightings {
    */
   see(key: number, now: number): number {
     this.expire(now);
-    const keys = this.keys, times = this.times, mask = this.mask;
-    let i = slot(key) & mask;
-    let t: number;
-    while ((t = times[i]) !== EMPTY && keys[i] !== key) i = (i + 1) & mask;
+    const keys = this.keys, times = this.times;
+    const i = this.probe(key);
+    const t = times[i];
     times[i] = now;
     if (t === EMPTY) {
       keys[i] = key;
@@ -61,11 +60,15 @@ export class Sightings {
   /** The time of the latest sighting of `key` within the window, or -1; records nothing. */
   last(key: number, now: number): number {
     this.expire(now);
+    return this.times[this.probe(key)];
+  }
+
+  /** The slot that holds `key`, or the empty slot where it would go. */
+  private probe(key: number): number {
     const keys = this.keys, times = this.times, mask = this.mask;
     let i = slot(key) & mask;
-    let t: number;
-    while ((t = times[i]) !== EMPTY && keys[i] !== key) i = (i + 1) & mask;
-    return t;
+    while (times[i] !== EMPTY && keys[i] !== key) i = (i + 1) & mask;
+    return i;
   }
 
   private expire(now: number): void {
@@ -81,11 +84,9 @@ export class Sightings {
   /** Removes `key` if its latest sighting is at `time` (a later one keeps it). */
   private forget(key: number, time: number): void {
     const keys = this.keys, times = this.times, mask = this.mask;
-    let i = slot(key) & mask;
-    let t: number;
+    const i = this.probe(key);
     // Not found (EMPTY) when an earlier sighting at the same instant already removed it.
-    while ((t = times[i]) !== EMPTY && keys[i] !== key) i = (i + 1) & mask;
-    if (t !== time) return;
+    if (times[i] !== time) return;
     // Backward shift: move each following entry of the run into the hole when its home slot
     // does not lie strictly between the hole and it (cyclically), so every lookup still finds it.
     let hole = i;
