@@ -11,7 +11,7 @@
  *                  f(t) = 2^t * tanh(sqrt(4t)), wait = min(max, (f(t) - f(previous t)) / 1.4 * base):
  *                  base is the median first delay
  *   proportional   cap * (1 + jitterFactor * uniform(-1, 1))
- *   scaled         cap * uniform(jitterMin, jitterMax)       (gRFC A6 since 2024-08-23: uniform(0.8, 1.2))
+ *   scaled         cap * uniform(jitterMin, jitterMax)       (gRFC A6 since 2024-08-29: uniform(0.8, 1.2))
  * Stateful jitters keep their state in the caller's `state` slot (one per action and layer).
  */
 import type { Rng } from '../../engine/rng.js';

@@ -9,7 +9,7 @@
  * Budgets see outcome codes (src/model/outcomes.ts) and classify them once, when they are
  * built, from the layer's retry list and the run's wire statuses (`OutcomeClasses`): the
  * libraries charge by kind of failure (AWS: throttling or transient; gRPC: only statuses
- * the policy retries; Finagle: deposits only for a successful response).
+ * the policy retries; Finagle: deposits only for a successful response, not a 5xx).
  */
 import type { BudgetSpec } from '../../scenario/schema.js';
 import { SecondBuckets } from './second-buckets.js';
@@ -177,10 +177,13 @@ export class EnvoyRetryLimit implements RetryBudget {
  *   minRetriesPerSec*ttl + percentCanRetry*(deposits in the last ttl) - (retries in the last ttl),
  * is at least 1, and each retry withdraws 1. Counts are kept in one-second buckets over the ttl.
  *
- * deposit 'success' (the RequeueFilter): a request deposits once, when it ends with a
- * successful response. Finagle's default ResponseClassifier counts any response as a
- * success and an exception (timeout, connection failure, NACK) as a failure; here that is
- * an answer the layer does not retry. In a storm, failures stop funding retries.
+ * deposit 'success' (the RequeueFilter, lines 155-166: `retryBudget.deposit()` only for
+ * ResponseClass.Successful): a request deposits once, when it ends with a successful
+ * response. Finagle's HTTP client classifies responses with ServerErrorsAsFailures by default
+ * (Http.scala line 110, flag serverErrorsAsFailures true): a 5xx is a failure, and so is an
+ * exception (timeout, connection failure, NACK); a 2xx, 3xx or 4xx answer is a success. Here
+ * that is an answer below 500 that the layer does not retry. In a storm, failures, the
+ * server's 503s included, stop funding retries.
  * deposit 'request' (the RetryFilter of a RetryPolicy): every request deposits when it starts.
  *
  * perRequest: a request may make at most ceil(perRequest * balance) retries, the balance
@@ -202,7 +205,7 @@ export class FinagleBudget implements RetryBudget {
     classes: OutcomeClasses,
   ) {
     this.window = new SecondBuckets(keys, ttl);
-    this.depositOn = Uint8Array.from(classes.status, (status, o) => (o === OUTCOME_OK || (status !== 0 && !classes.retryOn[o]) ? 1 : 0));
+    this.depositOn = Uint8Array.from(classes.status, (status, o) => (o === OUTCOME_OK || (status !== 0 && status < 500 && !classes.retryOn[o]) ? 1 : 0));
   }
   private balance(key: number): number {
     const w = this.window;

@@ -118,7 +118,7 @@ export const PRESETS: Record<PresetName, Preset> = {
       'https://github.com/urllib3/urllib3/blob/main/src/urllib3/util/retry.py (Retry.__init__ defaults, Retry.DEFAULT = Retry(3), ' +
       'RETRY_AFTER_STATUS_CODES, DEFAULT_RETRY_AFTER_MAX, is_retry, get_backoff_time, sleep, sleep_for_retry); ' +
       'urllib3 1.26.12 (Debian python3-urllib3) urllib3/util/retry.py lines 406-412 (sleep_for_retry sleeps exactly the ' +
-      'Retry-After), 622 (Retry.DEFAULT = Retry(3)); retry_after_max: https://github.com/urllib3/urllib3/pull/3743',
+      'Retry-After), 620 (Retry.DEFAULT = Retry(3)); retry_after_max: https://github.com/urllib3/urllib3/pull/3743',
     notes:
       'Retry.DEFAULT is Retry(3): total 3 (4 attempts); the Retry() constructor default is total 10. status_forcelist ' +
       'None: no status is retried on its own; 413, 429 and 503 are retried only when they carry a Retry-After header ' +
@@ -196,7 +196,7 @@ export const PRESETS: Record<PresetName, Preset> = {
 
   grpc: {
     library: 'gRPC client retries with retryThrottling (service config), as gRFC A6 specifies them; gRPC C-core',
-    version: 'gRFC A6 as updated on 2024-08-23 (grpc/proposal PR #452)',
+    version: 'gRFC A6 as updated on 2024-08-29 (grpc/proposal PR #452, merged that day)',
     source:
       'https://github.com/grpc/proposal/blob/master/A6-client-retries.md (example retryPolicy and retryThrottling; ' +
       '"Exponential Backoff": min(initialBackoff*backoffMultiplier**(n-1), maxBackoff) * random(0.8, 1.2); "Throttling ' +
@@ -224,8 +224,9 @@ export const PRESETS: Record<PresetName, Preset> = {
       'as is; Throttle.onQualifiedFailureThenCheckIsAboveThreshold, onSuccess); jitter: PR #11858 and PR #12639',
     notes:
       GRFC_A6_EXAMPLE_NOTES +
-      ' grpc-java also retries after a pushback when the status is not retryable (not modelled). The ' +
-      'GRPC_EXPERIMENTAL_RETRY_JITTER=false flag of 1.71 and later brings back the full jitter.',
+      ' grpc-java also retries after a pushback when the status is not retryable (not modelled). No flag or setting ' +
+      'brings back the full jitter in 1.71 and later (none is in grpc-java\'s code; GRPC_EXPERIMENTAL_RETRY_JITTER was ' +
+      'only a suggestion in the review of PR #11858).',
     layer: GRFC_A6_EXAMPLE_LAYER,
     releases: [
       {
@@ -418,15 +419,18 @@ export const PRESETS: Record<PresetName, Preset> = {
       '(RetryBudget(): ttl 10 s, minRetriesPerSec 10, percentCanRetry 0.2; balance = tokenBucket.count / withdrawalAmount), ' +
       '.../service/Retries.scala (Budget.default with Backoff.const(Duration.Zero), MaxRequeuesPerReq 0.2, Effort 25, ' +
       'RetryPolicy.Never), .../service/RequeueFilter.scala (apply: maxRetries = ceil(maxRetriesPerReq * balance) when the ' +
-      'request starts; retryBudget.deposit() in respond, only when the response classifier says Successful)',
+      'request starts; lines 155-166: retryBudget.deposit() in respond, only when the response classifier says Successful; ' +
+      'line 101: no requeue while the service is not Open), finagle-base-http/.../Http.scala line 110 (the HTTP client installs ' +
+      'HttpResponseClassifier.ServerErrorsAsFailures unless the flag serverErrorsAsFailures is false)',
     notes:
       'By default Finagle retries only requeueable failures (RetryableWriteException: the request was never written, e.g. ' +
       'connection refused, and server NACKs), with no application-level RetryPolicy (RetryPolicy.Never) and no wait ' +
       '(Backoff.const(0)). Per request it allows ceil(0.2 * balance) requeues, the balance read when the request starts ' +
       '(20 at the 100-token reserve, more when traffic has funded the budget): there is no fixed count, so maxAttempts is ' +
       'the simulator\'s limit and the budget decides. A request deposits into the budget once, when it ends with a ' +
-      'successful response (any response, for the default classifier; a timeout or connection failure is not one), so in a ' +
-      'storm failures stop funding retries. NACKs (a Finagle server refusing work, sent over HTTP as a 503 with a nack ' +
+      'successful response: for the HTTP client\'s default classifier, an answer below 500 (a 5xx, a timeout or a connection ' +
+      'failure is a failure), so in a storm the server\'s 503s stop funding retries. Not modelled: no requeue while the ' +
+      'service is not Open (a closed or draining connection pool). NACKs (a Finagle server refusing work, sent over HTTP as a 503 with a nack ' +
       'header) are not modelled: add 503 to retryOn to stand for them. Not modelled either: up to 25 further requeues of a ' +
       'connection failure while acquiring a connection (Retries.Effort), which take nothing from the budget. Read on the ' +
       'develop branch, not at the 24.2.0 tag.',

@@ -228,7 +228,7 @@ describe('FinagleBudget (ttl 10s, minRetriesPerSec 10, percentCanRetry 0.2)', ()
     for (let i = 0; i < 5; i++) b.started(0, 0.5, false);
     expect(allowed(b, 0.5)).toBe(1);
   });
-  it('deposit success: a request deposits when it ends with a response the layer does not retry, not when it starts or fails', () => {
+  it('deposit success: a request deposits when it ends with a response below 500 the layer does not retry, not when it starts or fails', () => {
     const b = onSuccess(1, 0);
     for (let i = 0; i < 50; i++) b.started(0, 0.5, false);
     expect(allowed(b, 0.5)).toBe(0); // starting deposits nothing
@@ -238,8 +238,11 @@ describe('FinagleBudget (ttl 10s, minRetriesPerSec 10, percentCanRetry 0.2)', ()
       b.ended(0, 0.5, OUTCOME_REFUSED_LOCALLY, -1);
     }
     expect(allowed(b, 0.5)).toBe(0);
+    // A 503 is a failure for the HTTP client's default classifier (ServerErrorsAsFailures).
+    for (let i = 0; i < 50; i++) b.ended(0, 0.5, OUTCOME_DEPENDENCY, -1);
+    expect(allowed(b, 0.5)).toBe(0);
     for (let i = 0; i < 10; i++) b.ended(0, 0.5, OUTCOME_OK, -1);
-    for (let i = 0; i < 5; i++) b.ended(0, 0.5, OUTCOME_DEPENDENCY, -1); // a 503 response: a Return, so a success for the default classifier
+    for (let i = 0; i < 5; i++) b.ended(0, 0.5, OUTCOME_INVALID, -1); // a 400: a response below 500, a success
     expect(allowed(b, 0.5)).toBe(3); // 0.2 x 15
   });
   it('deposit success: a 503 the layer retries (standing for a NACK) is a failure and deposits nothing', () => {

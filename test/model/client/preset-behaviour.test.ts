@@ -213,4 +213,15 @@ server: { slots: 1, serviceTime: { kind: constant, value: 1ms } }
     expect(failing).toEqual(want);
     expect(failing.slice(0, 4)).toEqual([22, 18, 14, 12]); // 21 retries (ceil 20.4), then from 81: 17, 13, 11
   });
+
+  it('a 503 does not fund the budget: after 100 answers of 503, a request whose connection keeps failing makes 21 attempts, not 25', () => {
+    // Finagle's HTTP client classifies a 5xx as a failure (ServerErrorsAsFailures), and the
+    // RequeueFilter deposits only for a success: the balance stays at the 100-token reserve,
+    // 1 + ceil(0.2 x 100) = 21 attempts. Deposits for the 503s would make it 120: 25.
+    const busy = scenario.replace('rate: 4/s', 'rate: 40/s').replace('horizon: 9s', 'horizon: 4s');
+    const d = drive(busy, (s) => ({ after: 0.0001, outcome: s.action < 100 ? OUTCOME_DEPENDENCY : OUTCOME_RESET }));
+    const attempts = d.byAction.map((a) => a.length);
+    expect(attempts.slice(0, 100)).toEqual(Array(100).fill(1));
+    expect(attempts[100]).toBe(21);
+  });
 });
