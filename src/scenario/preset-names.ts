@@ -51,7 +51,7 @@ export const PRESET_RELEASES: Partial<Record<PresetName, readonly string[]>> = {
   'grpc-java': ['0', '1.71.0', '1.80.0'],
   'grpc-go': ['0', '1.69.0'],
   'grpc-js': ['0', '1.14.0'],
-  'aws-sdk-js-v3': ['3.341.0', '3.1026.0', '3.1166.0'],
+  'aws-sdk-js-v3': ['3.341.0', '3.362.0', '3.1009.0', '3.1026.0', '3.1166.0'],
   envoy: ['1.39.0'],
   finagle: ['24.2.0'],
   resilience4j: ['2.3.0'],
@@ -59,6 +59,22 @@ export const PRESET_RELEASES: Partial<Record<PresetName, readonly string[]>> = {
   'rabbitmq-quorum': ['4.0.0'],
   celery: ['5.5.3'],
 };
+
+/**
+ * Releases from which a client declares caret ranges (^4.0.0) on the packages its retry
+ * behaviour lives in, so that installing it today resolves their newest releases and it
+ * behaves as the current line, whatever its own version. `name@version` means that fresh
+ * install, what a user upgrading today gets; `name@version+locked` means the packages its
+ * lockfile resolved in its day, the release line of `version` (docs/presets.md, "Versions").
+ * Measured on the real packages (@aws-sdk/client-sts 3.723.0, 3.1008.0, 3.1009.0, 3.1025.0
+ * and 3.1026.0, installed on 2026-12-07: @smithy/core 3.41.1, middleware-retry 4.8.2).
+ */
+export const FRESH_INSTALL_FROM: Partial<Record<PresetName, string>> = {
+  'aws-sdk-js-v3': '3.723.0',
+};
+
+/** The suffix of a version that asks for the packages its lockfile resolved in its day. */
+export const LOCKED_SUFFIX = '+locked';
 
 /**
  * Lines that end without a successor: the behaviour after them is known to differ in a way
@@ -77,7 +93,7 @@ export interface PresetRef {
 }
 
 /** How a preset reference is written: a preset name, optionally followed by @ and a dotted version. */
-export const PRESET_REF_PATTERN = new RegExp(`^(${PRESET_NAMES.join('|')})(@\\d+(\\.\\d+)*)?$`);
+export const PRESET_REF_PATTERN = new RegExp(`^(${PRESET_NAMES.join('|')})(@\\d+(\\.\\d+)*(\\+locked)?)?$`);
 
 /** The release lines of a preset, described for people: "before 1.71.0", "from 1.71.0, before 1.80.0", "1.80.0 and later". */
 export function describeReleaseLines(name: PresetName): string[] {
@@ -102,7 +118,9 @@ export function parsePresetRef(text: string): PresetRef | { error: string } {
   }
   const lines = PRESET_RELEASES[name];
   if (at < 0) return { name, line: lines ? lines.length - 1 : 0 };
-  const version = text.slice(at + 1);
+  const written = text.slice(at + 1);
+  const locked = written.endsWith(LOCKED_SUFFIX);
+  const version = locked ? written.slice(0, -LOCKED_SUFFIX.length) : written;
   if (!lines) {
     const hint = name === 'grpc' ? ', or name an implementation: grpc-java, grpc-go or grpc-js, which have versions' : '';
     return { error: `the ${name} preset has no versions (it models a specification or a service, not a library release): write preset: ${name}${hint}` };
@@ -110,11 +128,19 @@ export function parsePresetRef(text: string): PresetRef | { error: string } {
   if (!VERSION_PATTERN.test(version)) {
     return { error: `expected a version of dotted whole numbers after "@", such as ${name}@${lines[lines.length - 1]}` };
   }
+  const fresh = FRESH_INSTALL_FROM[name];
+  if (locked && (fresh === undefined || compareVersions(version, fresh) < 0)) {
+    return { error: fresh === undefined
+      ? `${name} has no "${LOCKED_SUFFIX}": each of its releases fixes its own retry behaviour, so ${name}@${version} is what it always was`
+      : `${name}@${version} pins the packages its retries depend on, so "${LOCKED_SUFFIX}" changes nothing: write ${name}@${version} (releases from ${fresh} declare caret ranges, where it matters)` };
+  }
   const known = describeReleaseLines(name).join('; ');
   const end = CLOSED_AT[name];
   if (end !== undefined && compareVersions(version, end) >= 0) {
     return { error: `no known behaviour for ${name}@${version}: the preset covers ${known} (see docs/presets.md, "Versions")` };
   }
+  // Installed fresh today, a release that declares caret ranges resolves the newest packages: the current line.
+  if (!locked && fresh !== undefined && compareVersions(version, fresh) >= 0) return { name, line: lines.length - 1 };
   for (let i = lines.length - 1; i >= 0; i--) {
     if (compareVersions(version, lines[i]) >= 0) return { name, line: i };
   }

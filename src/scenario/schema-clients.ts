@@ -195,7 +195,7 @@ export const layerSchema = z
       })
       .optional()
       .meta({
-        description: `Start from a real library's documented defaults (see docs/presets.md): a name, or name@version for the behaviour of that release (e.g. aws-sdk-js-v3@3.600, grpc-java@1.70); without a version, the current release. The fields written here override it. Names: ${PRESET_NAMES.join(', ')}.`,
+        description: `Start from a real library's documented defaults (see docs/presets.md): a name, or name@version for the behaviour of that release (e.g. aws-sdk-js-v3@3.600, grpc-java@1.70; aws-sdk-js-v3@3.800+locked for the packages a release resolved in its day rather than installed today); without a version, the current release. The fields written here override it. Names: ${PRESET_NAMES.join(', ')}.`,
         pattern: PRESET_REF_PATTERN.source,
         examples: [...PRESET_NAMES],
       }),

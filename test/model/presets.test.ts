@@ -241,7 +241,7 @@ describe('presets by version (name@version)', () => {
       }
     }
     // the libraries whose behaviour changed have one line per change
-    expect(PRESETS['aws-sdk-js-v3'].releases).toHaveLength(3);
+    expect(PRESETS['aws-sdk-js-v3'].releases).toHaveLength(5);
     expect(PRESETS['grpc-java'].releases).toHaveLength(3);
     expect(PRESETS['grpc-go'].releases).toHaveLength(2);
     expect(PRESETS['grpc-js'].releases).toHaveLength(2);
@@ -257,23 +257,40 @@ describe('presets by version (name@version)', () => {
     }
   });
 
-  it('aws-sdk-js-v3: before 3.1026.0 the quota refills with Math.max and a numeric Retry-After is ignored; 3.1026.0 capped and bounded; 3.1166.0 the 2026 costs', () => {
-    const old = resolveLayer('x', { preset: 'aws-sdk-js-v3@3.600' });
+  it('aws-sdk-js-v3: 3.341 to 3.361 make 4 attempts with no quota in effect; 3.362 to 3.722, 3 with none; from 3.723 a fresh install is the current release, and +locked the line of its day', () => {
+    const four = resolveLayer('x', { preset: 'aws-sdk-js-v3@3.350' });
+    expect(four.maxAttempts).toBe(4);
+    expect(four.budget).toBeUndefined(); // a strategy, and a quota of 500, per request: it never stops a retry
+    expect(four.retryAfter.mode).toBe('ignore');
+    expect(resolveLayer('x', { preset: 'aws-sdk-js-v3@3.341' })).toEqual(four);
+    expect(resolveLayer('x', { preset: 'aws-sdk-js-v3@3.361.9' })).toEqual(four);
+    const none = resolveLayer('x', { preset: 'aws-sdk-js-v3@3.600' });
+    expect(none.maxAttempts).toBe(3);
+    expect(none.budget).toBeUndefined();
+    expect(resolveLayer('x', { preset: 'aws-sdk-js-v3@3.362' })).toEqual(none);
+    expect(resolveLayer('x', { preset: 'aws-sdk-js-v3@3.722.9' })).toEqual(none);
+    // From 3.723.0 the client declares caret ranges: installed today, it is the current release.
+    const current = resolveLayer('x', { preset: 'aws-sdk-js-v3' });
+    for (const v of ['3.723', '3.1008', '3.1025.9', '3.1100']) expect(resolveLayer('x', { preset: `aws-sdk-js-v3@${v}` }), v).toEqual(current);
+    // +locked: the packages its lockfile resolved in its day.
+    expect(resolveLayer('x', { preset: 'aws-sdk-js-v3@3.1008+locked' })).toEqual(none);
+    const old = resolveLayer('x', { preset: 'aws-sdk-js-v3@3.1009+locked' });
     expect(old.budget).toEqual({ kind: 'aws-quota', capacity: 500, transientCost: 10, throttlingCost: 5, successRefund: 1, refill: 'floor' });
     expect(old.retryAfter.mode).toBe('ignore');
     expect(old.backoff.base).toBe(0.1);
-    expect(resolveLayer('x', { preset: 'aws-sdk-js-v3@3.1025.9' })).toEqual(old);
-    expect(resolveLayer('x', { preset: 'aws-sdk-js-v3@3.341' })).toEqual(old);
-    const fixed = resolveLayer('x', { preset: 'aws-sdk-js-v3@3.1026' });
+    expect(resolveLayer('x', { preset: 'aws-sdk-js-v3@3.1025.9+locked' })).toEqual(old);
+    const fixed = resolveLayer('x', { preset: 'aws-sdk-js-v3@3.1026+locked' });
     expect(fixed.budget).toEqual({ kind: 'aws-quota', capacity: 500, transientCost: 10, throttlingCost: 5, successRefund: 1, refill: 'capped' });
     expect(fixed.retryAfter).toMatchObject({ mode: 'bounded', bound: 5 });
     expect(fixed.backoff.base).toBe(0.1);
-    expect(resolveLayer('x', { preset: 'aws-sdk-js-v3@3.1165.2' })).toEqual(fixed);
+    expect(resolveLayer('x', { preset: 'aws-sdk-js-v3@3.1165.2+locked' })).toEqual(fixed);
     const y2026 = resolveLayer('x', { preset: 'aws-sdk-js-v3@3.1166.0' });
+    expect(y2026).toEqual(current);
+    expect(resolveLayer('x', { preset: 'aws-sdk-js-v3@3.1170+locked' })).toEqual(current);
     expect(y2026.budget).toMatchObject({ transientCost: 14, throttlingCost: 5, refill: 'capped' });
     expect(y2026.backoff.base).toBe(0.05);
     // what every line shares
-    for (const l of [old, fixed, y2026]) {
+    for (const l of [none, old, fixed, y2026]) {
       expect(l.maxAttempts).toBe(3);
       expect(l.retryOn).toEqual(['timeout', 'reset', 429, 500, 502, 503, 504]);
       expect(l.backoff).toMatchObject({ kind: 'exponential', multiplier: 2, max: 20, jitter: 'full' });
@@ -314,7 +331,8 @@ describe('presets by version (name@version)', () => {
   });
 
   it('parsePresetRef names the release lines when a version is outside them', () => {
-    expect(parsePresetRef('aws-sdk-js-v3@3.1100')).toEqual({ name: 'aws-sdk-js-v3', line: 1 });
+    expect(parsePresetRef('aws-sdk-js-v3@3.1100')).toEqual({ name: 'aws-sdk-js-v3', line: 4 }); // installed today
+    expect(parsePresetRef('aws-sdk-js-v3@3.1100+locked')).toEqual({ name: 'aws-sdk-js-v3', line: 3 });
     expect(describeReleaseLines('grpc-java')).toEqual(['before 1.71.0', 'from 1.71.0, before 1.80.0', '1.80.0 and later']);
     expect(describeReleaseLines('rabbitmq-quorum')).toEqual(['from 4.0.0, before 4.3.0']);
     const err = (ref: string) => {
@@ -322,8 +340,10 @@ describe('presets by version (name@version)', () => {
       return 'error' in r ? r.error : '';
     };
     expect(err('aws-sdk-js-v3@3.200')).toBe(
-      'no known behaviour for aws-sdk-js-v3@3.200: the preset covers from 3.341.0, before 3.1026.0; from 3.1026.0, before 3.1166.0; 3.1166.0 and later (see docs/presets.md, "Versions")',
+      'no known behaviour for aws-sdk-js-v3@3.200: the preset covers from 3.341.0, before 3.362.0; from 3.362.0, before 3.1009.0; from 3.1009.0, before 3.1026.0; from 3.1026.0, before 3.1166.0; 3.1166.0 and later (see docs/presets.md, "Versions")',
     );
+    expect(err('aws-sdk-js-v3@3.600+locked')).toBe('aws-sdk-js-v3@3.600 pins the packages its retries depend on, so "+locked" changes nothing: write aws-sdk-js-v3@3.600 (releases from 3.723.0 declare caret ranges, where it matters)');
+    expect(err('got@14.4.7+locked')).toMatch(/^got has no "\+locked"/);
     expect(err('rabbitmq-quorum@4.3.0')).toMatch(/covers from 4\.0\.0, before 4\.3\.0/);
     expect(err('sqs@2012.11.5')).toMatch(/the sqs preset has no versions.*write preset: sqs/);
     expect(err('grpc@1.2')).toMatch(/the grpc preset has no versions/);
@@ -354,9 +374,9 @@ server: { slots: 1, serviceTime: { kind: constant, value: 1ms } }
   };
 
   it('loads name@version and resolves it to that release line', () => {
-    const s = loadScenario(scenario('aws-sdk-js-v3@3.600'), 's.yaml').base;
+    const s = loadScenario(scenario('aws-sdk-js-v3@3.1010+locked'), 's.yaml').base;
     const layer = s.clients.app.layers!.http;
-    expect(layer.preset).toBe('aws-sdk-js-v3@3.600');
+    expect(layer.preset).toBe('aws-sdk-js-v3@3.1010+locked');
     expect(resolveLayer('http', layer).budget).toMatchObject({ refill: 'floor' });
     expect(problemsOf('grpc-java@1.70')).toEqual([]);
   });
@@ -364,7 +384,7 @@ server: { slots: 1, serviceTime: { kind: constant, value: 1ms } }
   it('an unknown version is one problem at the value, listing the known release lines', () => {
     expect(problemsOf('aws-sdk-js-v3@3.200')).toEqual([{
       file: 's.yaml', line: 8, col: 17, path: 'clients.app.layers.http.preset',
-      message: 'no known behaviour for aws-sdk-js-v3@3.200: the preset covers from 3.341.0, before 3.1026.0; from 3.1026.0, before 3.1166.0; 3.1166.0 and later (see docs/presets.md, "Versions")',
+      message: 'no known behaviour for aws-sdk-js-v3@3.200: the preset covers from 3.341.0, before 3.362.0; from 3.362.0, before 3.1009.0; from 3.1009.0, before 3.1026.0; from 3.1026.0, before 3.1166.0; 3.1166.0 and later (see docs/presets.md, "Versions")',
     }]);
     expect(problemsOf('grpc@1.60').map((p) => p.message)).toEqual([
       'the grpc preset has no versions (it models a specification or a service, not a library release): write preset: grpc, or name an implementation: grpc-java, grpc-go or grpc-js, which have versions',

@@ -319,9 +319,11 @@ export const PRESETS: Record<PresetName, Preset> = {
       '503, 504) and THROTTLING (429, ThrottlingException and other codes, which services often send as 400). Other 5xx are ' +
       'not retried. Quota per SDK client: 500; a retry after a transient error costs transientCost, after throttling 5; a ' +
       'success refunds its retry\'s cost, or 1 for a first try. What changed by release (see releases and docs/presets.md): ' +
-      'the refill (Math.max before @smithy/util-retry 4.3.0), Retry-After, the transient cost and the base. The version named ' +
-      'is the client release with the @smithy packages it shipped with: clients from 3.723.0 declare caret ranges on @smithy/*, ' +
-      'so a fresh install or a lockfile update resolves the newest ones. Check `npm ls @smithy/util-retry @smithy/core`. ' +
+      'the attempts (4 before 3.362.0), whether the quota is shared at all (a strategy per request before ' +
+      '@smithy/middleware-retry 4.4.41), the refill (Math.max before @smithy/util-retry 4.3.0), Retry-After, the transient ' +
+      'cost and the base. Clients from 3.723.0 declare caret ranges on @smithy/*, so installing one today (or updating its ' +
+      'lockfile) resolves the newest packages: aws-sdk-js-v3@version means that, the current behaviour; ' +
+      'aws-sdk-js-v3@version+locked means the packages of its day. Check `npm ls @smithy/middleware-retry @smithy/core`. ' +
       'The server here sends Retry-After in seconds. Default request timeouts of the Node handler: none assumed. ' +
       'DynamoDB (4 attempts, 25 ms base in 2026) and long-polling operations are not modelled.',
     layer: {
@@ -331,7 +333,42 @@ export const PRESETS: Record<PresetName, Preset> = {
     },
     releases: [
       {
-        versions: '3.341.0 to 3.1025.x (@aws-sdk/util-retry 3.341 to @smithy/util-retry 4.2.x, @smithy/middleware-retry < 4.5.0)',
+        versions: '3.341.0 to 3.361.x (@aws-sdk/middleware-retry and @aws-sdk/util-retry 3.341 to 3.357, pinned by the client)',
+        source:
+          '@aws-sdk/middleware-retry 3.341.0 dist-es/configurations.js lines 34 and 42 (retryStrategy: async () => ... new ' +
+          'StandardRetryStrategy(maxAttempts): a strategy, and so a quota, per request); @aws-sdk/util-retry 3.341.0, 3.347.0 and ' +
+          '3.357.0 dist-es/StandardRetryStrategy.js line 54 (attempts = tokenToRenew.getRetryCount(), without the + 1 fixed in ' +
+          '3.362.0); defaultRetryToken.js line 4 (an HTTP-date Retry-After capped at MAXIMUM_RETRY_DELAY, 20 s). Measured: ' +
+          '@aws-sdk/client-sts 3.341.0, 3.350.0 and 3.360.0 installed 2026-12-07, 30 requests all answered 503: 4 attempts each, 120',
+        notes:
+          '4 attempts, not 3: the retry count is compared with maxAttempts without counting the first try. The default ' +
+          'strategy is built anew for every request, so each starts with a fresh quota of 500 and the quota never stops a ' +
+          'retry (a strategy instance passed in by the user is shared: aws-sdk-js-v3#4754). A numeric Retry-After is read as ' +
+          'a 1970 date and so ignored; an HTTP-date one is waited, at most 20 s (the server here sends seconds).',
+        layer: {
+          maxAttempts: 4,
+          backoff: { base: 0.1 },
+          retryAfter: { mode: 'ignore' },
+        },
+      },
+      {
+        versions: '3.362.0 to 3.1008.x as locked in their day (+locked from 3.723.0; @smithy/middleware-retry up to 4.4.40)',
+        source:
+          '@aws-sdk/util-retry 3.362.0 (attempts = getRetryCount() + 1); @smithy/middleware-retry 4.4.40 dist-es/configurations.js ' +
+          'lines 33 and 41 (a strategy per request; memoised from 4.4.41, smithy-typescript PR #1916, 2026-03-12). Measured: ' +
+          '@aws-sdk/client-sts 3.362.0 and 3.600.0 installed 2026-12-07 (they pin or sit on @smithy major lines whose newest ' +
+          'releases are not memoised), 30 requests all answered 503: 3 attempts each, 90',
+        notes:
+          '3 attempts, and no quota in effect: the strategy, and its quota of 500, is built anew for every request. Retry-After ' +
+          'as in the line before. Clients from 3.723.0 declare caret ranges: installed today they resolve the newest @smithy ' +
+          'packages and behave as the current release; +locked gives this line for 3.723.0 to 3.1008.x.',
+        layer: {
+          backoff: { base: 0.1 },
+          retryAfter: { mode: 'ignore' },
+        },
+      },
+      {
+        versions: '3.1009.0 to 3.1025.x as locked in their day (+locked; @smithy/middleware-retry 4.4.42 to 4.4.x, @smithy/util-retry 4.2.x)',
         source:
           '@smithy/util-retry 4.2.13 dist-es/StandardRetryStrategy.js line 41 (recordSuccess: Math.max(INITIAL_RETRY_TOKENS, ...)), ' +
           'lines 27-29 (retryDelay = max(retryAfterHint - now, backoff)), line 62 (TRANSIENT costs TIMEOUT_RETRY_COST 10, else ' +
@@ -339,11 +376,12 @@ export const PRESETS: Record<PresetName, Preset> = {
           'https://github.com/aws/aws-sdk-js-v3/pull/4755, May 2023); @smithy/middleware-retry 4.4.46 dist-es/retryMiddleware.js ' +
           'lines 100-111 (getRetryAfterHint: a number of seconds becomes new Date(seconds * 1000))',
         notes:
-          'A success sets the quota to max(500, quota + refund): after any success it is at least 500, and each success ' +
-          'without retry adds 1 above it, without limit. A long-lived client banks one token per success, so it keeps ' +
-          'making 3 attempts per action through long outages, and partial success refills it at once. A numeric Retry-After ' +
-          'is read as a 1970 date and so ignored (an HTTP-date one gives max(Retry-After, backoff), uncapped; the server here ' +
-          'sends seconds). Clients before 3.341.0 shared one retry token across requests (aws-sdk-js-v3#4754): not modelled.',
+          'One quota per client (the memoised strategy; @aws-sdk/client-s3 3.1009.0 is the first to require ' +
+          '@smithy/middleware-retry ^4.4.42). A success sets the quota to max(500, quota + refund): after any success it is ' +
+          'at least 500, and each success without retry adds 1 above it, without limit. A long-lived client banks one token ' +
+          'per success, so it keeps making 3 attempts per action through long outages, and partial success refills it at ' +
+          'once. A numeric Retry-After is read as a 1970 date and so ignored (an HTTP-date one gives max(Retry-After, ' +
+          'backoff), at most 20 s; the server here sends seconds).',
         layer: {
           backoff: { base: 0.1 },
           retryAfter: { mode: 'ignore' },
@@ -351,7 +389,7 @@ export const PRESETS: Record<PresetName, Preset> = {
         },
       },
       {
-        versions: '3.1026.0 to 3.1165.x (@smithy/util-retry 4.3.0 and later, @smithy/middleware-retry 4.5.0 and later, @smithy/core < 3.40)',
+        versions: '3.1026.0 to 3.1165.x as locked in their day (+locked; @smithy/util-retry 4.3.0 and later, @smithy/middleware-retry 4.5.0 and later, @smithy/core < 3.40)',
         source:
           '@smithy/util-retry 4.3.0 dist-es/StandardRetryStrategy.js line 54 (Math.min), lines 39-41 (max(backoff, ' +
           'min(retryAfter, backoff + 5_000))), line 75 and retries-2026-config.js (costs 10 and 5 unless SMITHY_NEW_RETRIES_2026); ' +
@@ -367,13 +405,15 @@ export const PRESETS: Record<PresetName, Preset> = {
         },
       },
       {
-        versions: '3.1166.0 and later (@smithy/core 3.40.0 and later: the 2026 retry defaults)',
+        versions: '3.1166.0 and later, and every client from 3.723.0 installed today (@smithy/core 3.40.0 and later: the 2026 retry defaults)',
         source:
           '@smithy/core 3.40.0 and 3.41.1 dist-es/submodules/retry/util-retry/retries-2026-config.js (v2026 = true: delay 50, ' +
           'throttlingDelay 1000, cost 14, throttlingCost 5) and StandardRetryStrategy.js line 67 (Math.min), lines 46-47 ' +
           '(Retry-After bound); @aws-sdk/client-s3 3.1166.0 requires @smithy/core ^3.40.0 (3.1164.0: ^3.38.0); ' +
-          'https://github.com/aws/aws-sdk-js-v3/issues/8037',
-        notes: 'Base 50 ms (throttling 1 s), a transient retry costs 14, a throttling retry 5.',
+          'https://github.com/aws/aws-sdk-js-v3/issues/8037. Measured: @aws-sdk/client-sts 3.723.0, 3.1008.0, 3.1009.0, 3.1025.0, ' +
+          '3.1026.0 and 3.1178.0 installed 2026-12-07 (@smithy/core 3.41.1, @smithy/middleware-retry 4.8.2): 30 requests all ' +
+          'answered 503 through one client make 65 attempts (17 x 3, 2, then 1 each: 35 retries at 14 from 500)',
+        notes: 'Base 50 ms (throttling 1 s), a transient retry costs 14, a throttling retry 5. Every client release from 3.723.0, installed today, resolves these packages: aws-sdk-js-v3@3.800 is this line; aws-sdk-js-v3@3.800+locked the line of its day.',
         layer: {
           backoff: { base: 0.05 },
           retryAfter: { mode: 'bounded', bound: 5 },
@@ -455,7 +495,11 @@ export const PRESETS: Record<PresetName, Preset> = {
       'retry). Answers are retried only if the HTTP client throws on them (RestTemplate, WebClient.retrieve do for 4xx ' +
       'and 5xx): this preset assumes it does, hence 4xx and retryable: ignore. No per-try timeout (TimeLimiter is a ' +
       'separate module). CircuitBreaker: opens at 50% failures over the last 100 calls once 100 are recorded, stays open ' +
-      '60 s, allows 10 calls half-open; calls are refused with CallNotPermittedException (fail). Not modelled: ' +
+      '60 s, allows 10 calls half-open; calls are refused with CallNotPermittedException (fail). Order: the layer asks ' +
+      'the breaker before each try (Retry around CircuitBreaker, the usual decoration) but does not retry a try the ' +
+      'breaker refused, as if CallNotPermittedException were in ignoreExceptions; with the defaults, resilience4j\'s Retry ' +
+      'retries it too (3 tries 500 ms apart, each refused at once while open): a second more before the call fails, and no ' +
+      'load on the service. Not modelled: ' +
       'slow-call threshold (100% of calls slower than 60 s), and automaticTransitionFromOpenToHalfOpenEnabled false ' +
       '(half-open starts at the first call after 60 s rather than at 60 s). Read on the master branch.',
     layer: {

@@ -40,7 +40,7 @@ faults: [{ kind: dependency-down, at: 4h, duration: 10m }]
   };
 
   it('before 4.3.0 (client 3.1025): every action during the outage makes 3 attempts (the quota banked one token per warm-up success)', () => {
-    const r = runOf('aws-sdk-js-v3@3.1025');
+    const r = runOf('aws-sdk-js-v3@3.1025+locked');
     const first = during(r.series.firstTries);
     expect(first).toBeGreaterThan(27_000); // ~50/s for 580 s
     // two retries per first try (to a few actions straddling the window's edges)
@@ -55,7 +55,7 @@ faults: [{ kind: dependency-down, at: 4h, duration: 10m }]
 
   it('before 4.3.0 the bank is what lasts: after a 30-minute warm-up the retries stop once the banked tokens are spent', () => {
     // 500 + one token per success without retry, 10 per retry after a 503: (500 + S) / 10 retries per client.
-    const short = scenario('aws-sdk-js-v3@3.1025').replace('horizon: 4h15m', 'horizon: 45m').replace('at: 4h', 'at: 30m');
+    const short = scenario('aws-sdk-js-v3@3.1025+locked').replace('horizon: 4h15m', 'horizon: 45m').replace('at: 4h', 'at: 30m');
     const r = run(short);
     const banked = sum(r.series.actionsOk, 0, 180); // successes before the outage, every client summed
     const want = (100 * 500 + banked) / 10 - 100; // minus ~1 per client: each stops on a whole retry pair
@@ -65,7 +65,7 @@ faults: [{ kind: dependency-down, at: 4h, duration: 10m }]
   });
 
   it('from 4.3.0 (client 3.1026): the quota runs out after 25 actions per client: 5,000 retries in all, then one attempt per action', () => {
-    const r = runOf('aws-sdk-js-v3@3.1026');
+    const r = runOf('aws-sdk-js-v3@3.1026+locked');
     // 500 tokens, 10 per retry after a 503: exactly 50 retries per client, 2 per action, so 25
     // actions (a client's overlapping actions can split the last retries between them)
     expect(sum(r.series.retries)).toBe(100 * 50);
@@ -181,6 +181,46 @@ server: { slots: 1, serviceTime: { kind: constant, value: 1ms } }
       expect(attempts.slice(30, 40)).toEqual([4, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
     });
   }
+});
+
+describe('aws-sdk-js-v3, release by release: 30 requests through one client, every attempt answered 503', () => {
+  // The real packages, installed on 2026-12-07 (@aws-sdk/client-sts at each version, a local
+  // server answering 503 to everything, 30 requests in a row through one client, counting
+  // what reached the server): 3.341.0, 3.350.0, 3.360.0: 4 attempts each, 120; 3.362.0 and
+  // 3.600.0: 3 each, 90 (a strategy, and a quota, per request); 3.723.0, 3.1008.0, 3.1009.0,
+  // 3.1025.0, 3.1026.0 and 3.1178.0 installed today: 65, 3 each for 17 requests, 2 for the
+  // 18th, then 1 (one quota per client: 35 retries at 14 from 500).
+  const scenario = (preset: string) => `
+name: aws-30
+horizon: 5m
+clients:
+  app:
+    clients: 1
+    arrivals: { kind: constant, rate: 6/min }
+    layers:
+      sdk: { preset: "${preset}" }
+server: { slots: 1, serviceTime: { kind: constant, value: 1ms } }
+`;
+  const attempts = (preset: string) => drive(scenario(preset), () => ({ after: 0.0001, outcome: OUTCOME_DEPENDENCY })).byAction.slice(0, 30).map((a) => a.length);
+  const total = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+
+  it('3.341 to 3.361: 4 attempts each, the quota never in the way (120)', () => {
+    expect(attempts('aws-sdk-js-v3@3.350')).toEqual(Array(30).fill(4));
+  });
+  it('3.362 to 3.722 (and 3.723 to 3.1008 as locked then): 3 each (90): the docs\' 3.600 retries every action', () => {
+    expect(attempts('aws-sdk-js-v3@3.600')).toEqual(Array(30).fill(3));
+    expect(attempts('aws-sdk-js-v3@3.1008+locked')).toEqual(Array(30).fill(3));
+  });
+  it('from 3.723, installed today: one quota per client, 17 x 3, 2, then 1 (65), as the real packages', () => {
+    const want = [...Array(17).fill(3), 2, ...Array(12).fill(1)];
+    expect(attempts('aws-sdk-js-v3@3.723')).toEqual(want);
+    expect(attempts('aws-sdk-js-v3@3.1025')).toEqual(want);
+    expect(attempts('aws-sdk-js-v3')).toEqual(want);
+    expect(total(want)).toBe(65);
+  });
+  it('3.1009 to 3.1165 as locked then: one quota per client at 10 a retry: 25 x 3, then 1 (80)', () => {
+    for (const v of ['3.1010+locked', '3.1026+locked']) expect(total(attempts(`aws-sdk-js-v3@${v}`)), v).toBe(80);
+  });
 });
 
 describe('Finagle: deposits on success only, and a per-request cap of ceil(0.2 x balance) read when the request starts', () => {
