@@ -397,7 +397,8 @@ export const PRESETS: Record<PresetName, Preset> = {
           'smithy-typescript commit cffd868, PR #1922, released 2026-04-06; @aws-sdk/client-s3 3.1026.0 is the first client to require them',
         notes:
           'A success sets the quota to min(500, quota + refund), as specified. Retry-After (and x-amz-retry-after) is honoured ' +
-          'up to 5 s past the backoff. The 2026 defaults could be switched on with AWS_NEW_RETRIES_2026=true from 3.1048.0.',
+          'up to 5 s past the backoff. The 2026 defaults could be switched on with AWS_NEW_RETRIES_2026=true, which @aws-sdk/core ' +
+          'reads from 3.974.3 on (dist-es/submodules/client/setFeature.js line 2).',
         layer: {
           backoff: { base: 0.1 },
           retryAfter: { mode: 'bounded', bound: 5 },
