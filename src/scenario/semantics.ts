@@ -25,7 +25,13 @@ export function semanticProblems(s: Scenario): SemanticProblem[] {
     out.push({ path: ['horizon'], message: `a horizon of ${formatDuration(horizon)} is beyond the limit of ${formatDuration(LIMITS.horizonS)}; simulate a shorter window` });
   }
 
-  checkDistribution(s.server.serviceTime, ['server', 'serviceTime'], out);
+  // Every distribution the model will sample, where it is written: one that validate passes
+  // must not fail every run when it is first drawn.
+  checkServerDistributions(s.server, ['server'], out);
+  for (const [name, svc] of Object.entries(s.services ?? {})) checkServerDistributions(svc, ['services', name], out);
+  s.faults.forEach((f, i) => {
+    if (f.kind === 'latency' && f.add) checkDistribution(f.add, ['faults', i, 'add'], out);
+  });
   out.push(...fairQueueProblems(s), ...fairQueueCodelProblems(s));
 
   let expectedActions = 0;
@@ -176,6 +182,17 @@ function minMaxProblems(s: Scenario): SemanticProblem[] {
     }
   });
   return out;
+}
+
+/** A server's (or a service's) service time, its routes' own, and its dependencies' latencies. */
+function checkServerDistributions(server: Scenario['server'], path: PropertyKey[], out: SemanticProblem[]): void {
+  checkDistribution(server.serviceTime, [...path, 'serviceTime'], out);
+  for (const [route, r] of Object.entries(server.routes ?? {})) {
+    if (r.serviceTime) checkDistribution(r.serviceTime, [...path, 'routes', route, 'serviceTime'], out);
+  }
+  for (const [dep, d] of Object.entries(server.dependencies ?? {})) {
+    if (d.latency) checkDistribution(d.latency, [...path, 'dependencies', dep, 'latency'], out);
+  }
 }
 
 function checkDistribution(d: Distribution, path: PropertyKey[], out: SemanticProblem[]): void {

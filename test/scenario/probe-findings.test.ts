@@ -194,3 +194,17 @@ describe('a bad flag, refused before any run', () => {
     expect(last.stderr).toContain('--seeds needs a value\n');
   });
 });
+
+describe('every distribution the model samples is checked where it is written (issue 39: a dependency\'s latency passed validate, then every run failed)', () => {
+  it('refuses a mean of 0 in a dependency\'s latency, a route\'s service time and a latency fault\'s addition, each at its place', () => {
+    const source = world(
+      ['  routes:', '    default: { serviceTime: { kind: exponential, mean: 0s } }', '  dependencies:', '    db: { latency: { kind: lognormal, mean: 0s, p99: 1s } }'],
+      ['  - { kind: latency, at: 3m, duration: 1m, add: { kind: exponential, mean: 0s } }'],
+    );
+    expect(printed(source)).toEqual([
+      'p.yaml:13:29  server.routes.default.serviceTime: exponential: mean must be finite and > 0 (got 0s); use constant 0 for no delay',
+      'p.yaml:15:20  server.dependencies.db.latency: lognormal: mean must be finite and > 0 (got 0s)',
+      'p.yaml:18:49  faults[1].add: exponential: mean must be finite and > 0 (got 0s); use constant 0 for no delay',
+    ]);
+  });
+});
