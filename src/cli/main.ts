@@ -15,6 +15,7 @@ import { ResultsError } from '../results/results-error.js';
 import { TOOL_VERSION } from '../experiment/tool-version.js';
 import type { Io } from './scenario-input.js';
 import type { ReportOptions } from '../report/write.js';
+import { isReportLink } from '../report/report-link.js';
 import { EXIT, OutputError, UsageError } from './errors.js';
 import { forTerminal } from './terminal-text.js';
 
@@ -126,7 +127,12 @@ function joinOptionValues(argv: string[]): string[] {
 /** summary.md's link to report.html: --report-url, else $RETRYSTORM_REPORT_URL, else the relative path. */
 function reportOptions(flag: string | undefined): ReportOptions {
   const url = flag ?? process.env.RETRYSTORM_REPORT_URL;
-  return url !== undefined && url.trim() !== '' ? { reportLink: url.trim() } : {};
+  if (url === undefined || url.trim() === '') return {};
+  if (!isReportLink(url)) {
+    const from = flag !== undefined ? '--report-url' : 'RETRYSTORM_REPORT_URL';
+    throw new UsageError(`${from} must be an http(s) URL or a relative path, the report's place for summary.md's link (got "${forTerminal(url.trim())}")`);
+  }
+  return { reportLink: url.trim() };
 }
 
 /**

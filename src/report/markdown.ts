@@ -5,6 +5,8 @@
  * entity-escaped: GitHub renders some HTML in Markdown, and a scenario's question is not
  * supposed to add markup to a PR comment; pipes are escaped so a cell cannot break a table.
  */
+import { showControls } from './visible-text.js';
+import { isReportLink } from './report-link.js';
 import { seedRange, seedingRows, seedingRule } from './seeding-view.js';
 import type { ResultsBundle } from '../results/bundle.js';
 import { clockOf, type ExpectationOutcome, type Results } from '../results/results.js';
@@ -18,7 +20,10 @@ import { searchHeading, tippingSentence, triedRows, TRIED_HEADER } from './searc
 
 /** Text safe in Markdown: no HTML, no table breaks, on one line when `oneLine`. */
 export function mdText(text: string, oneLine = false): string {
-  const t = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '\\|');
+  // A "]" that would close a link's text or a reference ("](", "][", "]:") is escaped:
+  // "[x](javascript:…)" in a question must not become a link where a renderer does not
+  // sanitise, while "faults[0].duration" stays as written. Control characters shown, not obeyed.
+  const t = showControls(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '\\|').replace(/\](?=[([:])/g, '\\]');
   return oneLine ? t.replace(/\s*\n\s*/g, ' ') : t;
 }
 
@@ -34,10 +39,16 @@ export interface SummaryOptions {
   reportLink?: string;
 }
 
-/** A link target safe inside Markdown's (<…>): no spaces, angle brackets or line breaks. */
+/**
+ * A link target safe inside Markdown's (…): an http(s) URL or a relative path (anything with
+ * another scheme, such as javascript:, is not a link to a report, and falls back to
+ * "report.html"), with spaces, angle brackets, parentheses and control characters encoded.
+ */
 export function mdLink(url: string): string {
-  return url.trim().replace(/[\s<>()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  const target = isReportLink(url) ? url.trim() : 'report.html';
+  return target.replace(/[\s<>()\u0000-\u001f\u007f]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 }
+
 
 /** Lines before the fold stay few: more failed expectations than this are listed in the fold. */
 const MAX_FAILED_SHOWN = 15;

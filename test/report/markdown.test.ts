@@ -94,6 +94,25 @@ describe('summaryMarkdown', () => {
     expect(links).toEqual(['https://ci.example/artifacts/run%2042/report.html']);
   });
 
+  it('writes no link but http(s) ones and the report, and no control character, whatever the scenario\'s text or the link asked for (issue 39)', () => {
+    const hostile = '[click me](javascript:alert(1)) ![x](javascript:alert(2)) <javascript:alert(3)> \u001b]8;;https://evil\u0007red\u001b[31m \u202eevil';
+    const bundle = { ...s.bundle, results: { ...s.bundle.results, question: hostile, variants: s.bundle.results.variants.map((v, i) => (i === 0 ? { ...v, description: hostile } : v)) } };
+    for (const reportLink of [undefined, 'javascript:alert(4)', 'data:text/html,<script>alert(5)</script>', ' JavaScript:alert(6)']) {
+      const md = summaryMarkdown(bundle, reportLink === undefined ? {} : { reportLink });
+      // Read by a GFM renderer and by a pedantic (markdown.pl) one: the only link is to report.html.
+      for (const [name, options] of [['gfm', () => ({ gfm: true })], ['pedantic', () => ({ pedantic: true, gfm: false })]] as const) {
+        const links: string[] = [];
+        marked.walkTokens(marked.lexer(md, options()), (t) => { if (t.type === 'link' || t.type === 'image') links.push((t as Tokens.Link).href); });
+        // GFM links the question's bare https address (an http(s) link is allowed); nothing else.
+        expect(links, name).toContain('report.html');
+        for (const href of links) expect(href, name).toMatch(/^(https?:\/\/|report\.html$)/);
+        expect(marked.parse(md, options()) as string, name).not.toMatch(/href="javascript|src="javascript|href="data:/i);
+      }
+      expect(md).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/);
+      expect(md).toContain('\\u001b[31m'); // shown, not obeyed
+    }
+  });
+
   it('shows outcomes per population in the fold, every role but user marked, dead letters counted', () => {
     const md = summaryMarkdown(f.bundle);
     expect(md).toContain('### Per population (at faults[0].duration = 2m)');
