@@ -100,13 +100,15 @@ export const PRESETS: Record<PresetName, Preset> = {
     releases: [
       {
         versions: '4.0.0 to 4.1.x',
-        source: 'axios-retry@4.0.0 and 4.1.0 (npm), dist/esm/index.js line 20-23: isRetryableError is "no response, or 500-599"',
+        source: 'axios-retry@4.0.0 and 4.1.0 (npm), dist/esm/index.js lines 20-23: isRetryableError is "no response, or 500-599"',
         notes: '429 is not retried and Retry-After is not read.',
         layer: { retryOn: ['reset', '5xx'], retryAfter: { mode: 'ignore' } },
       },
       {
         versions: '4.2.0 and later (read at 4.5.0, the current release)',
-        source: 'axios-retry@4.2.0 (npm) dist/esm/index.js lines 20-25 (status 429 added), 43-58 (retryAfter, noDelay); PR #270',
+        source:
+          'axios-retry@4.2.0 (npm) dist/esm/index.js lines 20-25 (status 429 added), 43-58 (retryAfter, noDelay), the same ' +
+          'lines in 4.5.0; PR #270',
         notes: '429 is retried; noDelay waits the Retry-After.',
         layer: { retryOn: ['reset', '5xx', 429], retryAfter: { mode: 'honour' } },
       },
