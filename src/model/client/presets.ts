@@ -54,11 +54,13 @@ export const PRESETS: Record<PresetName, Preset> = {
     library: 'got (Node.js HTTP client)',
     version: '14.4.7 (the same retry rules read again in 16.1.0)',
     source:
-      'got@14.4.7 and got@16.1.0 from the npm registry: dist/source/core/calculate-retry-delay.js (lines 14-21: a Retry-After ' +
-      'is the wait itself, or no retry when it exceeds computedValue), dist/source/core/index.js (computedValue = ' +
-      'maxRetryAfter ?? timeout.request ?? Infinity); https://github.com/sindresorhus/got/blob/main/documentation/7-retry.md (retry defaults) and ' +
+      'got@14.4.7 and got@16.1.0 from the npm registry: dist/source/core/calculate-retry-delay.js (lines 14-21 in 14.4.7, ' +
+      '14-19 in 16.1.0: a Retry-After is the wait itself, or no retry when it exceeds computedValue), ' +
+      'dist/source/core/index.js (line 234 in 14.4.7, 379 in 16.1.0: computedValue = maxRetryAfter ?? timeout.request ?? ' +
+      'Infinity), dist/source/core/options.js (lines 82-118 in 14.4.7: the retry defaults); ' +
+      'https://github.com/sindresorhus/got/blob/main/documentation/7-retry.md (retry defaults) and ' +
       'https://github.com/sindresorhus/got/blob/main/source/core/calculate-retry-delay.ts (delay formula, Retry-After); ' +
-      'the same formula is in got@11.8.2 dist/source/core/calculate-retry-delay.js (unpkg)',
+      'the same formula is in got@11.8.2 (npm) dist/source/core/calculate-retry-delay.js lines 26-27',
     notes:
       'retry.limit 2 (3 attempts); only GET, PUT, HEAD, DELETE, OPTIONS, TRACE are retried (not POST). ' +
       'Delay = 1000ms * 2^(n-1) + uniform(0, noise=100ms), backoffLimit Infinity: the additive 0-100ms noise is ' +
@@ -67,7 +69,7 @@ export const PRESETS: Record<PresetName, Preset> = {
       'With Retry-After, got waits exactly that long (not the backoff, not the larger of the two), or does not retry when it ' +
       'exceeds maxRetryAfter, which defaults to timeout.request (none by default): retryAfter exact with max none; if you set ' +
       'a timeout, set retryAfter.max to the same value to mirror got. Error codes retried: ETIMEDOUT, ECONNRESET, EADDRINUSE, ECONNREFUSED, EPIPE, ENOTFOUND, ' +
-      'ENETUNREACH, EAI_AGAIN. got has no default timeout. Values read on the main branch, not at the v14.4.7 tag.',
+      'ENETUNREACH, EAI_AGAIN. got has no default timeout. 16.1.0 also retries the QUERY method.',
     layer: {
       maxAttempts: 3,
       backoff: { kind: 'exponential', base: 1, multiplier: 2, max: Infinity, jitter: 'proportional', jitterFactor: 0.05 },
@@ -98,13 +100,15 @@ export const PRESETS: Record<PresetName, Preset> = {
     releases: [
       {
         versions: '4.0.0 to 4.1.x',
-        source: 'axios-retry@4.0.0 and 4.1.0 (npm), dist/esm/index.js line 20-23: isRetryableError is "no response, or 500-599"',
+        source: 'axios-retry@4.0.0 and 4.1.0 (npm), dist/esm/index.js lines 20-23: isRetryableError is "no response, or 500-599"',
         notes: '429 is not retried and Retry-After is not read.',
         layer: { retryOn: ['reset', '5xx'], retryAfter: { mode: 'ignore' } },
       },
       {
         versions: '4.2.0 and later (read at 4.5.0, the current release)',
-        source: 'axios-retry@4.2.0 (npm) dist/esm/index.js lines 20-25 (status 429 added), 43-58 (retryAfter, noDelay); PR #270',
+        source:
+          'axios-retry@4.2.0 (npm) dist/esm/index.js lines 20-25 (status 429 added), 43-58 (retryAfter, noDelay), the same ' +
+          'lines in 4.5.0; PR #270',
         notes: '429 is retried; noDelay waits the Retry-After.',
         layer: { retryOn: ['reset', '5xx', 429], retryAfter: { mode: 'honour' } },
       },
@@ -281,7 +285,7 @@ export const PRESETS: Record<PresetName, Preset> = {
     source:
       '@grpc/grpc-js@1.13.4, 1.13.7, 1.14.0, 1.14.3 and 1.14.7 from the npm registry, build/src/retrying-call.js ' +
       '(1.14.7: line 322 jitter Math.random() * (1.2 - 0.8) + 0.8; lines 396 and 426 addCallFailed only for retryable or ' +
-      'non-fatal codes; 470 addCallSucceeded on OK; 356 pushback waited as is); https://github.com/grpc/grpc-node/issues/2959',
+      'non-fatal codes; 470 addCallSucceeded on OK; 355 pushback waited as is); https://github.com/grpc/grpc-node/issues/2959',
     notes:
       GRFC_A6_EXAMPLE_NOTES +
       ' grpc-js checks the throttle when the backoff timer fires rather than when the failure arrives (here: when it arrives).',
@@ -295,7 +299,9 @@ export const PRESETS: Record<PresetName, Preset> = {
       },
       {
         versions: '1.14.0 and later',
-        source: '@grpc/grpc-js@1.14.0 build/src/retrying-call.js (getNextRetryJitter: Math.random() * (1.2 - 0.8) + 0.8)',
+        source:
+          '@grpc/grpc-js@1.14.0 and 1.14.3 build/src/retrying-call.js line 297, 1.14.7 line 322 (getNextRetryJitter: ' +
+          'Math.random() * (1.2 - 0.8) + 0.8)',
         notes: 'The wait is multiplied by uniform(0.8, 1.2).',
         layer: { backoff: { jitter: 'scaled', jitterMin: 0.8, jitterMax: 1.2 } },
       },
@@ -354,8 +360,8 @@ export const PRESETS: Record<PresetName, Preset> = {
       {
         versions: '3.362.0 to 3.1008.x as locked in their day (+locked from 3.723.0; @smithy/middleware-retry up to 4.4.40)',
         source:
-          '@aws-sdk/util-retry 3.362.0 (attempts = getRetryCount() + 1); @smithy/middleware-retry 4.4.40 dist-es/configurations.js ' +
-          'lines 33 and 41 (a strategy per request; memoised from 4.4.41, smithy-typescript PR #1916, 2026-03-12). Measured: ' +
+          '@aws-sdk/util-retry 3.362.0 dist-es/StandardRetryStrategy.js line 54 (attempts = getRetryCount() + 1); ' +
+          '@smithy/middleware-retry 4.4.40 dist-es/configurations.js lines 33 and 41 (a strategy per request; memoised from 4.4.41, smithy-typescript PR #1916, 2026-03-12). Measured: ' +
           '@aws-sdk/client-sts 3.362.0 and 3.600.0 installed 2026-12-07 (they pin or sit on @smithy major lines whose newest ' +
           'releases are not memoised), 30 requests all answered 503: 3 attempts each, 90',
         notes:
