@@ -121,8 +121,9 @@ export const PRESETS: Record<PresetName, Preset> = {
     source:
       'https://github.com/urllib3/urllib3/blob/main/src/urllib3/util/retry.py (Retry.__init__ defaults, Retry.DEFAULT = Retry(3), ' +
       'RETRY_AFTER_STATUS_CODES, DEFAULT_RETRY_AFTER_MAX, is_retry, get_backoff_time, sleep, sleep_for_retry); ' +
-      'urllib3 1.26.12 (Debian python3-urllib3) urllib3/util/retry.py lines 406-412 (sleep_for_retry sleeps exactly the ' +
-      'Retry-After), 620 (Retry.DEFAULT = Retry(3)); retry_after_max: https://github.com/urllib3/urllib3/pull/3743',
+      'urllib3 1.26.12 as Debian ships it (python3-urllib3 1.26.12-1+deb12u4, whose security patches shift the lines of the ' +
+      'PyPI release by 2) urllib3/util/retry.py lines 406-411 (sleep_for_retry sleeps exactly the Retry-After), 622 ' +
+      '(Retry.DEFAULT = Retry(3)); retry_after_max: https://github.com/urllib3/urllib3/pull/3743',
     notes:
       'Retry.DEFAULT is Retry(3): total 3 (4 attempts); the Retry() constructor default is total 10. status_forcelist ' +
       'None: no status is retried on its own; 413, 429 and 503 are retried only when they carry a Retry-After header ' +
@@ -141,7 +142,7 @@ export const PRESETS: Record<PresetName, Preset> = {
     releases: [
       {
         versions: '1.26.0 to 2.6.2 (read at 1.26.12)',
-        source: 'urllib3 1.26.12 urllib3/util/retry.py lines 406-412 (sleep_for_retry: time.sleep(retry_after))',
+        source: 'urllib3 1.26.12 (Debian python3-urllib3 1.26.12-1+deb12u4) urllib3/util/retry.py lines 406-411 (sleep_for_retry: time.sleep(retry_after))',
         notes: 'The Retry-After is waited in full, however long.',
         layer: { retryAfter: { mode: 'exact', cap: Infinity } },
       },
