@@ -5,6 +5,7 @@
  * block says what to search; the flags set or override its fields, so any scenario can be
  * asked about any value a sweep would accept without editing it.
  */
+import { stopOnSignals } from './stop-signals.js';
 import { runSearch, SearchInterrupted, SearchRunFailed } from '../experiment/search/run-search.js';
 import { resolveSearch, type ResolvedSearch, type SearchKey } from '../scenario/search-apply.js';
 import type { LoadedScenario } from '../scenario/load.js';
@@ -75,13 +76,8 @@ export async function edgeCommand(args: EdgeArgs, io: Io): Promise<number> {
   const loaded = await loadInput(args.scenario);
   const search = edgeSearch(loaded, args);
   const workers = chooseWorkers(args.workers, args.forceWorkers ?? false, io, args.quiet ?? false);
-  const abort = new AbortController();
-  const onSignal = () => {
-    abort.abort();
-    io.err('\nstopping: a search half done has no interval to report');
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  // The same signals as run and diff: SIGTERM exits 143, Ctrl-C 130, a second signal at once.
+  const stop = stopOnSignals(io, 'a search half done has no interval to report');
   if (!args.quiet) io.err(`searching ${search.parameter} for ${loaded.variants.length} variant(s), at most ${search.budget} runs each, on ${workers} worker(s)`);
   // A line now and then, not per batch: a search makes dozens of batches per variant.
   let lastLine = performance.now();
@@ -91,7 +87,7 @@ export async function edgeCommand(args: EdgeArgs, io: Io): Promise<number> {
     const outcome = await runSearch(loaded, search, {
       workers,
       seed: args.seed,
-      signal: abort.signal,
+      signal: stop.signal,
       onBatch: (variant, runs) => {
         spent.set(variant, runs);
         const now = performance.now();
@@ -109,7 +105,7 @@ export async function edgeCommand(args: EdgeArgs, io: Io): Promise<number> {
     }
     return EXIT.ok;
   } catch (e) {
-    if (e instanceof SearchInterrupted) return EXIT.interrupted;
+    if (e instanceof SearchInterrupted) return stop.exitCode();
     // A run that fails (its memory budget, say) leaves the search without an outcome it needs.
     if (e instanceof SearchRunFailed) {
       io.err(`FAILED RUN: ${e.message}; the search stopped there`);
@@ -117,7 +113,6 @@ export async function edgeCommand(args: EdgeArgs, io: Io): Promise<number> {
     }
     throw e;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stop.dispose();
   }
 }

@@ -74,6 +74,23 @@ describe('retrystorm edge', () => {
     expect(r.stderr).not.toMatch(/at .*\.js:\d+/); // no stack trace
   });
 
+  it('stopped by SIGTERM (a pod or a CI job ending), says so and exits 143, as run does (it exited 130)', async () => {
+    const { spawn } = await import('node:child_process');
+    const r = await new Promise<{ code: number | null; stderr: string }>((done, fail) => {
+      const p = spawn(process.execPath, [join(ROOT, 'bin/retrystorm.js'), 'edge', TINY, '--workers', '1'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      const guard = setTimeout(() => { p.kill('SIGKILL'); fail(new Error(`no "searching" line: ${stderr}`)); }, 120_000);
+      // The "searching" line comes after the signal handlers are installed: a signal then stops the search.
+      p.stderr.on('data', (d) => {
+        stderr += d;
+        if (/^searching /m.test(stderr) && !p.killed) p.kill('SIGTERM');
+      });
+      p.on('close', (code) => { clearTimeout(guard); done({ code, stderr }); });
+    });
+    expect(r.stderr).toContain('stopping (SIGTERM): a search half done has no interval to report');
+    expect(r.code).toBe(143);
+  });
+
   it('asks for a parameter when the scenario has no search block', async () => {
     // In this process: the same refusal path as the process test above.
     const r = await runCliInProcess(['edge', join(ROOT, 'scenarios/reference-storm.yaml')]);
