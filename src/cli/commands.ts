@@ -99,6 +99,9 @@ function checkSizeFlags(loaded: LoadedScenario, seeds: number | undefined): void
 }
 
 /** The cost of an experiment, printed before it starts when it is large enough to matter. */
+/** The longest delay a Node.js timer keeps (setTimeout, setInterval): 2^31 - 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 function estimateLine(loaded: LoadedScenario, seed: number | undefined, seeds: number | undefined, shard: Shard | undefined, workers: number): string | undefined {
   const e = estimate(loaded, { seed, seeds, ...(typeof shard === 'object' ? { shard } : {}) });
   const wallS = e.cpuS / Math.max(1, Math.min(workers, e.runs));
@@ -121,6 +124,10 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
   const progressEvery = args.progressEvery === undefined ? undefined : parseDuration(args.progressEvery);
   if (progressEvery && (!progressEvery.ok || progressEvery.value <= 0)) {
     throw new UsageError(`--progress-every takes a duration above 0 with its unit, e.g. 5s or 1m (got "${args.progressEvery}")`);
+  }
+  // Node's timers hold at most 2^31 - 1 ms (24.8 days); a longer one fires at once, every millisecond.
+  if (progressEvery?.ok && progressEvery.value * 1000 > MAX_TIMER_MS) {
+    throw new UsageError(`--progress-every is at most 24d, the longest interval a timer can keep (got "${args.progressEvery}"); --quiet prints no progress at all`);
   }
   const shard = args.shard === undefined ? undefined : shardFromArg(args.shard, process.env);
   if (typeof shard === 'string') throw new UsageError(shard);

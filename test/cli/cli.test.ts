@@ -165,6 +165,7 @@ describe('usage errors', () => {
     [['diff', 'a', 'b', 'c'], /^retrystorm: diff takes two results folders or scenario files, the base then the head; left over: c$/],
     [['run', 'scenarios/reference-storm.yaml', '--seeds', ''], /^retrystorm: --seeds needs a value \(it was given an empty one\)$/],
     [['merge', 'package.json'], /^retrystorm: package\.json is a file, not a folder: a results folder is one written by "retrystorm run --out DIR"/],
+    [['run', 'scenarios/reference-storm.yaml', '--progress-every', '25d'], /^retrystorm: --progress-every is at most 24d, the longest interval a timer can keep \(got "25d"\); --quiet prints no progress at all$/],
     [['run', 'scenarios/reference-storm.yaml', '--report-url', 'javascript:alert(1)'], /^retrystorm: --report-url must be an http\(s\) URL or a relative path, the report's place for summary\.md's link \(got "javascript:alert\(1\)"\)$/],
   ])('%j exits 2 with a one-line message and a pointer to --help', async (args, first) => {
     // The first as a process; the others are the same path (yargs' refusal or a flag's check,
