@@ -8,7 +8,9 @@
  * appear once, and (unless the shard says it was interrupted) be all of its share. A folder
  * that holds only the journal of a killed run (runs.ndjson) merges as an interrupted shard.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readBounded } from '../scenario/bounded-read.js';
+import { RESULT_FILE_BYTES, resultFileProblem } from './result-file.js';
 import { join } from 'node:path';
 import { loadScenario } from '../scenario/load.js';
 import { contentDigest, parseRuns, scenarioDigest, type SavedRuns } from './runs-json.js';
@@ -23,13 +25,12 @@ import { IncompleteSplitError, MergeError, OtherBuildError } from './merge-error
 export { MergeError };
 
 function read(dir: string, name: string): string {
-  try {
-    return readFileSync(join(dir, name), 'utf8');
-  } catch (e) {
-    const written = 'a results folder is one written by "retrystorm run --out DIR" (a shard\'s, by run --shard i/n --out DIR)';
-    if ((e as NodeJS.ErrnoException).code === 'ENOTDIR') throw new MergeError(`${dir} is a file, not a folder: ${written}`);
-    throw new MergeError(`${join(dir, name)}: missing; ${written}`);
-  }
+  const r = readBounded(join(dir, name), RESULT_FILE_BYTES);
+  if (r.ok) return r.text;
+  const written = 'a results folder is one written by "retrystorm run --out DIR" (a shard\'s, by run --shard i/n --out DIR)';
+  if (r.detail === 'ENOTDIR') throw new MergeError(`${dir} is a file, not a folder: ${written}`);
+  if (r.why === 'missing') throw new MergeError(`${join(dir, name)}: missing; ${written}`);
+  throw new MergeError(resultFileProblem(join(dir, name), r));
 }
 
 /** A folder's runs: its runs.json, or the journal a killed run left in its staging folder. */

@@ -4,7 +4,9 @@
  * memory; `report DIR` reads it from the folder's files, strictly. Both then render the same
  * bytes.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readBounded } from '../scenario/bounded-read.js';
+import { RESULT_FILE_BYTES, resultFileProblem } from '../experiment/result-file.js';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExperimentResult } from '../experiment/experiment.js';
 import { buildResults } from './build.js';
@@ -40,8 +42,10 @@ export function bundleOf(x: ExperimentResult): ResultsBundle {
 
 function read(dir: string, name: string): string {
   const path = join(dir, name);
-  if (!existsSync(path)) throw new ResultsError(`${dir} has no ${name}: give the folder written by "retrystorm run --out" or "retrystorm merge"`);
-  return readFileSync(path, 'utf8');
+  const r = readBounded(path, RESULT_FILE_BYTES);
+  if (r.ok) return r.text;
+  if (r.why === 'missing') throw new ResultsError(`${dir} has no ${name}: give the folder written by "retrystorm run --out" or "retrystorm merge"`);
+  throw new ResultsError(resultFileProblem(path, r));
 }
 
 export function readResultsFolder(dir: string): ResultsBundle {

@@ -3,7 +3,7 @@
  * value `run` rendered from, so `report DIR` writes byte-identical report.html and summary.md;
  * and anything but this retrystorm's files is refused in one line that says what is wrong.
  */
-import { readFileSync, writeFileSync, copyFileSync, mkdirSync } from 'node:fs';
+import { readFileSync, writeFileSync, copyFileSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readResultsFolder } from '../../src/results/bundle.js';
@@ -109,5 +109,16 @@ describe('the results value and its files', () => {
     mkdirSync(join(empty, 'x'));
     writeFileSync(join(empty, 'x', 'summary.json'), '{ nope');
     expect(refusal(join(empty, 'x'))).toMatch(/is not valid JSON/);
+  });
+
+  it('refuses a results file that is a link to a device, before reading a byte of it (issue 39: /dev/zero aborted report and merge on memory)', () => {
+    const dir = edited(() => {});
+    rmSync(join(dir, 'summary.json'));
+    symlinkSync('/dev/zero', join(dir, 'summary.json'));
+    expect(refusal(dir)).toBe(`${join(dir, 'summary.json')} is a device or a pipe, not a file: a results folder holds the files retrystorm wrote`);
+    const csv = edited(() => {});
+    rmSync(join(csv, 'timeseries.csv'));
+    symlinkSync('/dev/zero', join(csv, 'timeseries.csv'));
+    expect(refusal(csv)).toMatch(/timeseries\.csv is a device or a pipe, not a file/);
   });
 });

@@ -101,6 +101,13 @@ describe('an Envoy route retry_policy', () => {
     expect(problems('{ from: { envoy: nowhere.yaml } }')[0]).toMatch(/s\.yaml:7:\d+ clients\.app\.layers\.proxy\.from\.envoy: cannot read nowhere\.yaml: no such file/);
     expect(problems('{ from: { envoy: envoy-routes.yaml }, preset: envoy }')[0]).toMatch(/give preset or from, not both/);
   });
+
+  it('reads a config file bounded by what it reads, not by the size it claims: a device, a /proc file and a folder are one problem each (issue 39: /proc/self/pagemap aborted the process on memory)', () => {
+    expect(problems('{ from: { envoy: /dev/zero } }')).toEqual([expect.stringMatching(/clients\.app\.layers\.proxy\.from\.envoy: cannot read \/dev\/zero: it is a device or a pipe, not a file/)]);
+    expect(problems('{ from: { envoy: /proc/self/pagemap } }')).toEqual([expect.stringMatching(/clients\.app\.layers\.proxy\.from\.envoy: (cannot read \/proc\/self\/pagemap \(E[A-Z]+\)|\/proc\/self\/pagemap is larger than 1048576 bytes)/)]);
+    expect(problems('{ from: { envoy: /proc/self/mem } }')).toEqual([expect.stringMatching(/cannot read \/proc\/self\/mem \(E[A-Z]+\)/)]);
+    expect(problems(`{ from: { envoy: ${DIR} } }`)).toEqual([expect.stringMatching(/it is a folder, not a file/)]);
+  });
 });
 
 describe('a gRPC service config', () => {

@@ -7,8 +7,8 @@
  * a value came from. A config that cannot be read, or that says what the simulator cannot
  * express, is a problem positioned in the config file.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { readBounded, type BoundedRead } from '../bounded-read.js';
 import type { Problem } from '../problems.js';
 import { formatPath } from '../problems.js';
 import { LIMITS } from '../limits.js';
@@ -52,6 +52,16 @@ function layUnder(layer: Record<string, unknown>, fromConfig: Record<string, unk
 }
 
 /** Expands every `from` in place; returns the problems (an empty list when every config was read). */
+/** Why a config file cannot be read, in the words of the problem said at `from`. */
+function unreadableConfig(rel: string, base: string, read: Extract<BoundedRead, { ok: false }>): string {
+  switch (read.why) {
+    case 'missing': return `cannot read ${rel}: no such file (a path is relative to the scenario file's folder: ${base})`;
+    case 'not-a-file': return `cannot read ${rel}: it is ${read.detail}, not a file (give the file that holds the route or service config)`;
+    case 'too-large': return `${rel} is larger than ${LIMITS.fileBytes} bytes: give the file that holds the route or service config`;
+    case 'unreadable': return `cannot read ${rel} (${read.detail})`;
+  }
+}
+
 export function expandConfigLayers(raw: Record<string, unknown>, scenarioFile: string, locate: Locate): Problem[] {
   const problems: Problem[] = [];
   const here = (path: Path, message: string, key?: string) => {
@@ -73,9 +83,9 @@ export function expandConfigLayers(raw: Record<string, unknown>, scenarioFile: s
     const file = resolve(base, rel);
     const key = JSON.stringify([file, kind, from.route, from.service, from.method]);
     if (!cache.has(key)) {
-      if (!existsSync(file) || !statSync(file).isFile()) { here(at, `cannot read ${rel}: no such file (a path is relative to the scenario file's folder: ${base})`, kind); cache.set(key, undefined); continue; }
-      if (statSync(file).size > LIMITS.fileBytes) { here(at, `${rel} is larger than ${LIMITS.fileBytes} bytes: give the file that holds the route or service config`, kind); cache.set(key, undefined); continue; }
-      const cfg = readConfig(readFileSync(file, 'utf8'), rel);
+      const read = readBounded(file, LIMITS.fileBytes);
+      if (!read.ok) { here(at, unreadableConfig(rel, base, read), kind); cache.set(key, undefined); continue; }
+      const cfg = readConfig(read.text, rel);
       const fields = cfg.problems.length ? undefined
         : kind === 'envoy' ? envoyLayer(cfg, from.route as string | undefined)
         : kind === 'grpc' ? grpcLayer(cfg, from.service as string | undefined, from.method as string | undefined)
