@@ -15,7 +15,7 @@
  *   out-of-memory crash or a power cut keeps the finished runs: `retrystorm merge` reads a
  *   staging folder like a results folder (see experiment/runs-journal.ts).
  */
-import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { appendFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { OutputError, UsageError } from './errors.js';
 import type { RunSpec } from '../experiment/expand.js';
@@ -99,12 +99,27 @@ export class OutputFolder {
     return f;
   }
 
+  /**
+   * The lock is a file holding the writer's pid, and it comes into being with the pid in it: it
+   * is written under a name of this process's own, then hard-linked to the lock's name, which
+   * fails if the lock exists. (Created empty and written after, a lock read in between had no
+   * pid, was taken for a dead writer's, and a second writer took it over.)
+   */
   private takeLock(out: string): void {
+    const mine = `${this.lock}.${process.pid}`;
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
-        const fd = openSync(this.lock, 'wx');
-        writeSync(fd, `${process.pid}\n`);
-        closeSync(fd);
+        writeFileSync(mine, `${process.pid}\n`);
+        try {
+          linkSync(mine, this.lock);
+        } catch (e) {
+          // A file system without hard links: create it exclusively, pid written at once.
+          const code = (e as NodeJS.ErrnoException).code;
+          if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw e;
+          writeFileSync(this.lock, `${process.pid}\n`, { flag: 'wx' });
+        } finally {
+          rmSync(mine, { force: true });
+        }
         return;
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
@@ -112,6 +127,11 @@ export class OutputFolder {
         const holder = Number.parseInt(readFileSync(this.lock, 'utf8'), 10);
         if (isAlive(holder) && holder !== process.pid) {
           throw new UsageError(`another retrystorm (pid ${holder}) is writing to ${out}: wait for it to finish, or name another --out`);
+        }
+        // A lock without a pid, made a moment ago, is a writer still starting (one that creates
+        // the file before writing to it): held. Left for longer, its writer died in between.
+        if (Number.isNaN(holder) && Date.now() - statSync(this.lock).mtimeMs < FRESH_LOCK_MS) {
+          throw new UsageError(`another retrystorm is starting to write to ${out}: wait for it to finish, or name another --out`);
         }
         // Left by a process that is gone: take it over.
         unlinkSync(this.lock);
@@ -196,6 +216,9 @@ export class OutputFolder {
     }
   }
 }
+
+/** How long a lock without a pid in it counts as a writer starting up, not a dead one's. */
+const FRESH_LOCK_MS = 10_000;
 
 /** Its error lives with the command line's other errors (errors.ts, imported by main at start-up); re-exported beside what throws it. */
 export { OutputError };

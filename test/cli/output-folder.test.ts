@@ -6,7 +6,7 @@
  * Processes are waited on by what they print, never by the clock.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -99,6 +99,21 @@ describe('OutputFolder.claim: --out is checked before any run', () => {
     f.release();
     expect(existsSync(join(dir, '.locked.lock'))).toBe(false);
     expect(existsSync(f.staging)).toBe(false);
+  });
+
+  it('takes a lock with its pid already in it, and does not take over a lock just created without one (issue 39: a second writer stole it in that window)', () => {
+    const out = join(dir, 'starting');
+    const lock = join(dir, '.starting.lock');
+    // A writer that creates the lock before writing its pid, caught in between.
+    writeFileSync(lock, '');
+    expect(usage(() => OutputFolder.claim(out))).toMatch(/another retrystorm is starting to write to .*starting: wait for it to finish, or name another --out/);
+    expect(readFileSync(lock, 'utf8')).toBe('');
+    // Still empty a minute later: its writer died before writing; the lock is taken over.
+    utimesSync(lock, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    const f = OutputFolder.claim(out);
+    expect(readFileSync(lock, 'utf8')).toBe(`${process.pid}\n`);
+    expect(readdirSync(dir).filter((n) => n.startsWith('.starting.lock.'))).toEqual([]); // the name it was written under is gone
+    f.release();
   });
 });
 
