@@ -39,6 +39,44 @@ describe('planReport charts', () => {
     }
   });
 
+  it('draws recovery times on a symlog axis when one is hours and the rest minutes, so every recovered point stands clear of zero (issue 40)', async () => {
+    const recoverySpec = (bundle: Fixture['bundle']) => {
+      const plan = planReport(bundle);
+      const chart = plan.charts.find((c) => c.id === 'recovery')!;
+      const scales: Array<Record<string, unknown>> = [];
+      const walk = (x: unknown): void => {
+        if (Array.isArray(x)) x.forEach(walk);
+        else if (x && typeof x === 'object') {
+          const o = x as Record<string, unknown>;
+          if (o.field === 'rt' && o.scale) scales.push(o.scale as Record<string, unknown>);
+          Object.values(o).forEach(walk);
+        }
+      };
+      walk(chart.spec);
+      return { plan, chart, scales, rows: plan.datasets.sweep as Array<{ variant: string; rt: number | null }> };
+    };
+    // The fixture as it is: recovery times of the same order, a linear axis from 0.
+    expect(recoverySpec(f.bundle).scales).toEqual([{ zero: true }]);
+    // One variant back only after 3 hours at its longest outage: the story's response in the flagship.
+    const results = structuredClone(f.bundle.results);
+    const outlier = results.variants[1].points.at(-1)!; // no-retries at 5m: not recovered in the fixture
+    outlier.measures.recoveryTimeS = { value: 3 * 3600, lo: null, hi: null };
+    outlier.measures.recovered = { value: 1, lo: 1, hi: 1 };
+    const { chart, scales, rows } = recoverySpec({ ...f.bundle, results });
+    expect(scales).toEqual([{ type: 'symlog', constant: 1 }]);
+    expect(chart.caption).toContain('logarithmic above');
+    // Where each point of a minute or more sits on the 220 px plot, by vega's symlog
+    // (sign(x) log1p(|x| / constant)): clear of zero, where a linear axis put the fixture's
+    // 2m20s within 3 px of it.
+    const times = rows.map((r) => r.rt).filter((t): t is number => t !== null && t >= 1);
+    const top = Math.max(...times);
+    expect(times.length).toBeGreaterThanOrEqual(3);
+    for (const t of times) expect(220 * (Math.log1p(t) / Math.log1p(top)), `${t}`).toBeGreaterThan(20);
+    expect(220 * (Math.min(...times) / top)).toBeLessThan(8);
+    const svg = await render(specWithData(planReport({ ...f.bundle, results }), chart));
+    expect(svg).toMatch(/^<svg/);
+  });
+
   it('keeps one colour per variant, in scenario order, in every chart', () => {
     const plan = planReport(f.bundle);
     const domains = new Set<string>();

@@ -17,6 +17,18 @@ export interface SweepAxis {
   ordinal: boolean;
   /** The variants with at least one point not recovered, in scenario order: one row each in the strip. */
   notRecovered: string[];
+  /**
+   * When recovery times span so much that a linear axis would flatten most of them (one
+   * outlier hours long), the ticks of a symmetric-logarithmic axis (linear below one time
+   * unit, logarithmic above: 0, 1, 2, 5, 10, 20…), so minutes and hours are both read; null
+   * for a linear axis from 0.
+   */
+  logTime: number[] | null;
+}
+
+/** The recovery-time axis's scale: linear from 0, or symlog (linear up to one unit, then logarithmic). */
+export function recoveryScale(axis: Pick<SweepAxis, 'logTime'>): Record<string, unknown> {
+  return axis.logTime ? { type: 'symlog', constant: 1 } : { zero: true };
 }
 
 export function recoveryCurveChart(ctx: ChartContext, axis: SweepAxis): Chart {
@@ -59,13 +71,13 @@ export function recoveryCurveChart(ctx: ChartContext, axis: SweepAxis): Chart {
             {
               transform: [{ filter: 'datum.recovered && isValid(datum.lo)' }],
               mark: { type: 'rule', strokeWidth: 1.2 },
-              encoding: { y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' }, opacity: picked(0.7) },
+              encoding: { y: { field: 'lo', type: 'quantitative', scale: recoveryScale(axis) }, y2: { field: 'hi' }, opacity: picked(0.7) },
             },
             {
               // The curve breaks at points that did not recover (rt is null there).
               params: [pickParam()],
               mark: { type: 'line', point: true, invalid: 'break-paths-show-domains' },
-              encoding: { y: { field: 'rt', type: 'quantitative', title: `recovery time (${ctx.time.unit})`, scale: { zero: true } }, opacity: picked(), tooltip },
+              encoding: { y: { field: 'rt', type: 'quantitative', title: `recovery time (${ctx.time.unit}${axis.logTime ? ', log scale above 1' : ''})`, scale: recoveryScale(axis), ...(axis.logTime ? { axis: { values: axis.logTime } } : {}) }, opacity: picked(), tooltip },
             },
           ],
         },
@@ -79,7 +91,8 @@ export function recoveryCurveChart(ctx: ChartContext, axis: SweepAxis): Chart {
     title: `Recovery time by ${axis.name}`,
     caption:
       'Mean recovery time across seeds (vertical bars: 95% interval) at each value of the swept parameter. ' +
-      'Crosses in the "not recovered" strip above (one row per variant) mark values where at least one seed had not recovered when the run ended: a metastable failure, not a long recovery; the curve breaks there.',
+      'Crosses in the "not recovered" strip above (one row per variant) mark values where at least one seed had not recovered when the run ended: a metastable failure, not a long recovery; the curve breaks there.' +
+      (axis.logTime ? ` The time axis is linear up to 1 ${ctx.time.unit} and logarithmic above, so recoveries of minutes and of hours are both read.` : ''),
     datasets: [DATASETS.sweep],
     spec: topLevel({ data: { name: DATASETS.sweep }, ...body }),
   };

@@ -245,9 +245,35 @@ function sweepRows(r: Results, divisor: number): { axis: SweepAxis; rows: Row[] 
   }
   const notRecovered = r.variants.map((v) => v.name).filter((name) => rows.some((row) => row.variant === name && row.recovered === false));
   const fault = FAULT_LENGTH.exec(p1);
+  const positive = rows.map((row) => row.rt).filter((t): t is number => typeof t === 'number' && t > 0);
+  const logTime = spansDecades(positive) ? logTicks(Math.max(...positive)) : null;
   const kind = fault ? r.variants.flatMap((v) => v.points).find((p) => p.faults[Number(fault[1])])?.faults[Number(fault[1])].kind ?? '' : '';
   const name = fault ? (/down|outage/.test(kind) ? 'outage length' : 'fault length') : p1;
-  return { axis: { title: x.title, name, groups, ordinal: x.ordinal, notRecovered }, rows };
+  return { axis: { title: x.title, name, groups, ordinal: x.ordinal, notRecovered, logTime }, rows };
+}
+
+/**
+ * Do recovery times span so much that a linear axis flattens most of them? True when the
+ * longest is more than LOG_TIME_SPREAD times the median: one variant back after 3 hours put
+ * the flagship's axis at 0-210 min, and the four policies its verdict weighs (2m31s to
+ * 7m26s) on the zero line.
+ */
+function spansDecades(times: number[]): boolean {
+  if (times.length < 2) return false;
+  const sorted = [...times].sort((a, b) => a - b);
+  const median = sorted[Math.floor((sorted.length - 1) / 2)];
+  return sorted[sorted.length - 1] > LOG_TIME_SPREAD * median;
+}
+
+const LOG_TIME_SPREAD = 20;
+
+/** Ticks for a symlog time axis: 0, then 1, 2, 5, 10, 20, 50… up to the first at or above `max`. */
+function logTicks(max: number): number[] {
+  const ticks = [0];
+  for (let decade = 1; ticks[ticks.length - 1] < max; decade *= 10) {
+    for (const m of [1, 2, 5]) if (ticks[ticks.length - 1] < max) ticks.push(m * decade);
+  }
+  return ticks;
 }
 
 /** Success and perceived outage per variant and population at the compared point (the population table's numbers). */
