@@ -18,8 +18,8 @@ import { mergeDirs } from '../experiment/merge.js';
 import { IncompleteSplitError, MergeError, OtherBuildError } from '../experiment/merge-error.js';
 import { FinishedRuns } from '../experiment/run-reuse.js';
 import { ScenarioError } from '../scenario/problems.js';
-import { renderOutputs, type ReportOptions } from '../report/write.js';
-import { OutputError, OutputFolder } from './output-folder.js';
+import type { ReportOptions } from '../report/write.js';
+import { OutputFolder, commitOutputs } from './output-folder.js';
 import { stopOnSignals } from './stop-signals.js';
 import { rankingText, summaryTable, wrapWords } from '../report/table.js';
 import { verdictText } from '../report/verdict.js';
@@ -248,20 +248,6 @@ function lookLine(baseSeed: number, runs: RunSpec[]): string {
   const variants = new Set(runs.map((r) => r.variant)).size;
   const seeds = Math.max(...runs.map((r) => r.seed - baseSeed + 1));
   return `seeds: auto: ${runs.length} more run(s) for ${variants} variant(s) whose place the seeds so far have not decided (up to ${seeds} seeds each)`;
-}
-
-/** Renders every output and puts the folder in place as a whole; the lock is given up either way. */
-function commitOutputs(x: ExperimentResult, folder: OutputFolder, opts: ReportOptions = {}): { files: string[]; bundle: ReturnType<typeof renderOutputs>['bundle'] } {
-  let kept = false;
-  try {
-    const { files, bundle } = renderOutputs(x, opts);
-    return { files: folder.commit(files), bundle };
-  } catch (e) {
-    kept = e instanceof OutputError; // the journal holds the finished runs: keep it
-    throw e;
-  } finally {
-    folder.release(kept);
-  }
 }
 
 /** Prints the outcome of an experiment and decides the exit code. */

@@ -29,7 +29,8 @@ import type { DiffReport } from '../results/diff/diff-report.js';
 import { checkGuards } from '../results/diff/guards.js';
 import { resolveMeasureReferences, type ResolvedExpectation } from '../experiment/expectations.js';
 import { MEASURES } from '../measures/registry.js';
-import { writeOutputs } from '../report/write.js';
+import { OutputFolder, commitOutputs } from './output-folder.js';
+import { autoSeeds } from '../scenario/seed-count.js';
 import { diffText } from '../report/diff/diff-text.js';
 import { diffMarkdown } from '../report/diff/diff-markdown.js';
 import { verdictChanges } from '../report/diff/diff-cells.js';
@@ -100,7 +101,7 @@ function prepareOut(out: string): void {
  * the same bytes it would simulate, without simulating them. Stopped by `signal`, it keeps
  * and says what finished.
  */
-async function side(g: Given, args: DiffArgs, io: Io, signal: AbortSignal, reuse?: FinishedRuns, takeRuns = false): Promise<Side> {
+async function side(g: Given, args: DiffArgs, io: Io, signal: AbortSignal, folder?: OutputFolder, reuse?: FinishedRuns, takeRuns = false): Promise<Side> {
   const { path, which } = g;
   if (!g.loaded) {
     const bundle = readResultsFolder(path);
@@ -109,18 +110,39 @@ async function side(g: Given, args: DiffArgs, io: Io, signal: AbortSignal, reuse
   }
   const loaded = g.loaded;
   const workers = Math.min(args.workers ?? availableParallelism(), availableParallelism());
-  const x = await runExperiment(loaded, {
-    seeds: args.seeds,
-    workers,
-    reuse,
-    signal,
-    onStart: (planned, _simulatedS, reused) => {
-      const taken = `${reused} run(s) unchanged from the base (same scenario and seed), taken from it`;
-      io.err(planned === 0 ? `${which}: ${path}: ${taken}` : `${which}: running ${path}, ${planned} run(s) on ${Math.min(workers, planned)} worker(s)${reused ? `; ${taken}` : ''}`);
-    },
-  });
-  if (x.failures.length) throw new UsageError(`${which}: ${x.failures.length} run(s) of ${path} failed: ${x.failures[0].message}`);
-  const results = args.out ? writeOutputs(x, resolve(join(args.out, which))).bundle.results : bundleOf(x).results;
+  // With --out, each side's folder is run's: its finished runs journaled as they come (a kill
+  // keeps them), the folder replaced as a whole at the end, a full disk said and cleaned up.
+  let journaled = 0;
+  let x: ExperimentResult;
+  try {
+    x = await runExperiment(loaded, {
+      seeds: args.seeds,
+      workers,
+      reuse,
+      signal,
+      onStart: (planned, _simulatedS, reused) => {
+        const taken = `${reused} run(s) unchanged from the base (same scenario and seed), taken from it`;
+        io.err(planned === 0 ? `${which}: ${path}: ${taken}` : `${which}: running ${path}, ${planned} run(s) on ${Math.min(workers, planned)} worker(s)${reused ? `; ${taken}` : ''}`);
+      },
+      ...(folder ? {
+        onPlan: (runs) => {
+          const auto = args.seeds === undefined ? autoSeeds(loaded.base.seeds) : null;
+          folder.begin({ runs, ...(auto ? { seedsAuto: auto } : {}), source: loaded.source }, loaded.source);
+        },
+        onMoreRuns: (runs) => folder.extend(runs),
+        onReused: (r, result) => { folder.record(r.index, result); journaled++; },
+        onRun: (_d, _t, result, r) => { folder.record(r.index, result); journaled++; },
+      } : {}),
+    });
+  } catch (e) {
+    folder?.release(journaled > 0);
+    throw e;
+  }
+  if (x.failures.length) {
+    folder?.release(journaled > 0);
+    throw new UsageError(`${which}: ${x.failures.length} run(s) of ${path} failed: ${x.failures[0].message}`);
+  }
+  const results = folder ? commitOutputs(x, folder).bundle.results : bundleOf(x).results;
   if (x.partial) {
     const kept = args.out ? `, kept in ${join(args.out, which)} (marked partial)` : ' (give --out DIR to keep them)';
     io.err(`${which}: PARTIAL: ${results.runsFinished} of ${results.runsPlanned} run(s) of ${path} finished${kept}`);
@@ -157,9 +179,19 @@ export async function diffCommand(args: DiffArgs, io: Io): Promise<number> {
   const baseGiven = given(args.base, 'base');
   const headGiven = given(args.head, 'head');
   const runsSomething = baseGiven.loaded !== undefined || headGiven.loaded !== undefined;
+  // The folders of the sides that run are claimed before any run, as run claims its --out: a
+  // file in the way, foreign files or a second diff writing there are said now.
+  const folders: Partial<Record<'base' | 'head', OutputFolder>> = {};
   if (args.out !== undefined) {
-    if (runsSomething) prepareOut(args.out);
-    else io.err(`note: --out ${args.out}: both sides are results folders already, so nothing is written there`);
+    if (runsSomething) {
+      prepareOut(args.out);
+      try {
+        for (const g of [baseGiven, headGiven]) if (g.loaded) folders[g.which] = OutputFolder.claim(join(args.out, g.which));
+      } catch (e) {
+        for (const f of Object.values(folders)) f.release();
+        throw e;
+      }
+    } else io.err(`note: --out ${args.out}: both sides are results folders already, so nothing is written there`);
   }
   // Ctrl-C and SIGTERM keep what finished, as run does: a side stopped half way is written
   // (with --out) and said partial; a partial base is no ground for a diff, a partial head is
@@ -167,14 +199,16 @@ export async function diffCommand(args: DiffArgs, io: Io): Promise<number> {
   const stop = stopOnSignals(io, 'keeping finished runs');
   let base: Side, head: Side;
   try {
-    base = await side(baseGiven, args, io, stop.signal, undefined, headGiven.loaded !== undefined);
+    base = await side(baseGiven, args, io, stop.signal, folders.base, undefined, headGiven.loaded !== undefined);
     if (base.partial || stop.signal.aborted) {
       io.err('no diff: the base did not finish, and a diff needs all of it');
       return stop.exitCode();
     }
-    head = await side(headGiven, args, io, stop.signal, base.run && FinishedRuns.of(base.run));
+    head = await side(headGiven, args, io, stop.signal, folders.head, base.run && FinishedRuns.of(base.run));
   } finally {
     stop.dispose();
+    // A side that never ran (the base stopped first) gives its folder back untouched.
+    for (const f of Object.values(folders)) f.release();
   }
   const diff = diffResults(base.results, head.results);
   const report: DiffReport = {

@@ -15,6 +15,8 @@
  *   out-of-memory crash or a power cut keeps the finished runs: `retrystorm merge` reads a
  *   staging folder like a results folder (see experiment/runs-journal.ts).
  */
+import { renderOutputs, type ReportOptions } from '../report/write.js';
+import type { ExperimentResult } from '../experiment/experiment.js';
 import { appendFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { OutputError, UsageError } from './errors.js';
@@ -222,3 +224,17 @@ const FRESH_LOCK_MS = 10_000;
 
 /** Its error lives with the command line's other errors (errors.ts, imported by main at start-up); re-exported beside what throws it. */
 export { OutputError };
+
+/** Renders every output and puts the folder in place as a whole; the lock is given up either way. */
+export function commitOutputs(x: ExperimentResult, folder: OutputFolder, opts: ReportOptions = {}): { files: string[]; bundle: ReturnType<typeof renderOutputs>['bundle'] } {
+  let kept = false;
+  try {
+    const { files, bundle } = renderOutputs(x, opts);
+    return { files: folder.commit(files), bundle };
+  } catch (e) {
+    kept = e instanceof OutputError; // the journal holds the finished runs: keep it
+    throw e;
+  } finally {
+    folder.release(kept);
+  }
+}

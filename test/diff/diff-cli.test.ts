@@ -3,7 +3,7 @@
 // each change is run from its scenario file by `diff` itself.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBuilt, runCliProcess } from '../helpers/cli.js';
@@ -154,6 +154,19 @@ describe('retrystorm diff on the flagship (smaller model)', () => {
     expect([out.code, out.stderr.split('\n')[0]]).toEqual([2, "retrystorm: --out a-file is a file, not a folder: name a folder to keep both sides' results in (DIR/base, DIR/head)"]);
     const workers = await diff('seeds-5.yaml', '--workers', 'abc');
     expect([workers.code, workers.stderr.split('\n')[0]]).toEqual([2, 'retrystorm: --workers must be a whole number ≥ 1 (got something that is not a number)']);
+    // DIR/base a file, or DIR holding another writer's lock: said before the base runs (issue
+    // 39: found after simulating, "internal error EEXIST", the runs lost), the way run says it.
+    mkdirSync(join(dir, 'taken'), { recursive: true });
+    writeFileSync(join(dir, 'taken', 'base'), 'x');
+    const taken = await runCliProcess(dir, ['diff', 'base.yaml', 'seeds-5.yaml', '--out', 'taken'], { NO_COLOR: '1' });
+    expect([taken.code, taken.stderr.split('\n')[0]]).toEqual([2, `retrystorm: --out ${join('taken', 'base')} is a file, not a folder: name a folder for the results (it is created if needed)`]);
+    expect(taken.stderr).not.toMatch(/base: running/);
+    mkdirSync(join(dir, 'busy'), { recursive: true });
+    writeFileSync(join(dir, 'busy', '.head.lock'), `${process.pid}\n`);
+    const busy = await runCliProcess(dir, ['diff', 'base.yaml', 'seeds-5.yaml', '--out', 'busy'], { NO_COLOR: '1' });
+    expect([busy.code, busy.stderr.split('\n')[0]]).toEqual([2, `retrystorm: another retrystorm (pid ${process.pid}) is writing to ${join('busy', 'head')}: wait for it to finish, or name another --out`]);
+    // The base's folder it had claimed is given back: no lock, no staging folder left.
+    expect(readdirSync(join(dir, 'busy')).sort()).toEqual(['.head.lock']);
     // Two folders: nothing runs, so nothing is written to --out and no head "simulates every run".
     const folders = await runCliProcess(dir, ['diff', 'base-out', 'base-out', '--out', 'unused'], { NO_COLOR: '1' });
     expect(folders.code).toBe(0);
