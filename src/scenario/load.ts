@@ -33,6 +33,13 @@ import { expandConfigLayers } from './from-config/expand.js';
 import { resolveSearch, writeValue, type ResolvedSearch } from './search-apply.js';
 import type { PathSegment } from './raw-path.js';
 
+/**
+ * The most values the file's aliases may resolve to, nested ones counted (the yaml library's
+ * maxAliasCount). Its default of 100 refused a scenario with 100 ordinary aliases; a billion
+ * laughs still passes the thousand at its fourth level.
+ */
+const MAX_ALIAS_RESOLUTIONS = 1000;
+
 export interface ScenarioVariant {
   name: string;
   description?: string;
@@ -126,9 +133,12 @@ export function loadScenario(source: string, file = '<scenario>'): LoadedScenari
   if (loops.length > 0) throw new ScenarioError(sortProblems(loops));
   let raw: unknown;
   try {
-    raw = doc.toJS({ maxAliasCount: 100 });
+    raw = doc.toJS({ maxAliasCount: MAX_ALIAS_RESOLUTIONS });
   } catch (e) {
-    throw new ScenarioError([{ file, line: 1, col: 1, path: '', message: `YAML: ${firstLine((e as Error).message)}` }]);
+    const message = /Excessive alias count/.test((e as Error).message)
+      ? `the aliases (*name) of this file resolve to more than ${formatCount(MAX_ALIAS_RESOLUTIONS)} values (an alias of a value that holds aliases counts them all): write some values out, or alias fewer; the limit keeps a small file from expanding into gigabytes`
+      : `YAML: ${firstLine((e as Error).message)}`;
+    throw new ScenarioError([{ file, line: 1, col: 1, path: '', message }]);
   }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new ScenarioError([{ file, line: 1, col: 1, path: '', message: 'a scenario is a mapping of keys (name, horizon, clients, server, …)' }]);

@@ -80,6 +80,16 @@ describe('the file itself', () => {
     ]);
   });
 
+  it('accepts a hundred ordinary aliases (issue 39: refused as "a resource exhaustion attack"), and refuses a billion laughs saying what to do', () => {
+    const many = BASE + 'description: &d the same words\nvariants:\n' + Array.from({ length: 150 }, (_, i) => `  v${i}: { description: *d }\n`).join('');
+    expect(loadScenario(many, 's.yaml').variants).toHaveLength(150);
+    const laughs = BASE + 'x0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n' +
+      Array.from({ length: 8 }, (_, i) => `x${i + 1}: &a${i + 1} [${Array(10).fill(`*a${i}`).join(', ')}]\n`).join('');
+    expect(problemsOf(laughs).map(formatProblem)).toEqual([
+      's.yaml:1:1  the aliases (*name) of this file resolve to more than 1,000 values (an alias of a value that holds aliases counts them all): write some values out, or alias fewer; the limit keeps a small file from expanding into gigabytes',
+    ]);
+  });
+
   it('accepts the nesting of the deepest shipped scenario', () => {
     expect(() => loadScenarioFile('scenarios/retry-storm.yaml')).not.toThrow();
   });
