@@ -24,16 +24,39 @@ import { forTerminal } from './terminal-text.js';
 // nor the report renderer. What stays above is what every start needs: yargs, the error
 // classes told apart below (each in a module that imports nothing), and the printing.
 
-/** Streams whose reader went away (EPIPE): nothing more is written to them. */
+/**
+ * Streams nothing more is written to: their reader went away (EPIPE: `retrystorm … | head`),
+ * or they cannot be written (a full disk behind `> file`: ENOSPC, EIO). The second is said once
+ * on the other stream and exits 73, like results that cannot be written; neither is a crash.
+ */
 const closed = new Set<NodeJS.WriteStream>();
+let unwritable: NodeJS.ErrnoException | undefined;
+function streamFailed(stream: NodeJS.WriteStream, e: NodeJS.ErrnoException): void {
+  closed.add(stream);
+  if (e.code === 'EPIPE' || unwritable) return;
+  unwritable = e;
+  // The error of a stream to a file is emitted after the write, maybe after the command ended.
+  if (process.exitCode === undefined || process.exitCode === EXIT.ok || process.exitCode === EXIT.expectationFailed) process.exitCode = EXIT.cannotWrite;
+  const name = stream === process.stdout ? 'standard output' : 'standard error';
+  if (stream !== process.stderr && !closed.has(process.stderr)) {
+    try {
+      process.stderr.write(`retrystorm: cannot write to ${name} (${e.code ?? e.message}); is the disk behind it full?\n`);
+    } catch {
+      // Both streams gone: the exit code says it.
+    }
+  }
+}
 function quietOnEpipe(stream: NodeJS.WriteStream): void {
-  stream.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') closed.add(stream);
-    else throw e;
-  });
+  stream.on('error', (e: NodeJS.ErrnoException) => streamFailed(stream, e));
 }
 function write(stream: NodeJS.WriteStream, s: string): void {
-  if (!closed.has(stream)) stream.write(forTerminal(s) + '\n');
+  if (closed.has(stream)) return;
+  try {
+    stream.write(forTerminal(s) + '\n');
+  } catch (e) {
+    // A file behind the stream is written synchronously: its error is thrown here, not emitted.
+    streamFailed(stream, e as NodeJS.ErrnoException);
+  }
 }
 
 /** The process's own streams: what `runCli` hands to the commands. */
@@ -364,5 +387,6 @@ export async function execute(argv: string[], io: Io): Promise<number> {
 export async function runCli(argv = hideBin(process.argv)): Promise<void> {
   quietOnEpipe(process.stdout);
   quietOnEpipe(process.stderr);
-  process.exitCode = await execute(argv, processIo);
+  const code = await execute(argv, processIo);
+  process.exitCode = unwritable && (code === EXIT.ok || code === EXIT.expectationFailed) ? EXIT.cannotWrite : code;
 }

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -117,6 +117,21 @@ describe.each(BAD.map((b, i) => ({ ...b, process: i === 0 })))('bad input: $name
     expectReported(r, file);
     expect(r.stderr).toMatch(/nothing was run/);
     expect(existsSync(out)).toBe(false);
+  });
+});
+
+describe('output to a full disk (issue 39: a stack trace)', () => {
+  it('says so in one line on stderr and exits 73 when standard output cannot be written', () => {
+    const full = openSync('/dev/full', 'w');
+    try {
+      for (const args of [['validate', 'scenarios/reference-storm.yaml'], ['schema']]) {
+        const r = spawnSync(process.execPath, ['bin/retrystorm.js', ...args], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', full, 'pipe'], timeout: 60_000 });
+        expect(r.status, args.join(' ')).toBe(73);
+        expect(r.stderr).toBe('retrystorm: cannot write to standard output (ENOSPC); is the disk behind it full?\n');
+      }
+    } finally {
+      closeSync(full);
+    }
   });
 });
 
