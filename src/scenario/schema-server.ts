@@ -125,10 +125,18 @@ export const dependencySchema = z
     failover: z
       .strictObject({
         routes: z.array(routeName).meta({ description: 'Routes that can validate locally (e.g. JWT) instead of calling the provider.' }),
-        openFor: durationSchema('How long they keep validating locally after the provider\'s last 429 or failure.').prefault('1m'),
+        openFor: durationSchema('How long they keep validating locally after the provider\'s last 429 or failure (with `when`: after the last one while the rate was above it).').prefault('1m'),
+        when: z
+          .strictObject({
+            refusedShare: z.number().gt(0).max(1).meta({ description: 'Open when at least this share of the calls to the provider in the last `window` were refused (429) or failed.' }),
+            window: durationSchema('The sliding window the share is measured over, in whole seconds.', { positive: true }).prefault('10s'),
+            minCalls: positiveInt(1e9, 'calls').default(20).meta({ description: 'The fewest calls in the window for the share to count: a refusal among a handful of calls opens nothing (default 20).' }),
+          })
+          .optional()
+          .meta({ description: 'Open on a rate of refusals over a window, as a circuit breaker on the provider\'s 429s does ("if the error rate, especially 429s, passes a limit", story 003); without it, the first refusal opens it.' }),
       })
       .optional()
-      .meta({ description: 'A circuit breaker that fails over to local validation when the provider answers 429 or fails.' }),
+      .meta({ description: 'A circuit breaker that fails over to local validation when the provider answers 429 or fails (at the first refusal, or at a rate given by `when`).' }),
   })
   .meta({ description: 'A downstream service (a database, an auth provider) that routes call.' });
 

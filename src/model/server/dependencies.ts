@@ -7,6 +7,7 @@
  * answers 429. Quota use is recorded per bucket, with the time each alert threshold is
  * first crossed.
  */
+import { SecondBuckets } from '../client/second-buckets.js';
 import type { z } from 'zod';
 import type { dependencySchema } from '../../scenario/schema-server.js';
 import type { Recorder } from '../recorder.js';
@@ -33,6 +34,8 @@ export class Dependency {
   private readonly pool: number;
   private readonly failover: Uint8Array;
   private failoverUntil = -Infinity;
+  /** With failover.when: calls to the provider (a) and its refusals (b) per second over the window. */
+  private readonly refusals: SecondBuckets | undefined;
   /** forced[route] > 0: an operator switched the route to local validation (a count, so two switches need two undos). */
   private readonly forced: Uint8Array;
   private readonly latency?: () => number;
@@ -79,6 +82,7 @@ export class Dependency {
     this.reserve = Float64Array.from(routes, (r, i) => (Object.hasOwn(reserves, r) ? Math.min(reserves[r] * this.pool, this.bulkhead[i]) : 0));
     this.reservedRoutes = Int32Array.from(routes.flatMap((r, i) => (Object.hasOwn(reserves, r) ? [i] : [])));
     this.failover = Uint8Array.from(routes, (r) => (spec.failover?.routes.includes(r) ? 1 : 0));
+    if (spec.failover?.when) this.refusals = new SecondBuckets(1, spec.failover.when.window);
     this.forced = new Uint8Array(routes.length);
     this.routeNames = routes;
     if (spec.latency) this.latency = sampler(toDistributionSpec(spec.latency), rng);
@@ -133,10 +137,11 @@ export class Dependency {
     const f = this.faults;
     if (this.isDown(now) || this.used >= limit || (f !== undefined && f.errorRate > 0 && f.errorRng() < f.errorRate)) {
       this.providerRefused++;
-      if (this.spec.failover) this.failoverUntil = now + this.spec.failover.openFor;
+      if (this.failsOver(now, true)) this.failoverUntil = now + this.spec.failover!.openFor;
       this.rec.dependencyCall(this.index, now, false);
       return OUTCOME_DEPENDENCY;
     }
+    if (this.refusals) this.failsOver(now, false);
     this.used++;
     this.usedBy[route]++;
     this.rec.dependencyCall(this.index, now, true);
@@ -152,6 +157,24 @@ export class Dependency {
       this.lastHeld = true;
     }
     return OUTCOME_OK;
+  }
+
+  /**
+   * Counts a call the provider answered (refused or not) and says whether the failover opens:
+   * at any refusal without `when`; with it, at a refusal that brings the refused share of the
+   * window's calls to `refusedShare`, once the window holds `minCalls`.
+   */
+  private failsOver(now: number, refused: boolean): boolean {
+    const fo = this.spec.failover;
+    if (!fo) return false;
+    const w = this.refusals;
+    if (!w || !fo.when) return refused;
+    const slot = w.slot(0, now);
+    w.a[slot]++;
+    if (refused) w.b[slot]++;
+    if (!refused) return false;
+    const calls = w.sumA(0);
+    return calls >= fo.when.minCalls && w.sumB(0) >= fo.when.refusedShare * calls;
   }
 
   /**

@@ -10,7 +10,7 @@ import { run, sum } from '../client/harness.js';
 import type { RunRecord } from '../../../src/model/series.js';
 import { Dependency } from '../../../src/model/server/dependencies.js';
 import { dependencySchema } from '../../../src/scenario/schema-server.js';
-import { OUTCOME_OK, OUTCOME_RATE_LIMITED } from '../../../src/model/outcomes.js';
+import { OUTCOME_DEPENDENCY, OUTCOME_OK, OUTCOME_RATE_LIMITED } from '../../../src/model/outcomes.js';
 import { stream } from '../../../src/engine/rng.js';
 import type { Recorder } from '../../../src/model/recorder.js';
 
@@ -161,6 +161,34 @@ describe('a quota shared by two routes', () => {
     expect(q.failedOver).toBeLessThan(routeOk(r, 'login'));
     expect(q.failedOver).toBeGreaterThan(routeOk(r, 'login') - 17 * 5 * 1.5);
     expect(routeOk(undefended, 'login')).toBeLessThan(routeOk(r, 'login') / 2);
+  });
+});
+
+describe('a failover that opens on the provider\'s refusal rate (failover.when; story 003: "if the error rate, especially 429s, passes a limit")', () => {
+  const rec = { dependencyCall() {} } as unknown as Recorder;
+  const SIGNUP = 0, LOGIN = 1;
+  /** A quota of 10 calls a minute; signup calls every 0.1 s from 0, `n` times; then login calls once. */
+  const loginAfter = (n: number, when?: object) => {
+    const spec = dependencySchema.parse({ quota: { limit: 10, window: '1m' }, failover: { routes: ['login'], openFor: '1m', ...(when ? { when } : {}) } });
+    const d = new Dependency('auth', 0, spec, ['signup', 'login'], rec, stream(1, 'test'));
+    for (let i = 0; i < n; i++) d.call(SIGNUP, 0.1 * i);
+    const outcome = d.call(LOGIN, 0.1 * n);
+    return { outcome, failedOver: d.failedOver };
+  };
+
+  it('without when, the first refusal opens it', () => {
+    expect(loginAfter(10)).toEqual({ outcome: OUTCOME_DEPENDENCY, failedOver: 0 }); // 10 served: the quota is spent, no refusal yet
+    expect(loginAfter(11)).toEqual({ outcome: OUTCOME_OK, failedOver: 1 }); // one refusal: login validated locally
+  });
+
+  it('with when, only once the refused share of the window\'s calls reaches it, among at least minCalls', () => {
+    const when = { refusedShare: 0.5, window: '10s', minCalls: 20 };
+    // 10 served and 5 refused: a third refused, and 15 calls: still closed, login calls the provider (refused).
+    expect(loginAfter(15, when)).toEqual({ outcome: OUTCOME_DEPENDENCY, failedOver: 0 });
+    // 10 served and 10 refused: half of 20 calls: open, login validated locally.
+    expect(loginAfter(20, when)).toEqual({ outcome: OUTCOME_OK, failedOver: 1 });
+    // The same 20 calls with minCalls 30: not enough calls to judge.
+    expect(loginAfter(20, { ...when, minCalls: 30 })).toEqual({ outcome: OUTCOME_DEPENDENCY, failedOver: 0 });
   });
 });
 
