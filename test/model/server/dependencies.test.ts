@@ -176,6 +176,15 @@ describe('a failover that opens on the provider\'s refusal rate (failover.when; 
     return { outcome, failedOver: d.failedOver };
   };
 
+  it('a provider outage refuses every call in its window, whatever the quota has left (a spent quota is not one)', () => {
+    const spec = dependencySchema.parse({ quota: { limit: 5000, window: '1m' }, outages: [{ at: '10m', duration: '40m' }] });
+    const d = new Dependency('auth', 0, spec, ['signup', 'login'], rec, stream(1, 'test'));
+    // Every second of the outage, a minute's first seconds included (when a spent quota would serve again).
+    const during = Array.from({ length: 2400 }, (_, s) => d.call(LOGIN, 600 + s));
+    expect(during.every((o) => o === OUTCOME_DEPENDENCY)).toBe(true);
+    expect(d.call(LOGIN, 3000)).toBe(OUTCOME_OK);
+  });
+
   it('without when, the first refusal opens it', () => {
     expect(loginAfter(10)).toEqual({ outcome: OUTCOME_DEPENDENCY, failedOver: 0 }); // 10 served: the quota is spent, no refusal yet
     expect(loginAfter(11)).toEqual({ outcome: OUTCOME_OK, failedOver: 1 }); // one refusal: login validated locally
