@@ -71,10 +71,12 @@ export function semanticProblems(s: Scenario): SemanticProblem[] {
     if (f.kind === 'capacity-cut' && f.slots > s.server.slots) {
       out.push({ path: ['faults', i, 'slots'], message: `a cut leaves at most the server's ${s.server.slots} slots (got ${f.slots})` });
     }
-    if (f.kind === 'surge' && f.population !== undefined && s.clients[f.population]?.arrivals.kind === 'closed') {
+    // Own keys only: a population named "valueOf" is not the mapping's inherited function.
+    const surged = f.kind === 'surge' && f.population !== undefined && Object.hasOwn(s.clients, f.population) ? s.clients[f.population] : undefined;
+    if (f.kind === 'surge' && surged?.arrivals.kind === 'closed') {
       out.push({ path: ['faults', i, 'population'], message: `"${f.population}" is a closed population (arrivals kind closed): its load follows its users, a surge cannot reach it; surge an open population, or add users` });
     }
-    if (f.kind === 'surge' && f.population !== undefined && !(f.population in s.clients)) {
+    if (f.kind === 'surge' && f.population !== undefined && surged === undefined) {
       out.push({ path: ['faults', i, 'population'], message: `no client population "${f.population}" (the populations are: ${Object.keys(s.clients).join(', ')}); leave it out to surge every population` });
     }
   });

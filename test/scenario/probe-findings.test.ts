@@ -208,3 +208,13 @@ describe('every distribution the model samples is checked where it is written (i
     ]);
   });
 });
+
+describe('a name every object inherits, where a population is named (the loader fuzzer, mutant 989 of signup-flood)', () => {
+  it('refuses a surge of population "valueOf" as no such population, instead of an internal error', () => {
+    for (const name of ['valueOf', 'constructor', 'toString', 'hasOwnProperty']) {
+      expect(printed(world([], [`  - { kind: surge, at: 3m, duration: 1m, population: ${name}, rate: 20/s }`]))).toEqual([
+        `p.yaml:14:54  faults[1].population: no client population "${name}" (the populations are: mobile); leave it out to surge every population`,
+      ]);
+    }
+  });
+});
