@@ -359,7 +359,8 @@ function unknownArguments(argv: string[]): string {
  */
 export async function execute(argv: string[], io: Io): Promise<number> {
   try {
-    return await main(argv, io);
+    // `retrystorm` alone shows what it can do, as git, kubectl and helm do, rather than an error.
+    return await main(argv.length === 0 ? ['--help'] : argv, io);
   } catch (e) {
     if (e instanceof ScenarioError) {
       io.err(e.message);

@@ -172,7 +172,6 @@ describe('usage errors', () => {
     [['frobnicate'], /^retrystorm: unknown command "frobnicate" \(commands: run, merge, report, diff, edge, validate, schema\)$/],
     [['validate', 'scenarios/reference-storm.yaml', '--bogus'], /^retrystorm: unknown option --bogus$/],
     [['run', 'scenarios/reference-storm.yaml', '--seedz', '3', '--seed-count=2'], /^retrystorm: unknown option --seedz \(did you mean --seed\?\); unknown option --seed-count \(options: --seed, --seeds, --out, /],
-    [[], /^retrystorm: name a command: run, merge, report, diff, edge, validate or schema$/],
     [['run'], /^retrystorm: run: give a scenario file \(or - for standard input\), e\.g\. retrystorm run scenarios\/retry-storm\.yaml$/],
     [['run', 'scenarios/reference-storm.yaml', '--seed', '-1'], /^retrystorm: --seed must be a whole number/],
     // The extra argument named alone (both files were listed as "unexpected"), and an empty value said as one (it read "got 0").
@@ -192,6 +191,14 @@ describe('usage errors', () => {
     expect(lines[0]).toMatch(first);
     expect(lines.slice(1)).toEqual(['run "retrystorm --help" for usage']);
     expectNoStackTrace(r.stderr);
+  });
+
+  it('with no command at all, prints the help (its commands) and exits 0, as git and kubectl do (it exited 2)', () => {
+    const r = cli();
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^Commands:$/m);
+    for (const command of ['run', 'merge', 'report', 'diff', 'edge', 'validate', 'schema']) expect(r.stdout).toMatch(new RegExp(`^ {2}retrystorm ${command}\\b`, 'm'));
   });
 
   it.each(Object.keys(OPTIONS))('the option table of %s (did-you-mean, and which options take the next token) is what its --help declares', (command) => {
