@@ -165,7 +165,6 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
   };
   const started = performance.now();
   let x: ExperimentResult;
-  let journaled = 0;
   let looked = false; // a later look of seeds: auto has begun
   let searchFailed = false;
   try {
@@ -187,14 +186,11 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
         bar.planned(planned, simulatedS);
       },
       // A run taken from --reuse goes to the journal like a finished one: a kill keeps it too.
-      onReused: (r, result) => {
-        folder.record(r.index, result);
-        journaled++;
-      },
+      onReused: (r, result) => folder.record(r.index, result),
       onRunStart: (r, horizonS) => bar.started(r.index, runLabel(r), horizonS),
       onRunProgress: (r, simS) => bar.moved(r.index, simS),
       // Each finished run is in the journal before anything else happens: a kill keeps it.
-      onPlan: (runs) => folder.begin({ runs, ...(auto ? { seedsAuto: auto } : {}), shard, source: loaded.source }, loaded.source),
+      onPlan: (runs, seedsAuto) => folder.begin({ runs, ...(seedsAuto ? { seedsAuto } : {}), shard, source: loaded.source }, loaded.source),
       onMoreRuns: (runs) => {
         folder.extend(runs);
         looked = true;
@@ -202,7 +198,6 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
       },
       onRun: (_done, _total, result, r) => {
         folder.record(r.index, result);
-        journaled++;
         bar.finished(r.index, result.summary.measures.attempts ?? 0);
       },
     });
@@ -227,6 +222,7 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
     }
   } catch (e) {
     // Finished runs stay in the staging folder's journal; an empty one is removed.
+    const journaled = folder.runsKept;
     folder.release(journaled > 0);
     if (journaled > 0) io.err(`the ${journaled} finished run(s) are kept in ${relativeToCwd(folder.staging)} ("retrystorm merge ${relativeToCwd(folder.staging)} --out DIR" writes them)`);
     throw e;

@@ -30,7 +30,6 @@ import { checkGuards } from '../results/diff/guards.js';
 import { resolveMeasureReferences, type ResolvedExpectation } from '../experiment/expectations.js';
 import { MEASURES } from '../measures/registry.js';
 import { OutputFolder, commitOutputs } from './output-folder.js';
-import { autoSeeds } from '../scenario/seed-count.js';
 import { diffText } from '../report/diff/diff-text.js';
 import { diffMarkdown } from '../report/diff/diff-markdown.js';
 import { verdictChanges } from '../report/diff/diff-cells.js';
@@ -112,7 +111,6 @@ async function side(g: Given, args: DiffArgs, io: Io, signal: AbortSignal, folde
   const workers = Math.min(args.workers ?? availableParallelism(), availableParallelism());
   // With --out, each side's folder is run's: its finished runs journaled as they come (a kill
   // keeps them), the folder replaced as a whole at the end, a full disk said and cleaned up.
-  let journaled = 0;
   let x: ExperimentResult;
   try {
     x = await runExperiment(loaded, {
@@ -125,21 +123,18 @@ async function side(g: Given, args: DiffArgs, io: Io, signal: AbortSignal, folde
         io.err(planned === 0 ? `${which}: ${path}: ${taken}` : `${which}: running ${path}, ${planned} run(s) on ${Math.min(workers, planned)} worker(s)${reused ? `; ${taken}` : ''}`);
       },
       ...(folder ? {
-        onPlan: (runs) => {
-          const auto = args.seeds === undefined ? autoSeeds(loaded.base.seeds) : null;
-          folder.begin({ runs, ...(auto ? { seedsAuto: auto } : {}), source: loaded.source }, loaded.source);
-        },
+        onPlan: (runs, seedsAuto) => folder.begin({ runs, ...(seedsAuto ? { seedsAuto } : {}), source: loaded.source }, loaded.source),
         onMoreRuns: (runs) => folder.extend(runs),
-        onReused: (r, result) => { folder.record(r.index, result); journaled++; },
-        onRun: (_d, _t, result, r) => { folder.record(r.index, result); journaled++; },
+        onReused: (r, result) => folder.record(r.index, result),
+        onRun: (_d, _t, result, r) => folder.record(r.index, result),
       } : {}),
     });
   } catch (e) {
-    folder?.release(journaled > 0);
+    folder?.release(folder.runsKept > 0);
     throw e;
   }
   if (x.failures.length) {
-    folder?.release(journaled > 0);
+    folder?.release(folder.runsKept > 0);
     throw new UsageError(`${which}: ${x.failures.length} run(s) of ${path} failed: ${x.failures[0].message}`);
   }
   const results = folder ? commitOutputs(x, folder).bundle.results : bundleOf(x).results;

@@ -57,6 +57,7 @@ export class OutputFolder {
   readonly staging: string;
   private readonly lock: string;
   private released = false;
+  private kept = 0;
 
   private constructor(dir: string) {
     this.dir = dir;
@@ -178,6 +179,12 @@ export class OutputFolder {
   /** Appends one finished run to the journal (its position in the plan, and its result). */
   record(index: number, result: RunResult): void {
     appendFileSync(join(this.staging, JOURNAL_FILE), journalLine(index, result));
+    this.kept++;
+  }
+
+  /** Finished runs the journal holds: what a failure or a kill leaves in the staging folder. */
+  get runsKept(): number {
+    return this.kept;
   }
 
   /**

@@ -79,8 +79,8 @@ export class SeedPlan {
 
   constructor(
     readonly auto: AutoSeeds,
-    private readonly variants: readonly string[],
-    private readonly points: readonly number[],
+    variants: readonly string[],
+    points: readonly number[],
   ) {
     this.levels = seedLevels(auto);
     for (const v of variants) for (const p of points) this.counts.set(key(v, p), auto.start);

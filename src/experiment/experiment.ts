@@ -32,8 +32,8 @@ export interface ExperimentOptions extends ExpandOptions {
    * computed with the same measures, takes that result instead of being simulated.
    */
   reuse?: FinishedRuns;
-  /** The whole plan (every shard's runs), before any run starts: for the journal of finished runs. */
-  onPlan?: (runs: RunSpec[]) => void;
+  /** The whole plan (every shard's runs) and, with `seeds: auto`, the plan's settings, before any run starts: for the journal of finished runs. */
+  onPlan?: (runs: RunSpec[], seedsAuto?: AutoSeeds) => void;
   /** With `seeds: auto`, the runs a later look adds to the plan, before they start. */
   onMoreRuns?: (runs: RunSpec[]) => void;
   /**
@@ -136,23 +136,23 @@ export async function runExperiment(loaded: LoadedScenario, opts: ExperimentOpti
     );
   };
 
-  opts.onPlan?.(runs);
+  opts.onPlan?.(runs, auto ?? undefined);
   await runBatch(runs);
   if (auto) {
     // Looks until every ranked pair is decided, at max, or past the budget (adaptive-seeds.ts).
     const plan = new SeedPlan(auto, loaded.variants.map((v) => v.name), loaded.points.map((p) => p.index));
     const confidence = lookConfidence(auto);
     const baseSeed = opts.seed ?? loaded.base.seed;
+    const order = new Map(loaded.variants.map((v, i) => [v.name, i]));
     let ranking = rankOf(loaded, aggregate(loaded, runs, results, measures), measures, confidence);
     while (ranking && !signal.aborted) {
       const raised = plan.nextLook(ranking);
       if (raised.size === 0) break;
+      // The look's runs in the expansion's order: variants as written, then points, then seeds.
+      const cells = [...raised.values()].sort((a, b) => order.get(a.variant)! - order.get(b.variant)! || a.point - b.point);
       const more: RunSpec[] = [];
-      for (const v of loaded.variants) {
-        for (const p of loaded.points) {
-          const cell = [...raised.values()].find((c) => c.variant === v.name && c.point === p.index);
-          for (let i = cell?.from ?? 0; i < (cell?.to ?? 0); i++) more.push({ index: runs.length + more.length, variant: v.name, point: p.index, seed: baseSeed + i });
-        }
+      for (const c of cells) {
+        for (let i = c.from; i < c.to; i++) more.push({ index: runs.length + more.length, variant: c.variant, point: c.point, seed: baseSeed + i });
       }
       runs.push(...more);
       opts.onMoreRuns?.(more);
@@ -185,7 +185,6 @@ export function assemble(
   const finished = results.filter(Boolean).length;
   // A shard sees only some runs: expectations and the ranking wait for the merge.
   const whole = !shard || shard.count === 1;
-  const base = loaded.base;
   const references = resolveMeasureReferences(loaded, measures);
   const ranking = whole ? rankOf(loaded, variants, measures, auto ? lookConfidence(auto) : undefined) : null;
   const partial = interrupted || finished < expected;

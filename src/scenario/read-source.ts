@@ -4,9 +4,9 @@
  * /dev/zero, a terminal) by reading at most one byte past the limit. Parsing a 50 MB file
  * took a minute and gigabytes; refusing it takes a stat.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { LIMITS, formatCount } from './limits.js';
 import { ScenarioError, type Problem } from './problems.js';
+import { readBounded } from './bounded-read.js';
 
 /** The file name that means standard input, as most command-line tools read it. */
 export const STDIN = '-';
@@ -37,34 +37,11 @@ function tooLarge(file: string, bytes: number | undefined): ScenarioError {
 
 /** Reads a scenario file (not "-"), at most LIMITS.fileBytes of it. Throws a ScenarioError naming the file. */
 export function readScenarioText(file: string): string {
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch (e) {
-    throw fileProblem(file, unreadable(e));
-  }
-  try {
-    const st = fstatSync(fd);
-    if (st.isDirectory()) throw fileProblem(file, 'is a directory, not a scenario file');
-    if (st.isFile() && st.size > LIMITS.fileBytes) throw tooLarge(file, st.size);
-    // A device or a pipe has no size to check first: read one byte past the limit at most.
-    const buf = Buffer.alloc(LIMITS.fileBytes + 1);
-    let n = 0;
-    for (;;) {
-      let k: number;
-      try {
-        k = readSync(fd, buf, n, buf.length - n, null);
-      } catch (e) {
-        throw fileProblem(file, unreadable(e));
-      }
-      if (k === 0) break;
-      n += k;
-      if (n > LIMITS.fileBytes) throw tooLarge(file, st.isFile() ? st.size : undefined);
-    }
-    return checkText(file, buf.toString('utf8', 0, n));
-  } finally {
-    closeSync(fd);
-  }
+  // A device or a pipe has no size to check first: it is read to one byte past the limit at most.
+  const r = readBounded(file, LIMITS.fileBytes, { streams: true });
+  if (r.ok) return checkText(file, r.text);
+  if (r.why === 'too-large') throw tooLarge(file, r.size);
+  throw fileProblem(file, r.why === 'missing' ? 'no such file' : r.why === 'not-a-file' ? 'is a directory, not a scenario file' : unreadable(r.code ?? r.detail));
 }
 
 /** Reads standard input to its end, at most LIMITS.fileBytes of it. */
@@ -84,7 +61,7 @@ export async function readScenarioStdin(stream: NodeJS.ReadableStream = process.
       (stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
       throw e;
     }
-    throw fileProblem(STDIN, unreadable(e));
+    throw fileProblem(STDIN, unreadable((e as NodeJS.ErrnoException).code ?? String(e)));
   }
   return checkText(STDIN, Buffer.concat(chunks).toString('utf8'));
 }
@@ -101,10 +78,9 @@ function checkText(file: string, text: string): string {
   return text;
 }
 
-function unreadable(e: unknown): string {
-  const code = (e as NodeJS.ErrnoException).code;
+function unreadable(code: string): string {
   if (code === 'ENOENT') return 'no such file';
   if (code === 'EISDIR') return 'is a directory, not a scenario file';
   if (code === 'EACCES' || code === 'EPERM') return 'cannot be read (permission denied)';
-  return `cannot be read (${code ?? String(e)})`;
+  return `cannot be read (${code})`;
 }
