@@ -106,6 +106,8 @@ describe('OutputFolder.claim: --out is checked before any run', () => {
     const lock = join(dir, '.starting.lock');
     // A writer that creates the lock before writing its pid, caught in between.
     writeFileSync(lock, '');
+    // Made "just now" however slowly this test runs: its time is set a minute ahead.
+    utimesSync(lock, new Date(Date.now() + 60_000), new Date(Date.now() + 60_000));
     expect(usage(() => OutputFolder.claim(out))).toMatch(/another retrystorm is starting to write to .*starting: wait for it to finish, or name another --out/);
     expect(readFileSync(lock, 'utf8')).toBe('');
     // Still empty a minute later: its writer died before writing; the lock is taken over.
