@@ -11,7 +11,7 @@ import { excessAttempts, peakLoadMultiple, peakRetryShare, retryShareAtPeak } fr
 import { attemptsPerAction, attemptsPerActionMax, attemptsPerActionP99 } from './amplification.js';
 import { attempts, meanQueueWaitS, utilisation, wastedWorkS, wastedWorkShare } from './work.js';
 import {
-  actionsAbandoned, actionsFailed, actionsOk, actionsStarted, answered400, answered426, answered429, deadLettered,
+  actionsAbandoned, actionsFailed, actionsOk, actionsStarted, actionsStayedAway, peopleLeft, answered400, answered426, answered429, deadLettered,
   futileRetryShare, goodputMean, originalSuccessAfterFault, retryShare, successRatio,
 } from './users.js';
 import {
@@ -58,6 +58,8 @@ export const BUILTIN_MEASURES = [
   actionsOk,
   actionsFailed,
   actionsAbandoned,
+  peopleLeft,
+  actionsStayedAway,
   deadLettered,
   answered400,
   answered426,

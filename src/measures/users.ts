@@ -97,6 +97,21 @@ export const deadLettered = count(
   { better: 'lower', headline: true },
 );
 
+export const peopleLeft = count(
+  'peopleLeft',
+  'people left',
+  'People who left the service after a failed action (behaviour.leave), each departure counted: the people failure drove away for a while or for good.',
+  (v) => v.users.peopleLeft,
+  { better: 'lower' },
+);
+export const actionsStayedAway = count(
+  'actionsStayedAway',
+  'actions not made',
+  'Actions people would have started but did not, because they had left the service after a failure and were not back yet (behaviour.leave): the demand the outage drove off.',
+  (v) => v.users.actionsStayedAway,
+  { better: 'lower' },
+);
+
 /** Attempts answered with the status of one failure cause: the 4xx classes users meet. */
 function answered<const S extends number>(status: S, cause: FailureCause, what: string): MeasureDescriptor<`answered${S}`> {
   const c = FAILURE_CAUSES.indexOf(cause);

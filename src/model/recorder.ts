@@ -23,9 +23,9 @@ const REFUSED_LOCALLY = FAILURE_CAUSES.indexOf('refused-locally');
 
 /** The open bucket's counters per population (firstTriesOk goes to the bucket of the send, so it is not here). */
 const C_ATTEMPTS = 0, C_FIRST_TRIES = 1, C_RETRIES = 2, C_FUTILE = 3, C_ATTEMPTS_OK = 4;
-const C_STARTED = 5, C_OK = 6, C_FAILED = 7, C_ABANDONED = 8, C_DEAD_LETTERED = 9;
+const C_STARTED = 5, C_OK = 6, C_FAILED = 7, C_ABANDONED = 8, C_DEAD_LETTERED = 9, C_LEFT = 10, C_STAYED_AWAY = 11;
 /** Failures by cause start here (index + cause index). */
-const C_FAILURES = 10;
+const C_FAILURES = 12;
 const COUNTERS = C_FAILURES + FAILURE_CAUSES.length;
 
 const NICE_BUCKETS = [1, 2, 5, 10, 15, 20, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 21600, 43200, 86400];
@@ -111,7 +111,7 @@ export class Recorder {
     const population = (): PopulationSeries => ({
       attempts: f(), firstTries: f(), retries: f(), futileRetries: f(), attemptsOk: f(), firstTriesOk: f(),
       failures: FAILURE_CAUSES.map(f),
-      actionsStarted: f(), actionsOk: f(), actionsFailed: f(), actionsAbandoned: f(), deadLettered: f(),
+      actionsStarted: f(), actionsOk: f(), actionsFailed: f(), actionsAbandoned: f(), deadLettered: f(), peopleLeft: f(), actionsStayedAway: f(),
     });
     this.pops = Array.from({ length: populations }, population);
     this.attemptsPerActionByPopulation = this.pops.map(() => [0]);
@@ -128,7 +128,7 @@ export class Recorder {
       attempts: f(), firstTries: f(), retries: f(), futileRetries: f(), attemptsOk: f(), firstTriesOk: f(),
       detectedRetries: f(), detectionFalsePositives: f(),
       failures: FAILURE_CAUSES.map(f),
-      actionsStarted: f(), actionsOk: f(), actionsFailed: f(), actionsAbandoned: f(), deadLettered: f(),
+      actionsStarted: f(), actionsOk: f(), actionsFailed: f(), actionsAbandoned: f(), deadLettered: f(), peopleLeft: f(), actionsStayedAway: f(),
       queueLen: f(), busySlots: f(), slots: f(),
       latencyP50S: f(), latencyP99S: f(), actionLatencyP50S: f(), actionLatencyP99S: f(),
       workS: f(), wastedWorkS: f(), lostAttempts: f(),
@@ -270,6 +270,16 @@ export class Recorder {
   actionAbandoned(now: number, pop: number, attempts: number, startT: number): void {
     this.actionEnded(now, pop, false, attempts, startT);
     this.count(now, pop, C_ABANDONED);
+  }
+
+  /** A person of population `pop` left the service after a failed action (behaviour.leave). */
+  personLeft(now: number, pop: number): void {
+    this.count(now, pop, C_LEFT);
+  }
+
+  /** An arrival of population `pop` fell on a person who was away: no action started. */
+  stayedAway(now: number, pop: number): void {
+    this.count(now, pop, C_STAYED_AWAY);
   }
 
   /** A try refused before it was sent (breaker open, client-side throttling). */
@@ -465,6 +475,8 @@ function seriesOf(s: PopulationSeries, k: number): Float64Array {
     case C_FAILED: return s.actionsFailed;
     case C_ABANDONED: return s.actionsAbandoned;
     case C_DEAD_LETTERED: return s.deadLettered;
+    case C_LEFT: return s.peopleLeft;
+    case C_STAYED_AWAY: return s.actionsStayedAway;
     default: return s.failures[k - C_FAILURES];
   }
 }

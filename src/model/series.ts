@@ -41,12 +41,15 @@ export interface PopulationSeries {
   actionsFailed: Float64Array;
   actionsAbandoned: Float64Array;
   deadLettered: Float64Array;
+  /** People who left the service after a failed action (behaviour.leave), and the actions they did not start while away. */
+  peopleLeft: Float64Array;
+  actionsStayedAway: Float64Array;
 }
 
 /** The population-level counters, in the order PopulationSeries and BucketSeries both hold them. */
 export const POPULATION_COUNTERS = [
   'attempts', 'firstTries', 'retries', 'futileRetries', 'attemptsOk', 'firstTriesOk',
-  'actionsStarted', 'actionsOk', 'actionsFailed', 'actionsAbandoned', 'deadLettered',
+  'actionsStarted', 'actionsOk', 'actionsFailed', 'actionsAbandoned', 'deadLettered', 'peopleLeft', 'actionsStayedAway',
 ] as const;
 
 /** Per-bucket series of one run. Every array has length `n`; bucket i covers [i*bucketS, (i+1)*bucketS). */
@@ -86,6 +89,10 @@ export interface BucketSeries {
   actionsAbandoned: Float64Array;
   /** Calls that exhausted a dead-lettering layer (a queue's dead-letter queue). */
   deadLettered: Float64Array;
+  /** People who left the service after a failed action (behaviour.leave). */
+  peopleLeft: Float64Array;
+  /** Arrivals that fell on a person who was away, so no action started: the demand that failure drove off. */
+  actionsStayedAway: Float64Array;
   /** Time-averaged number of attempts waiting in the server's queue. */
   queueLen: Float64Array;
   /** Time-averaged number of busy server slots. */

@@ -14,6 +14,7 @@ import { LIMITS, MAX_HEDGES } from './limits.js';
 import { IDENTITY_DEFAULTS } from './server-defaults.js';
 import { closest } from './problems.js';
 import { arrivalsSchema } from './schema-arrivals.js';
+import { distributionSchema } from './schema-distributions.js';
 import { PRESET_NAMES, PRESET_REF_PATTERN, parsePresetRef } from './preset-names.js';
 import { parseDuration } from './units.js';
 
@@ -235,6 +236,19 @@ export const behaviourSchema = z
       })
       .optional()
       .meta({ description: 'Users start a failed action again by hand (a page refresh): the same action starts over from its outermost layer, its attempts counted with the earlier ones.' }),
+    leave: z
+      .strictObject({
+        probability: fraction('Chance that a person whose action ended without success (it failed, or they gave up on it) leaves the service for a while.'),
+        comeBackAfter: distributionSchema.meta({ description: 'How long a person who left stays away before acting again, drawn at each departure: { kind: exponential, mean: 45m } is the usual shape (docs/people.md says where such numbers come from).' }),
+        never: fraction('Share of those who leave that do not come back within the run (churn).').default(0),
+      })
+      .optional()
+      .meta({
+        description:
+          'People give up on the service, not only on one action: after a failed action a person leaves with `probability`, stays away for `comeBackAfter` (or for good, a share `never`), and starts no action meanwhile. ' +
+          'The population\'s `clients` are its people: an open population\'s arrivals are spread over them, and an arrival that falls on a person who is away does not happen (counted as stayed away), so the arrival rate falls while the service fails and returns as they come back. ' +
+          'A closed population\'s users come back to act when their time away ends. Pressing the button again is `refresh`, a retry by the person; this is the person going away.',
+      }),
     invalidShare: fraction('Share of user actions whose request can never succeed (the server answers 400, not retryable).').optional(),
     attemptHeader: z.boolean().optional().meta({ description: 'Clients send their attempt number in a header (what server-side retry detection can read).' }),
     remoteSwitch: z

@@ -46,6 +46,8 @@ export function semanticProblems(s: Scenario): SemanticProblem[] {
       if (pop.layers![l].hedge) out.push({ path: ['clients', name, 'layers', l, 'hedge'], message: `only the innermost layer (here "${layerNames.at(-1)}", the one that sends attempts) can hedge: move hedge there` });
     });
     checkOffline(pop.behaviour?.offline, s.faults.length, ['clients', name, 'behaviour', 'offline'], out);
+    const leave = pop.behaviour?.leave;
+    if (leave) checkDistribution(leave.comeBackAfter, ['clients', name, 'behaviour', 'leave', 'comeBackAfter'], out);
     const rate = meanRate(pop.arrivals, horizon);
     if (Number.isFinite(rate)) expectedActions += rate * horizon; // not finite: a think time of mean 0, reported above
     // A surge adds (factor - 1) x the usual rate over its window; one to an absolute rate, at most that rate.

@@ -175,7 +175,7 @@ export class Clients {
     if (this.actions.gen[act] !== gen) return;
     this.abandonBelow(act, -1, true);
     this.rec.actionAbandoned(this.engine.now, this.actions.population[act], this.actions.attempts[act], this.actions.startT[act]);
-    this.ended(act);
+    this.ended(act, false);
     this.release(act);
   }
 
@@ -220,7 +220,10 @@ export class Clients {
     const now = this.engine.now;
     const next = p.arrivals.next(now);
     if (next < Infinity) this.engine.atInLane(this.arrivalLane[i], next, this.kArrival, i);
-    this.begin(i, p, Math.floor(p.clientRng() * p.clients), -1);
+    const client = Math.floor(p.clientRng() * p.clients);
+    // A person who left after a failure starts nothing until they come back (behaviour.leave).
+    if (p.leave !== undefined && p.leave.awayUntil[client] > now) return this.rec.stayedAway(now, i);
+    this.begin(i, p, client, -1);
   }
 
   /** A user of a closed population has finished thinking. */
@@ -271,7 +274,7 @@ export class Clients {
 
   private succeed(act: number): void {
     this.rec.actionEnded(this.engine.now, this.actions.population[act], true, this.actions.attempts[act], this.actions.startT[act]);
-    this.ended(act);
+    this.ended(act, true);
     if (this.callEnded !== undefined) return this.endCall(act, true);
     this.release(act);
   }
@@ -282,14 +285,31 @@ export class Clients {
     this.actions.release(act);
   }
 
-  /** An action ends, whatever its outcome (its record is still live): its time counts, and a closed population's user starts thinking. */
-  private ended(act: number): void {
+  /**
+   * An action ends, whatever its outcome (its record is still live): its time counts, a person
+   * whose action did not succeed may leave the service (behaviour.leave), and a closed
+   * population's user starts thinking, or comes back when their time away ends.
+   */
+  private ended(act: number, ok: boolean): void {
     const now = this.engine.now;
     const i = this.actions.population[act];
     this.actionTimeS[i] += now - this.actions.startT[act];
     this.actionsEnded[i]++;
-    const closed = this.pops[i].closed;
-    if (closed !== undefined) this.engine.at(now + closed.think(), this.kThought, i, this.userOf[act]);
+    const p = this.pops[i];
+    const closed = p.closed;
+    const person = closed !== undefined ? this.userOf[act] : this.actions.client[act];
+    const leave = p.leave;
+    let away = false;
+    if (!ok && leave !== undefined && leave.rng() < leave.probability) {
+      const until = leave.rng() < leave.never ? Infinity : now + leave.comeBack();
+      if (until > leave.awayUntil[person]) leave.awayUntil[person] = until;
+      this.rec.personLeft(now, i);
+      away = true;
+    }
+    if (closed === undefined) return;
+    // A user who left acts again when they come back (the time away takes the think time's place).
+    if (!away) this.engine.at(now + closed.think(), this.kThought, i, person);
+    else if (leave!.awayUntil[person] < Infinity) this.engine.at(leave!.awayUntil[person], this.kThought, i, person);
   }
 
   private fail(act: number, p: PopulationState): void {
@@ -302,7 +322,7 @@ export class Clients {
       return;
     }
     this.rec.actionEnded(this.engine.now, actions.population[act], false, actions.attempts[act], actions.startT[act]);
-    this.ended(act);
+    this.ended(act, false);
     if (this.callEnded !== undefined) return this.endCall(act, false);
     this.release(act);
   }
@@ -318,7 +338,7 @@ export class Clients {
     if (actions.gen[act] !== gen) return;
     this.abandonBelow(act, -1);
     this.rec.actionAbandoned(this.engine.now, actions.population[act], actions.attempts[act], actions.startT[act]);
-    this.ended(act);
+    this.ended(act, false);
     this.release(act);
   }
 
@@ -648,7 +668,7 @@ export class Clients {
       if (limit !== undefined && seen >= limit) {
         // The user abandons the action: it ends like one given up by its timer (giveUp).
         this.rec.actionAbandoned(now, actions.population[act], actions.attempts[act], actions.startT[act]);
-        this.ended(act);
+        this.ended(act, false);
         this.release(act);
         return;
       }

@@ -64,6 +64,21 @@ export interface PopulationState {
   offlineActions: number[];
   /** A closed population (arrivals kind closed): how many users, and their think time. */
   closed?: { users: number; think: Sampler };
+  /** People who leave the service after a failed action (behaviour.leave), and until when each is away. */
+  leave?: LeaveState;
+}
+
+/**
+ * behaviour.leave, prepared: its own random stream (so the draws of scenarios without it are
+ * unchanged), the time-away sampler, and per person (an open population's client, a closed
+ * population's user) the time they come back: 0 while present, Infinity once gone for good.
+ */
+export interface LeaveState {
+  probability: number;
+  never: number;
+  comeBack: Sampler;
+  rng: Rng;
+  awayUntil: Float64Array;
 }
 
 export type RemoteSwitch = NonNullable<Behaviour['remoteSwitch']>;
@@ -149,6 +164,17 @@ export function populationState(engine: Engine, name: string, spec: Population, 
     offline: offlineWindow(spec.behaviour?.offline, faults),
     offlineQueued: spec.behaviour?.offline ? new Int32Array(spec.clients) : undefined,
     offlineActions: [],
+    leave: spec.behaviour?.leave ? leaveState(spec.behaviour.leave, name, seed, spec.arrivals.kind === 'closed' ? spec.arrivals.users : spec.clients) : undefined,
     closed: spec.arrivals.kind === 'closed' ? { users: spec.arrivals.users, think: sampler(toDistributionSpec(spec.arrivals.thinkTime), stream(seed, `clients/${name}/think`)) } : undefined,
+  };
+}
+
+function leaveState(spec: NonNullable<Behaviour['leave']>, name: string, seed: number, people: number): LeaveState {
+  return {
+    probability: spec.probability,
+    never: spec.never,
+    comeBack: sampler(toDistributionSpec(spec.comeBackAfter), stream(seed, `clients/${name}/come-back`)),
+    rng: stream(seed, `clients/${name}/leave`),
+    awayUntil: new Float64Array(people),
   };
 }

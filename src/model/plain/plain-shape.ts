@@ -142,6 +142,7 @@ const BEHAVIOUR: Rules<Behaviour> = {
   invalidShare: refused('behaviour invalidShare'),
   remoteSwitch: refused('behaviour remoteSwitch'),
   offline: refused('behaviour offline'),
+  leave: refused('behaviour leave'),
 };
 
 const IDENTITY: Rules<Population['identity']> = {
