@@ -241,11 +241,12 @@ export const behaviourSchema = z
         probability: fraction('Chance that a person whose action ended without success (it failed, or they gave up on it) leaves the service for a while.'),
         comeBackAfter: distributionSchema.meta({ description: 'How long a person who left stays away before acting again, drawn at each departure: { kind: exponential, mean: 45m } is the usual shape (docs/people.md says where such numbers come from).' }),
         never: fraction('Share of those who leave that do not come back within the run (churn).').default(0),
+        afterFailures: positiveInt(1000, 'failed actions').default(1).meta({ description: 'A person considers leaving only once this many of their actions in a row have ended without success (a success starts the count again): patience. Each failed action from then on is a chance to leave.' }),
       })
       .optional()
       .meta({
         description:
-          'People give up on the service, not only on one action: after a failed action a person leaves with `probability`, stays away for `comeBackAfter` (or for good, a share `never`), and starts no action meanwhile. ' +
+          'People give up on the service, not only on one action: after a failed action (or `afterFailures` in a row) a person leaves with `probability`, stays away for `comeBackAfter` (or for good, a share `never`), and starts no action meanwhile. ' +
           'The population\'s `clients` are its people: an open population\'s arrivals are spread over them, and an arrival that falls on a person who is away does not happen (counted as stayed away), so the arrival rate falls while the service fails and returns as they come back. ' +
           'A closed population\'s users come back to act when their time away ends. Pressing the button again is `refresh`, a retry by the person; this is the person going away.',
       }),
@@ -331,6 +332,11 @@ export const populationSchema = z
       description: 'Retry layers by name, outermost first (e.g. queue, app, http, proxy); each retries calls to the layer below, the innermost calls the server.',
     }),
     behaviour: behaviourSchema.optional(),
+    peopleOf: name.optional().meta({
+      description:
+        'The people behind these clients are those of another population: client c here belongs to person c there (the other population needs at least as many people: its clients, or users when closed). ' +
+        'An action here does not start while its person is away (behaviour.leave of either population), so the sync jobs of an app\'s users stop when those users have left the app.',
+    }),
     identity: z
       .strictObject({
         route: routeName.default(IDENTITY_DEFAULTS.route).meta({ description: 'The route these clients call; rate limits and detection key on it.' }),

@@ -48,6 +48,7 @@ export function semanticProblems(s: Scenario): SemanticProblem[] {
     checkOffline(pop.behaviour?.offline, s.faults.length, ['clients', name, 'behaviour', 'offline'], out);
     const leave = pop.behaviour?.leave;
     if (leave) checkDistribution(leave.comeBackAfter, ['clients', name, 'behaviour', 'leave', 'comeBackAfter'], out);
+    if (pop.peopleOf !== undefined) checkPeopleOf(s, name, pop.peopleOf, out);
     const rate = meanRate(pop.arrivals, horizon);
     if (Number.isFinite(rate)) expectedActions += rate * horizon; // not finite: a think time of mean 0, reported above
     // A surge adds (factor - 1) x the usual rate over its window; one to an absolute rate, at most that rate.
@@ -214,6 +215,20 @@ function checkOffline(off: Behaviour['offline'], faults: number, path: PropertyK
   if (off.from !== undefined && off.to !== undefined && off.to <= off.from) {
     out.push({ path: [...path, 'to'], message: `the devices must reconnect (to: ${formatDuration(off.to)}) after they go offline (from: ${formatDuration(off.from)})` });
   }
+}
+
+/** peopleOf names another open or closed population of this scenario, one that owns its people, with enough of them. */
+function checkPeopleOf(s: Scenario, name: string, of: string, out: SemanticProblem[]): void {
+  const path = ['clients', name, 'peopleOf'];
+  const pop = s.clients[name];
+  const owner = s.clients[of];
+  const others = Object.keys(s.clients).filter((n) => n !== name);
+  if (of === name) return void out.push({ path, message: `a population cannot take its people from itself: name another population (${others.join(', ') || 'there is none'}), or remove peopleOf` });
+  if (owner === undefined) return void out.push({ path, message: `no population named "${of}" (the populations are ${others.join(', ') || 'none other'})` });
+  if (owner.peopleOf !== undefined) return void out.push({ path, message: `"${of}" takes its people from "${owner.peopleOf}": name that one here (people belong to one population)` });
+  if (pop.arrivals.kind === 'closed') return void out.push({ path, message: 'a closed population\'s users are its own people: peopleOf is for open populations' });
+  const people = owner.arrivals.kind === 'closed' ? owner.arrivals.users : owner.clients;
+  if (pop.clients > people) out.push({ path, message: `"${of}" has ${people} people and client c here is its person c: give this population at most ${people} clients` });
 }
 
 function checkArrivals(a: Arrivals, path: PropertyKey[], out: SemanticProblem[]): void {

@@ -27,7 +27,7 @@
 import { NOT_CANCELLABLE, type Engine } from '../../engine/engine.js';
 import type { Fault, Population } from '../../scenario/schema.js';
 import type { Recorder } from '../recorder.js';
-import { populationState, type PopulationState, type LayerState, type RemoteSwitch } from './population.js';
+import { populationState, sharePeople, type LeaveState, type People, type PopulationState, type LayerState, type RemoteSwitch } from './population.js';
 import { preparedDelay, initialBackoffState } from './backoff.js';
 import { MAX_HEDGES } from '../../scenario/limits.js';
 import { Overridable } from '../overridable.js';
@@ -120,6 +120,7 @@ export class Clients {
     faults: readonly Fault[] = [],
   ) {
     this.pops = populations.map(([name, spec]) => populationState(engine, name, spec, seed, contract, faults));
+    sharePeople(this.pops);
     const layers = Math.max(...this.pops.map((p) => p.layers.length));
     if (layers > actions.layers) throw new RangeError(`a population has ${layers} layers; the action pool holds ${actions.layers}`);
     this.kArrival = engine.on((p) => this.arrival(p));
@@ -222,7 +223,7 @@ export class Clients {
     if (next < Infinity) this.engine.atInLane(this.arrivalLane[i], next, this.kArrival, i);
     const client = Math.floor(p.clientRng() * p.clients);
     // A person who left after a failure starts nothing until they come back (behaviour.leave).
-    if (p.leave !== undefined && p.leave.awayUntil[client] > now) return this.rec.stayedAway(now, i);
+    if (p.people !== undefined && p.people.awayUntil[client] > now) return this.rec.stayedAway(now, i);
     this.begin(i, p, client, -1);
   }
 
@@ -300,16 +301,28 @@ export class Clients {
     const person = closed !== undefined ? this.userOf[act] : this.actions.client[act];
     const leave = p.leave;
     let away = false;
-    if (!ok && leave !== undefined && leave.rng() < leave.probability) {
-      const until = leave.rng() < leave.never ? Infinity : now + leave.comeBack();
-      if (until > leave.awayUntil[person]) leave.awayUntil[person] = until;
-      this.rec.personLeft(now, i);
-      away = true;
-    }
+    if (leave !== undefined) away = this.mayLeave(i, leave, p.people!, person, ok);
     if (closed === undefined) return;
     // A user who left acts again when they come back (the time away takes the think time's place).
-    if (!away) this.engine.at(now + closed.think(), this.kThought, i, person);
-    else if (leave!.awayUntil[person] < Infinity) this.engine.at(leave!.awayUntil[person], this.kThought, i, person);
+    const until = away ? p.people!.awayUntil[person] : now + closed.think();
+    if (until < Infinity) this.engine.at(until, this.kThought, i, person);
+  }
+
+  /** After an action of theirs ended, does the person leave the service (behaviour.leave)? */
+  private mayLeave(i: number, leave: LeaveState, people: People, person: number, ok: boolean): boolean {
+    if (ok) {
+      people.failedInARow[person] = 0;
+      return false;
+    }
+    const failed = people.failedInARow[person] + 1;
+    people.failedInARow[person] = failed < 0xffff ? failed : 0xffff;
+    if (failed < leave.afterFailures || leave.rng() >= leave.probability) return false;
+    const now = this.engine.now;
+    const until = leave.rng() < leave.never ? Infinity : now + leave.comeBack();
+    if (until > people.awayUntil[person]) people.awayUntil[person] = until;
+    people.failedInARow[person] = 0;
+    this.rec.personLeft(now, i);
+    return true;
   }
 
   private fail(act: number, p: PopulationState): void {

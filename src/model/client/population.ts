@@ -66,19 +66,48 @@ export interface PopulationState {
   closed?: { users: number; think: Sampler };
   /** People who leave the service after a failed action (behaviour.leave), and until when each is away. */
   leave?: LeaveState;
+  /**
+   * The people behind the clients, when some of them can leave: shared with the population
+   * whose people these are (peopleOf) and with every population sharing them, so a person who
+   * left through any of them starts nothing in any of them. Undefined when nobody here can leave.
+   */
+  people?: People;
 }
 
 /**
- * behaviour.leave, prepared: its own random stream (so the draws of scenarios without it are
- * unchanged), the time-away sampler, and per person (an open population's client, a closed
- * population's user) the time they come back: 0 while present, Infinity once gone for good.
+ * Per person (an open population's client, a closed population's user): when they come back
+ * (0 while present, Infinity once gone for good), and how many of their actions in a row
+ * ended without success since they last succeeded or left (behaviour.leave.afterFailures).
  */
+export interface People {
+  awayUntil: Float64Array;
+  failedInARow: Uint16Array;
+}
+
+/**
+ * Gives the populations that share people (peopleOf) one People per group, so that a person
+ * who left through any of them starts nothing in any of them. A group has one when one of its
+ * populations lets people leave; it is as long as the owner's people (validated to cover every
+ * member's clients).
+ */
+export function sharePeople(pops: PopulationState[]): void {
+  const owner = (p: PopulationState) => (p.spec.peopleOf !== undefined ? pops.find((o) => o.name === p.spec.peopleOf) ?? p : p);
+  for (const o of pops) {
+    const group = pops.filter((p) => owner(p) === o);
+    if (!group.some((p) => p.leave !== undefined)) continue;
+    const n = o.closed !== undefined ? o.closed.users : o.clients;
+    const people: People = { awayUntil: new Float64Array(n), failedInARow: new Uint16Array(n) };
+    for (const p of group) p.people = people;
+  }
+}
+
+/** behaviour.leave, prepared: its own random streams, so the draws of scenarios without it are unchanged. */
 export interface LeaveState {
   probability: number;
   never: number;
+  afterFailures: number;
   comeBack: Sampler;
   rng: Rng;
-  awayUntil: Float64Array;
 }
 
 export type RemoteSwitch = NonNullable<Behaviour['remoteSwitch']>;
@@ -164,17 +193,17 @@ export function populationState(engine: Engine, name: string, spec: Population, 
     offline: offlineWindow(spec.behaviour?.offline, faults),
     offlineQueued: spec.behaviour?.offline ? new Int32Array(spec.clients) : undefined,
     offlineActions: [],
-    leave: spec.behaviour?.leave ? leaveState(spec.behaviour.leave, name, seed, spec.arrivals.kind === 'closed' ? spec.arrivals.users : spec.clients) : undefined,
+    leave: spec.behaviour?.leave ? leaveState(spec.behaviour.leave, name, seed) : undefined,
     closed: spec.arrivals.kind === 'closed' ? { users: spec.arrivals.users, think: sampler(toDistributionSpec(spec.arrivals.thinkTime), stream(seed, `clients/${name}/think`)) } : undefined,
   };
 }
 
-function leaveState(spec: NonNullable<Behaviour['leave']>, name: string, seed: number, people: number): LeaveState {
+function leaveState(spec: NonNullable<Behaviour['leave']>, name: string, seed: number): LeaveState {
   return {
     probability: spec.probability,
     never: spec.never,
+    afterFailures: spec.afterFailures,
     comeBack: sampler(toDistributionSpec(spec.comeBackAfter), stream(seed, `clients/${name}/come-back`)),
     rng: stream(seed, `clients/${name}/leave`),
-    awayUntil: new Float64Array(people),
   };
 }

@@ -128,6 +128,7 @@ const POPULATION: Rules<Population> = {
     if (names.length > 1) return 'more than one layer';
     return names.length === 0 || layerAllows(resolveLayer(names[0], layers[names[0]]));
   },
+  peopleOf: () => 'peopleOf',
   behaviour: (b) => fieldsAllow(b, BEHAVIOUR, 'behaviour.'),
   identity: (id) => fieldsAllow(id, IDENTITY, 'identity.'),
 };

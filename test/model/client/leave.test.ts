@@ -11,10 +11,12 @@
  */
 import { describe, it, expect } from 'vitest';
 import { run, sum } from './harness.js';
+import { loadScenario } from '../../../src/scenario/load.js';
+import { ScenarioError, formatProblem } from '../../../src/scenario/problems.js';
 
 const LAMBDA = 1000, PEOPLE = 10_000, SHARE = 0.2, AWAY_S = 100, OUTAGE_S = 600, HORIZON_S = 1200;
 
-function world(opts: { never?: number; closed?: string } = {}): string {
+function world(opts: { never?: number; closed?: string; extra?: string } = {}): string {
   const arrivals = opts.closed ?? `{ kind: constant, rate: ${LAMBDA}/s }`;
   return `
 name: leave
@@ -25,6 +27,7 @@ clients:
     clients: ${PEOPLE}
     arrivals: ${arrivals}
     behaviour: { leave: { probability: ${SHARE}, comeBackAfter: { kind: exponential, mean: ${AWAY_S}s }${opts.never !== undefined ? `, never: ${opts.never}` : ''} } }
+${opts.extra ?? ''}
 server:
   slots: 1000
   serviceTime: { kind: constant, value: 1ms }
@@ -104,5 +107,36 @@ describe('people who leave after a failure (behaviour.leave)', () => {
     expect(during).toBeLessThan((1 / 28) * 1.03);
     expect(after).toBeGreaterThan(0.1 * 0.95);
     expect(after).toBeLessThan(0.1 * 1.05);
+  });
+
+  it('a population whose people are another\'s (peopleOf) stops when they have left: its arrivals follow their present share', () => {
+    // Sync jobs on the devices of the app's first 4,000 people, 100 writes/s, which never make anyone leave.
+    const sync = '  sync:\n    peopleOf: app\n    clients: 4000\n    arrivals: { kind: constant, rate: 100/s }';
+    const runs = [5, 6].map((seed) => run(world({ extra: sync }), seed));
+    const syncStarted = (from: number, to: number) => runs.reduce((s, r) => s + sum(r.series.populations[1].actionsStarted, from / 10, to / 10), 0) / runs.length;
+    for (const [from, to] of [[0, 100], [100, 300], [300, 600], [600, 800], [800, 1200]] as const) {
+      const want = (expectedStarts(from, to) / LAMBDA) * 100;
+      expect(Math.abs(syncStarted(from, to) / want - 1), `sync writes in [${from}s, ${to}s)`).toBeLessThan(0.03);
+    }
+    // The sync job's own failures make nobody leave: the app's people leave only through the app.
+    expect(sum(runs[0].series.populations[1].peopleLeft)).toBe(0);
+  });
+
+  it('refuses a peopleOf that names no population, itself, a chain, or too few people', () => {
+    const problems = (extra: string) => {
+      try {
+        loadScenario(world({ extra }), 'p.yaml');
+        return [];
+      } catch (e) {
+        if (e instanceof ScenarioError) return e.problems.map(formatProblem);
+        throw e;
+      }
+    };
+    const pop = (name: string, body: string) => `  ${name}:\n    arrivals: { kind: constant, rate: 1/s }\n${body}`;
+    expect(problems(pop('sync', '    peopleOf: apps'))).toEqual([expect.stringMatching(/clients\.sync\.peopleOf: no population named "apps" \(the populations are app\)/)]);
+    expect(problems(pop('sync', '    peopleOf: sync'))).toEqual([expect.stringMatching(/cannot take its people from itself/)]);
+    expect(problems(pop('sync', '    peopleOf: app\n    clients: 20000'))).toEqual([expect.stringMatching(/"app" has 10000 people .* at most 10000 clients/)]);
+    expect(problems(pop('sync', '    peopleOf: app') + '\n' + pop('job', '    peopleOf: sync'))).toEqual([expect.stringMatching(/clients\.job\.peopleOf: "sync" takes its people from "app": name that one here/)]);
+    expect(problems(pop('sync', '    peopleOf: app\n    clients: 10'))).toEqual([]);
   });
 });
