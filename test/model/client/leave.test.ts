@@ -96,6 +96,24 @@ describe('people who leave after a failure (behaviour.leave)', () => {
     expect(Math.abs(after - remaining)).toBeLessThan(0.01);
   });
 
+  it('patient people (afterFailures: 3) leave at their third failed action in a row: the present share is P(fewer than 3 actions so far)', () => {
+    // probability 1 and never 1: a person acting at rate r is present at t while a Poisson(r·t) count is below 3.
+    const yaml = world({ never: 1 }).replace(`probability: ${SHARE},`, 'probability: 1, afterFailures: 3,');
+    const r = run(yaml, 7);
+    const rate = LAMBDA / PEOPLE;
+    const presentAt = (t: number) => Math.exp(-rate * t) * (1 + rate * t + (rate * t) ** 2 / 2);
+    const expected = (from: number, to: number) => {
+      let s = 0;
+      for (let t = from + 0.05; t < to; t += 0.1) s += presentAt(t) * 0.1;
+      return LAMBDA * s;
+    };
+    for (const [from, to] of [[0, 10], [10, 30], [30, 60]] as const) {
+      expect(Math.abs(sum(r.series.actionsStarted, from / 10, to / 10) / expected(from, to) - 1), `[${from}s, ${to}s)`).toBeLessThan(0.03);
+    }
+    // Nobody leaves before their third failure: in the first 10 s (one action each on average) few have had three.
+    expect(sum(r.series.peopleLeft, 0, 1)).toBeLessThan(0.1 * PEOPLE);
+  });
+
   it('a closed population\'s users come back to act when their time away ends', () => {
     // 2,000 users thinking 10 s between actions that all fail at once; after each, a user leaves with
     // probability 0.2 for 100 s on average, the time away taking the think time's place: a cycle of
