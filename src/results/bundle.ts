@@ -28,6 +28,8 @@ export const FILES = {
   series: 'timeseries.csv',
   populations: 'populations.csv',
   scenario: 'scenario.yaml',
+  /** The expectations as JUnit XML, for CI systems' test views (src/results/junit.ts). */
+  expectations: 'expectations.xml',
 } as const;
 
 export function bundleOf(x: ExperimentResult): ResultsBundle {
