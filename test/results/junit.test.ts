@@ -6,6 +6,7 @@
  * to themselves; checks that could not be judged (a shard, a point without runs) skipped.
  */
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -159,5 +160,20 @@ describe('checks that could not be judged are skipped, saying why', () => {
     expect([root.tests, root.failures, root.skipped]).toEqual(['4', '1', '1']);
     // The complete experiment leaves nothing unjudged.
     expect(unjudgedChecks(f.x)).toEqual([]);
+  });
+
+  it('a tipping point the search did not give: merge does not search, nor does an interrupted run', async () => {
+    const tiny = readFileSync(fileURLToPath(new URL('../experiment/search/tiny-cliff.yaml', import.meta.url)), 'utf8');
+    const loaded = loadScenario(`${tiny}expectations:\n  - { variant: base, tippingPoint: { atLeast: 50/s } }\n`, 'tiny-cliff.yaml');
+    // runExperiment runs the runs only; `run` searches after them, and a merged folder never has.
+    const x = await runExperiment(loaded, { workers: 0, seeds: 1 });
+    const unjudged = unjudgedChecks(x);
+    expect(unjudged).toEqual([{ variant: 'base', at: {}, check: 'tipping point of clients.app.arrivals.rate at least 50/s', why: 'the search did not run (an unsharded, uninterrupted "retrystorm run" runs it after the runs, "retrystorm edge" on its own)' }]);
+    const root = parse(expectationsJunit(buildResults(x), unjudged));
+    expect(root.testsuite.map((s) => s.name)).toEqual(['tiny-cliff']);
+    expect(root.testsuite[0].testcase!.map((c) => [c.classname, c.name, !!c.skipped])).toEqual([['tiny-cliff/base', 'tipping point of clients.app.arrivals.rate at least 50/s', true]]);
+    // With the search's result for the variant, the check is judged (checkTippingExpectations), not skipped.
+    const searched: ExperimentResult = { ...x, search: { search: loaded.search!, seed: 1, variants: [{ variant: 'base', result: {} as never }] } };
+    expect(unjudgedChecks(searched)).toEqual([]);
   });
 });
