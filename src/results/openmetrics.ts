@@ -63,14 +63,18 @@ export function metricFamily(prefix: string, c: ColumnInfoResult): MetricFamily 
   }
 }
 
-/** Escapes a label value (backslash, double quote, line feed, as the ABNF says). */
+/**
+ * Escapes a label value (backslash, double quote, line feed, as the ABNF says). A carriage
+ * return has no escape and may not appear in the file: it is dropped (names cannot hold one;
+ * this is for safety, not a case that happens).
+ */
 function labelValue(s: string): string {
-  return s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+  return s.replace(/\r/g, '').replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 }
 
 /** Escapes HELP text (a line feed would end the line; a backslash would start an escape). */
 function helpText(s: string): string {
-  return s.replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
+  return s.replace(/\r/g, '').replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
 }
 
 /** A number as OpenMetrics reads it: JavaScript's shortest round-trip form ("12", "0.0123", "1e-7") is within its realnumber grammar. */

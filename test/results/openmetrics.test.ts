@@ -226,7 +226,7 @@ describe('timeseries.openmetrics.txt', () => {
 
   it('escapes label values and help text', () => {
     const t = f.bundle.series;
-    const odd: SeriesTable = { ...t, variant: t.variant.map((v) => `${v} "b" \\ c\nd`) };
+    const odd: SeriesTable = { ...t, variant: t.variant.map((v) => `${v} "b" \\ c\nd\r`) };
     const parsed = parseOpenMetrics(seriesOpenMetrics({ results: { scenario: 'x"\\\n', columns: { run: f.bundle.results.columns.run.map((c) => ({ ...c, doc: `${c.doc} back\\slash\nnew line` })), population: [] } }, series: odd, populationSeries: { ...f.bundle.populationSeries, rows: 0 } }));
     const attempts = parsed.find((x) => x.name === 'retrystorm_attempts')!;
     expect(attempts.samples[0].labels).toMatchObject({ scenario: 'x"\\\n', variant: 'retries "b" \\ c\nd' });
