@@ -25,7 +25,7 @@ import { journalHeader, journalLine, journalMoreRuns, JOURNAL_FILE, type Journal
 import type { RunResult } from '../experiment/run-one.js';
 
 /** Files a retrystorm results folder may hold: an existing folder with anything else is not ours to replace. */
-const OUR_FILES = /^(summary\.json|summary\.md|report\.html|timeseries\.csv|populations\.csv|runs\.json|scenario\.yaml|runs\.ndjson|[^/]+\.tmp)$/;
+const OUR_FILES = /^(summary\.json|summary\.md|report\.html|timeseries\.csv|populations\.csv|expectations\.xml|timeseries\.openmetrics\.txt|runs\.json|scenario\.yaml|runs\.ndjson|[^/]+\.tmp)$/;
 
 function isAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;

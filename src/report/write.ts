@@ -1,5 +1,6 @@
 /**
- * Writes an experiment's files into its output folder: the results (summary.json, the CSVs),
+ * Writes an experiment's files into its output folder: the results (summary.json, the CSVs,
+ * the expectations as JUnit XML and the series as OpenMetrics text),
  * runs.json (for merge), the scenario as written, and what people read (report.html,
  * summary.md), all rendered from one ResultsBundle, the same value `retrystorm report DIR`
  * reads back. `run` and `merge` put the rendered files in place as one folder
@@ -13,6 +14,8 @@ import { runsJson } from '../experiment/runs-json.js';
 import { FILES, bundleOf, type ResultsBundle } from '../results/bundle.js';
 import { summaryJson } from '../results/summary-json.js';
 import { seriesCsv } from '../results/series.js';
+import { expectationsJunit, unjudgedChecks } from '../results/junit.js';
+import { seriesOpenMetrics } from '../results/openmetrics.js';
 import { renderReportHtml } from './html/page.js';
 import { summaryMarkdown, type SummaryOptions } from './markdown.js';
 
@@ -46,6 +49,9 @@ export function renderOutputs(x: ExperimentResult, opts: ReportOptions = {}): { 
     [FILES.summary, summaryJson(bundle.results)],
     [FILES.series, seriesCsv(bundle.series)],
     [FILES.populations, seriesCsv(bundle.populationSeries)],
+    // For the tools a team already has: a CI system's test view, and Prometheus and Grafana.
+    [FILES.expectations, expectationsJunit(bundle.results, unjudgedChecks(x))],
+    [FILES.openmetrics, seriesOpenMetrics(bundle)],
     ['runs.json', runsJson(x)],
     // The scenario as written, so results can be reviewed (and re-rendered) next to it.
     [FILES.scenario, x.loaded.source],

@@ -28,6 +28,10 @@ export const FILES = {
   series: 'timeseries.csv',
   populations: 'populations.csv',
   scenario: 'scenario.yaml',
+  /** The expectations as JUnit XML, for CI systems' test views (src/results/junit.ts). */
+  expectations: 'expectations.xml',
+  /** The time series as OpenMetrics text, for Prometheus' backfill and Grafana (src/results/openmetrics.ts). */
+  openmetrics: 'timeseries.openmetrics.txt',
 } as const;
 
 export function bundleOf(x: ExperimentResult): ResultsBundle {

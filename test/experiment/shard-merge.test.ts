@@ -157,7 +157,7 @@ const cli = (...args: string[]): Promise<Result> => runCliProcess(dir, args);
 const cliWithEnv = (env: Record<string, string>, ...args: string[]): Promise<Result> => runCliProcess(dir, args, env);
 
 const read = (...path: string[]) => readFileSync(join(dir, ...path), 'utf8');
-const OUTPUTS = ['summary.json', 'timeseries.csv', 'populations.csv', 'runs.json', 'report.html', 'summary.md'] as const;
+const OUTPUTS = ['summary.json', 'timeseries.csv', 'populations.csv', 'expectations.xml', 'timeseries.openmetrics.txt', 'runs.json', 'report.html', 'summary.md'] as const;
 
 /** A refusal: exit 2, a one-line reason (then the usage hint), no stack trace, nothing written. */
 function expectRefused(r: Result, reason: RegExp, out: string): void {
