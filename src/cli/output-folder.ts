@@ -11,7 +11,8 @@
  *   experiment or the new one, never a mix; a write that fails (a full disk) leaves the
  *   previous folder untouched.
  * - Journaled: the scenario as written and the run plan go into the staging folder first,
- *   and each finished run is appended to its runs.ndjson as it finishes, so a kill, an
+ *   and each finished run is appended to its runs.ndjson as it finishes (each line's digest
+ *   chained on the one before, so an edited journal is refused), so a kill, an
  *   out-of-memory crash or a power cut keeps the finished runs: `retrystorm merge` reads a
  *   staging folder like a results folder (see experiment/runs-journal.ts).
  */
@@ -21,7 +22,7 @@ import { appendFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileS
 import { basename, dirname, join, resolve } from 'node:path';
 import { OutputError, UsageError } from './errors.js';
 import type { RunSpec } from '../experiment/expand.js';
-import { journalHeader, journalLine, journalMoreRuns, JOURNAL_FILE, type JournalHeader } from '../experiment/runs-journal.js';
+import { JournalWriter, JOURNAL_FILE, type JournalHeader } from '../experiment/runs-journal.js';
 import type { RunResult } from '../experiment/run-one.js';
 
 /** Files a retrystorm results folder may hold: an existing folder with anything else is not ours to replace. */
@@ -58,6 +59,8 @@ export class OutputFolder {
   private readonly lock: string;
   private released = false;
   private kept = 0;
+  /** Chains each line of the journal on the one before (runs-journal.ts). */
+  private journal: JournalWriter | undefined;
 
   private constructor(dir: string) {
     this.dir = dir;
@@ -168,17 +171,23 @@ export class OutputFolder {
   /** Starts the journal: the scenario as written and the run plan, before any run finishes. */
   begin(header: JournalHeader, scenarioSource: string): void {
     writeFileSync(join(this.staging, 'scenario.yaml'), scenarioSource);
-    writeFileSync(join(this.staging, JOURNAL_FILE), journalHeader(header));
+    this.journal = new JournalWriter(header);
+    writeFileSync(join(this.staging, JOURNAL_FILE), this.journal.header);
+  }
+
+  private append(line: string): void {
+    appendFileSync(join(this.staging, JOURNAL_FILE), line);
+    this.journal!.wrote(line);
   }
 
   /** Appends the runs a later look of `seeds: auto` adds to the plan. */
   extend(runs: RunSpec[]): void {
-    appendFileSync(join(this.staging, JOURNAL_FILE), journalMoreRuns(runs));
+    this.append(this.journal!.more(runs));
   }
 
   /** Appends one finished run to the journal (its position in the plan, and its result). */
   record(index: number, result: RunResult): void {
-    appendFileSync(join(this.staging, JOURNAL_FILE), journalLine(index, result));
+    this.append(this.journal!.record(index, result));
     this.kept++;
   }
 

@@ -7,7 +7,8 @@
  * It carries what merge verifies: the build of retrystorm that made it (its version and a
  * digest of its code, tool-build.ts), a digest of the scenario as written, and a digest of
  * its own results, so an edited number, a result moved or copied, or shards of another
- * scenario or build are refused rather than folded in silently.
+ * scenario or build are refused rather than folded in silently. A run recovered from the
+ * journal of a killed run is marked so (`"fromJournal": true` in its result).
  */
 import { createHash } from 'node:crypto';
 import type { ExperimentResult, RunFailure } from './experiment.js';
@@ -16,7 +17,7 @@ import type { RunResult } from './run-one.js';
 import { toolBuild } from './tool-build.js';
 import type { AutoSeeds } from '../scenario/seed-count.js';
 
-export const RUNS_FORMAT = 'retrystorm-runs/3';
+export const RUNS_FORMAT = 'retrystorm-runs/4';
 
 export interface SavedRuns {
   format: typeof RUNS_FORMAT;
@@ -32,8 +33,16 @@ export interface SavedRuns {
   shard?: Shard;
   interrupted: boolean;
   failures: RunFailure[];
-  results: Array<{ index: number } & Omit<RunResult, 'wallS'>>;
+  results: SavedResult[];
 }
+
+/**
+ * A finished run as runs.json keeps it. `fromJournal`: the run was recovered from the journal
+ * of a run that did not finish (runs-journal.ts), not written by a run that did; it rides with
+ * the result (into the next runs.json, through `--reuse` and the next journal) so the mark is
+ * never lost, and is covered by the digest like the rest of the result.
+ */
+export type SavedResult = { index: number } & Omit<RunResult, 'wallS'> & { fromJournal?: true };
 
 const sha256 = (text: string) => `sha256:${createHash('sha256').update(text).digest('hex')}`;
 
