@@ -38,6 +38,7 @@ import { runSearch, SearchInterrupted, SearchRunFailed } from '../experiment/sea
 import { checkTippingExpectations } from '../experiment/expectations.js';
 import { searchText } from '../report/search-view.js';
 import { checkSeedFlag, chooseWorkers, loadInput, type Io } from './scenario-input.js';
+import { STDIN } from '../scenario/read-source.js';
 
 /** The least --max-run-memory takes: a calm run's start fits in it (a storm needs far more as it goes). */
 const MIN_RUN_MEMORY_BYTES = 1024 ** 2;
@@ -146,7 +147,7 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
   const baseResults = args.base === undefined ? undefined : readResultsFolder(args.base).results;
   const reuse = args.reuse === undefined ? undefined : reusableRuns(args.reuse, io, args.quiet ?? false);
   // Checked and locked before any simulation: an unusable --out is said now, not after the runs.
-  const folder = OutputFolder.claim(args.out ?? join('reports', loaded.base.name));
+  const folder = OutputFolder.claim(args.out ?? join('reports', loaded.base.name), { keep: args.scenario === STDIN ? [] : [args.scenario] });
   noteReplaced(folder, loaded.base.name, io);
   for (const orphan of folder.orphans()) {
     io.err(`note: ${relativeToCwd(orphan)} holds the finished runs of an earlier run that was killed; "retrystorm merge ${relativeToCwd(orphan)} --out DIR" writes them`);
