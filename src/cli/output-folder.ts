@@ -18,7 +18,7 @@
  */
 import { renderOutputs, type ReportOptions } from '../report/write.js';
 import type { ExperimentResult } from '../experiment/experiment.js';
-import { appendFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { OutputError, UsageError } from './errors.js';
 import type { RunSpec } from '../experiment/expand.js';
@@ -61,6 +61,10 @@ export class OutputFolder {
   private kept = 0;
   /** Chains each line of the journal on the one before (runs-journal.ts). */
   private journal: JournalWriter | undefined;
+  /** The journal's length in bytes: whole lines only. */
+  private journalBytes = 0;
+  /** A write failed part way and could not be cut back: the journal ends in a torn line. */
+  private journalTorn = false;
 
   private constructor(dir: string) {
     this.dir = dir;
@@ -175,10 +179,30 @@ export class OutputFolder {
     writeFileSync(join(this.staging, 'scenario.yaml'), scenarioSource);
     this.journal = new JournalWriter(header);
     writeFileSync(join(this.staging, JOURNAL_FILE), this.journal.header);
+    this.journalBytes = Buffer.byteLength(this.journal.header);
   }
 
+  /**
+   * Appends a line to the journal, whole or not at all: a write that fails part way (a full
+   * disk) is cut back to the last whole line, so that a line written later, once there is
+   * room, does not follow a torn one (the chain would break there, and the journal be refused
+   * from that line on). If it cannot be cut back, nothing more is appended: the torn line stays
+   * last, where a reader takes it for a kill's.
+   */
   private append(line: string): void {
-    appendFileSync(join(this.staging, JOURNAL_FILE), line);
+    const file = join(this.staging, JOURNAL_FILE);
+    if (this.journalTorn) throw new Error(`${file} could not be written to since an earlier write failed`);
+    try {
+      appendFileSync(file, line);
+    } catch (e) {
+      try {
+        truncateSync(file, this.journalBytes);
+      } catch {
+        this.journalTorn = true;
+      }
+      throw e;
+    }
+    this.journalBytes += Buffer.byteLength(line);
     this.journal!.wrote(line);
   }
 

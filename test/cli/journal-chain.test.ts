@@ -6,7 +6,7 @@
  * edit was merged, and --reuse turned it into a complete result with a fresh digest).
  * Processes are waited on by what they print, never by the clock.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -108,5 +108,37 @@ describe('a killed run\'s journal', () => {
     // The runs taken from the journal are marked; a run simulated here is not.
     expect(runs.results.filter((x: { fromJournal?: boolean }) => x.fromJournal === true)).toHaveLength(taken);
     expect(runs.results.filter((x: { fromJournal?: boolean }) => x.fromJournal === undefined)).toHaveLength(2 - taken);
+  });
+});
+
+// A write that fails part way, for real: a file-size limit (ulimit -f, in 1 KiB blocks) makes a
+// write past it stop short and fail with EFBIG, as a full disk stops one with ENOSPC (Node
+// ignores SIGXFSZ). The second record crosses the 2 KiB limit; the third, smaller, fits once
+// the torn second is cut back, and must not follow a torn line (the chain would break there
+// and the whole journal be refused).
+const PARTIAL_WRITE = `
+import { OutputFolder } from '${ROOT}/dist/src/cli/output-folder.js';
+import { parseJournal } from '${ROOT}/dist/src/experiment/runs-journal.js';
+import { readFileSync } from 'node:fs';
+const f = OutputFolder.claim(process.argv[2]);
+f.begin({ runs: [0, 1, 2].map((index) => ({ index, variant: 'a', point: 0, seed: 1 + index })), source: 'name: x\\n' }, 'name: x\\n');
+const result = (n) => ({ variant: 'a', point: 0, seed: 1, wallS: 0, pad: 'x'.repeat(n) });
+const tried = [];
+for (const [i, n] of [[0, 1200], [1, 1200], [2, 100]]) {
+  try { f.record(i, result(n)); tried.push('ok'); } catch (e) { tried.push(e.code ?? e.message); }
+}
+let merged;
+try { merged = parseJournal(readFileSync(f.staging + '/runs.ndjson', 'utf8'), 'runs.ndjson').results.map((r) => r.index); } catch (e) { merged = e.message; }
+f.release();
+console.log(JSON.stringify({ tried, merged }));
+`;
+
+describe.runIf(process.platform === 'linux')('a journal write that fails part way', () => {
+  it('is cut back to the last whole line, so a later record still chains', () => {
+    const script = join(dir, 'partial-write.mjs');
+    writeFileSync(script, PARTIAL_WRITE);
+    const r = spawnSync('bash', ['-c', 'ulimit -f 2 && exec "$0" "$1" "$2"', process.execPath, script, join(dir, 'limited')], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ tried: ['ok', 'EFBIG', 'ok'], merged: [0, 2] });
   });
 });
