@@ -36,11 +36,16 @@ function read(dir: string, name: string): string {
   throw new MergeError(resultFileProblem(join(dir, name), r));
 }
 
-/** A folder's runs: its runs.json, or the journal a killed run left in its staging folder. */
-function readRuns(dir: string): SavedRuns {
+/** The file a folder's runs are read from: its runs.json, or the journal a killed run left in its staging folder. */
+function runsFile(dir: string): string {
   const journal = join(dir, JOURNAL_FILE);
-  const useJournal = !existsSync(join(dir, 'runs.json')) && existsSync(journal);
-  const where = useJournal ? journal : join(dir, 'runs.json');
+  return !existsSync(join(dir, 'runs.json')) && existsSync(journal) ? journal : join(dir, 'runs.json');
+}
+
+/** A folder's runs, from runsFile. */
+function readRuns(dir: string): SavedRuns {
+  const where = runsFile(dir);
+  const useJournal = where === join(dir, JOURNAL_FILE);
   try {
     return useJournal ? parseJournal(read(dir, JOURNAL_FILE), where) : parseRuns(read(dir, 'runs.json'), where);
   } catch (e) {
@@ -116,7 +121,7 @@ const describeRun = (r: RunSpec) => `variant ${r.variant}, point ${r.point}, see
 
 /** Made by this build, from this scenario, and not edited since. */
 function verifyOrigin(dir: string, s: SavedRuns, source: string): void {
-  const file = join(dir, 'runs.json');
+  const file = runsFile(dir);
   if (s.tool !== toolBuild()) throw new OtherBuildError(file, String(s.tool), toolBuild());
   if (s.scenarioDigest !== scenarioDigest(source)) throw new MergeError(`${file} was made from another scenario than ${join(dir, 'scenario.yaml')} (their digests differ): was the scenario edited after the run?`);
   if (s.digest !== contentDigest(s.results, s.search)) throw new MergeError(`${file}: its results do not match its digest: they were edited after they were written; rerun what wrote the folder`);
@@ -126,7 +131,7 @@ function verifyOrigin(dir: string, s: SavedRuns, source: string): void {
 function checkResult(dir: string, s: SavedRuns, r: SavedRuns['results'][number], runs: RunSpec[]): void {
   checkPlace(dir, s, r, runs, 'result', 'run');
   const ok = typeof r.summary === 'object' && r.summary !== null && typeof r.summary.measures === 'object' && typeof r.columns === 'object' && Array.isArray(r.populations) && Array.isArray(r.faults) && Array.isArray(r.actions);
-  if (!ok) throw new MergeError(`${join(dir, 'runs.json')}: result ${r.index} is incomplete (it lacks its summary, columns, populations, faults or actions)`);
+  if (!ok) throw new MergeError(`${runsFile(dir)}: result ${r.index} is incomplete (it lacks its summary, columns, populations, faults or actions)`);
 }
 
 /**
@@ -140,7 +145,7 @@ function checkFailure(dir: string, s: SavedRuns, f: SavedRuns['failures'][number
 
 /** An entry of runs.json (a result, or a failure) names a planned run, of its own shard, by index and by what runs there. */
 function checkPlace(dir: string, s: SavedRuns, e: { index: number; variant: string; point: number; seed: number }, runs: RunSpec[], noun: string, runNoun: string): void {
-  const file = join(dir, 'runs.json');
+  const file = runsFile(dir);
   if (typeof e !== 'object' || e === null || !Number.isInteger(e.index) || e.index < 0 || e.index >= runs.length) {
     throw new MergeError(`${file}: a ${noun} has the index ${JSON.stringify((e as { index?: unknown })?.index)}, not one of the ${runs.length} planned runs (0 to ${runs.length - 1})`);
   }

@@ -135,6 +135,14 @@ describe('a chained journal', () => {
     expect(refusal(replanned)).toMatch(chainBreak(replanned, 2));
   });
 
+  it('names the journal, not a runs.json the folder lacks, when a chained record is not the plan\'s', () => {
+    // Written by a writer whose plan has 2 runs: run 3 is none of them (a bug, not an edit).
+    const w = new JournalWriter({ runs: x.runs.slice(0, 2), source: loaded.source });
+    const line = w.record(3, x.results[3]!);
+    const d = folder('unplanned', w.header + line);
+    expect(refusal(d)).toBe(`${join(d, JOURNAL_FILE)}: a result has the index 3, not one of the 2 planned runs (0 to 1)`);
+  });
+
   it('accepts a last line torn by a kill, up to the last whole record', () => {
     const lines = journalLines([3, 1, 0]);
     const torn = lines.slice(0, 3).join('') + lines[3].slice(0, Math.floor(lines[3].length / 2));
