@@ -35,9 +35,10 @@ import { EXIT, UsageError } from './errors.js';
 import { parseByteSize } from './byte-size.js';
 
 import { runSearch, SearchInterrupted, SearchRunFailed } from '../experiment/search/run-search.js';
-import { checkTippingExpectations } from '../experiment/expectations.js';
+import { withSearch } from '../experiment/search/with-search.js';
 import { searchText } from '../report/search-view.js';
 import { checkSeedFlag, chooseWorkers, loadInput, type Io } from './scenario-input.js';
+import { STDIN } from '../scenario/read-source.js';
 
 /** The least --max-run-memory takes: a calm run's start fits in it (a storm needs far more as it goes). */
 const MIN_RUN_MEMORY_BYTES = 1024 ** 2;
@@ -146,7 +147,7 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
   const baseResults = args.base === undefined ? undefined : readResultsFolder(args.base).results;
   const reuse = args.reuse === undefined ? undefined : reusableRuns(args.reuse, io, args.quiet ?? false);
   // Checked and locked before any simulation: an unusable --out is said now, not after the runs.
-  const folder = OutputFolder.claim(args.out ?? join('reports', loaded.base.name));
+  const folder = OutputFolder.claim(args.out ?? join('reports', loaded.base.name), { keep: args.scenario === STDIN ? [] : [args.scenario] });
   noteReplaced(folder, loaded.base.name, io);
   for (const orphan of folder.orphans()) {
     io.err(`note: ${relativeToCwd(orphan)} holds the finished runs of an earlier run that was killed; "retrystorm merge ${relativeToCwd(orphan)} --out DIR" writes them`);
@@ -201,14 +202,14 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
         bar.finished(r.index, result.summary.measures.attempts ?? 0);
       },
     });
-    // The scenario's search, after the runs: its batches depend on each other, so a shard
-    // cannot do its part of it; the unsharded run (or a separate `edge`) does.
+    // The scenario's search, after the runs: its batches depend on each other, so no shard
+    // can do a part of it; shard 1 of a split runs it whole, and merge takes its outcome.
     const search = loaded.search;
-    if (search && shard === undefined && !x.partial) {
-      if (!args.quiet) io.err(`searching ${search.parameter} for each variant's tipping point, at most ${search.budget} runs each`);
+    const searches = shard === undefined || shard.index === 1;
+    if (search && searches && !x.partial) {
+      if (!args.quiet) io.err(`searching ${search.parameter} for each variant's tipping point, at most ${search.budget} runs each${shard ? ` (in this shard, ${shard.index}/${shard.count}, for the whole split)` : ''}`);
       try {
-        x.search = await runSearch(loaded, search, { workers, seed: args.seed, signal: stop.signal, ...(memoryBytes !== undefined ? { runBudget: { memoryBytes } } : {}) });
-        x.expectations.push(...checkTippingExpectations(resolveMeasureReferences(loaded, MEASURES).expectations, x.search));
+        withSearch(x, await runSearch(loaded, search, { workers, seed: args.seed, signal: stop.signal, ...(memoryBytes !== undefined ? { runBudget: { memoryBytes } } : {}) }));
       } catch (e) {
         if (e instanceof SearchRunFailed) {
           // The runs' results are still written; the search has no outcome to add.
@@ -217,8 +218,8 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
         } else if (e instanceof SearchInterrupted) x.partial = true;
         else throw e;
       }
-    } else if (search && shard !== undefined && !args.quiet) {
-      io.err('note: the search: block is not run in a shard (each batch depends on the last); run it with "retrystorm edge"');
+    } else if (search && !searches && !args.quiet) {
+      io.err(`note: the search: block runs in shard 1/${shard!.count} (each batch depends on the last); merge takes its outcome from there`);
     }
   } catch (e) {
     // Finished runs stay in the staging folder's journal; an empty one is removed.

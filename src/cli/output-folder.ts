@@ -2,8 +2,8 @@
  * The results folder (`--out`) as one unit that is never lost and never mixed.
  *
  * - Checked before any simulation: a path that is empty, a file, under a file, not
- *   creatable or not writable, or a folder holding files that are not retrystorm results, is
- *   refused up front (a UsageError, exit 2) instead of after an hour of runs.
+ *   creatable or not writable, a folder holding files that are not retrystorm results, or
+ *   one that is or holds the current folder or the scenario being run, is refused up front (a UsageError, exit 2) instead of after an hour of runs.
  * - Locked: a lock file beside the folder (`.NAME.lock`, holding the writer's pid) refuses a
  *   second writer while the first is alive; a lock left by a process that is gone is taken over.
  * - Staged: everything is written into a staging folder beside it (`.NAME.partial-PID`) and
@@ -11,17 +11,18 @@
  *   experiment or the new one, never a mix; a write that fails (a full disk) leaves the
  *   previous folder untouched.
  * - Journaled: the scenario as written and the run plan go into the staging folder first,
- *   and each finished run is appended to its runs.ndjson as it finishes, so a kill, an
+ *   and each finished run is appended to its runs.ndjson as it finishes (each line's digest
+ *   chained on the one before, so an edited journal is refused), so a kill, an
  *   out-of-memory crash or a power cut keeps the finished runs: `retrystorm merge` reads a
  *   staging folder like a results folder (see experiment/runs-journal.ts).
  */
 import { renderOutputs, type ReportOptions } from '../report/write.js';
 import type { ExperimentResult } from '../experiment/experiment.js';
-import { appendFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { appendFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { OutputError, UsageError } from './errors.js';
 import type { RunSpec } from '../experiment/expand.js';
-import { journalHeader, journalLine, journalMoreRuns, JOURNAL_FILE, type JournalHeader } from '../experiment/runs-journal.js';
+import { JournalWriter, JOURNAL_FILE, type JournalHeader } from '../experiment/runs-journal.js';
 import type { RunResult } from '../experiment/run-one.js';
 
 /** Files a retrystorm results folder may hold: an existing folder with anything else is not ours to replace. */
@@ -58,6 +59,12 @@ export class OutputFolder {
   private readonly lock: string;
   private released = false;
   private kept = 0;
+  /** Chains each line of the journal on the one before (runs-journal.ts). */
+  private journal: JournalWriter | undefined;
+  /** The journal's length in bytes: whole lines only. */
+  private journalBytes = 0;
+  /** A write failed part way and could not be cut back: the journal ends in a torn line. */
+  private journalTorn = false;
 
   private constructor(dir: string) {
     this.dir = dir;
@@ -69,12 +76,14 @@ export class OutputFolder {
   /**
    * Checks `--out` and takes it: the folder's parent is created, the lock taken, the staging
    * folder made (which proves the place writable). Throws a UsageError saying what is wrong
-   * and what would do; nothing has been simulated yet.
+   * and what would do; nothing has been simulated yet. `keep`: files the results must not
+   * replace (the scenario being run).
    */
-  static claim(out: string): OutputFolder {
+  static claim(out: string, opts: { keep?: readonly string[] } = {}): OutputFolder {
     if (out.trim() === '') throw new UsageError('--out is empty (an unset variable in a script?): name the folder for the results, e.g. --out reports/mine');
     const dir = resolve(out);
     if (dir === dirname(dir)) throw new UsageError(`--out ${out} is the root of the file system: name a folder for the results`);
+    confine(out, dir, opts.keep ?? []);
     const f = new OutputFolder(dir);
     if (existsSync(dir)) {
       if (!statSync(dir).isDirectory()) throw new UsageError(`--out ${out} is a file, not a folder: name a folder for the results (it is created if needed)`);
@@ -168,17 +177,43 @@ export class OutputFolder {
   /** Starts the journal: the scenario as written and the run plan, before any run finishes. */
   begin(header: JournalHeader, scenarioSource: string): void {
     writeFileSync(join(this.staging, 'scenario.yaml'), scenarioSource);
-    writeFileSync(join(this.staging, JOURNAL_FILE), journalHeader(header));
+    this.journal = new JournalWriter(header);
+    writeFileSync(join(this.staging, JOURNAL_FILE), this.journal.header);
+    this.journalBytes = Buffer.byteLength(this.journal.header);
+  }
+
+  /**
+   * Appends a line to the journal, whole or not at all: a write that fails part way (a full
+   * disk) is cut back to the last whole line, so that a line written later, once there is
+   * room, does not follow a torn one (the chain would break there, and the journal be refused
+   * from that line on). If it cannot be cut back, nothing more is appended: the torn line stays
+   * last, where a reader takes it for a kill's.
+   */
+  private append(line: string): void {
+    const file = join(this.staging, JOURNAL_FILE);
+    if (this.journalTorn) throw new Error(`${file} could not be written to since an earlier write failed`);
+    try {
+      appendFileSync(file, line);
+    } catch (e) {
+      try {
+        truncateSync(file, this.journalBytes);
+      } catch {
+        this.journalTorn = true;
+      }
+      throw e;
+    }
+    this.journalBytes += Buffer.byteLength(line);
+    this.journal!.wrote(line);
   }
 
   /** Appends the runs a later look of `seeds: auto` adds to the plan. */
   extend(runs: RunSpec[]): void {
-    appendFileSync(join(this.staging, JOURNAL_FILE), journalMoreRuns(runs));
+    this.append(this.journal!.more(runs));
   }
 
   /** Appends one finished run to the journal (its position in the plan, and its result). */
   record(index: number, result: RunResult): void {
-    appendFileSync(join(this.staging, JOURNAL_FILE), journalLine(index, result));
+    this.append(this.journal!.record(index, result));
     this.kept++;
   }
 
@@ -224,6 +259,48 @@ export class OutputFolder {
       // Already gone: nothing to give up.
     }
   }
+}
+
+/**
+ * The results replace `--out` as a whole (a rename), so `--out` must not be, or hold, what the
+ * user is standing in or running: `--out .` (or `..`, or any folder above the current one)
+ * would take the current folder with it, and the scenario's own folder would take the
+ * scenario. Compared as real paths, so a link to the same place is the same place.
+ */
+function confine(out: string, dir: string, keep: readonly string[]): void {
+  const real = realPath(dir);
+  const cwd = realPath(process.cwd());
+  if (contains(real, cwd)) {
+    const where = real === cwd ? 'the folder you are in' : `a folder above the one you are in (${cwd})`;
+    throw new UsageError(`--out ${out} is ${where}: the results replace --out as a whole and would take it with them; name a folder for the results inside it, e.g. --out reports/mine`);
+  }
+  for (const file of keep) {
+    const held = realPath(resolve(file));
+    if (contains(real, held)) {
+      throw new UsageError(`--out ${out} holds the scenario ${file}: the results replace --out as a whole and would take the scenario with them; name another folder for the results, e.g. --out reports/mine`);
+    }
+  }
+}
+
+/** `p` with the part of it that exists resolved through links (what is not there yet, as written). */
+function realPath(p: string): string {
+  let existing = p;
+  const rest: string[] = [];
+  while (!existsSync(existing) && existing !== dirname(existing)) {
+    rest.unshift(basename(existing));
+    existing = dirname(existing);
+  }
+  try {
+    return join(realpathSync(existing), ...rest);
+  } catch {
+    return p;
+  }
+}
+
+/** Whether `p` is `folder` or inside it. */
+function contains(folder: string, p: string): boolean {
+  const r = relative(folder, p);
+  return r === '' || (r !== '..' && !r.startsWith(`..${sep}`) && !isAbsolute(r));
 }
 
 /** How long a lock without a pid in it counts as a writer starting up, not a dead one's. */

@@ -7,12 +7,13 @@
  * scenario, match their own digest, sit at indices of the plan that belong to their shard,
  * appear once, and (unless the shard says it was interrupted) be all of its share. A folder
  * that holds only the journal of a killed run (runs.ndjson) merges as an interrupted shard.
+ * The outcome of the scenario's search comes from the one folder that ran it (shard 1).
  */
 import { existsSync } from 'node:fs';
 import { readBounded } from '../scenario/bounded-read.js';
 import { RESULT_FILE_BYTES, resultFileProblem } from './result-file.js';
 import { join } from 'node:path';
-import { loadScenario } from '../scenario/load.js';
+import { loadScenario, type LoadedScenario } from '../scenario/load.js';
 import { contentDigest, parseRuns, scenarioDigest, type SavedRuns } from './runs-json.js';
 import { JOURNAL_FILE, parseJournal } from './runs-journal.js';
 import { inShard, type RunSpec } from './expand.js';
@@ -20,6 +21,8 @@ import { toolBuild } from './tool-build.js';
 import { assemble, type ExperimentResult, type RunFailure } from './experiment.js';
 import type { RunResult } from './run-one.js';
 import { IncompleteSplitError, MergeError, OtherBuildError } from './merge-error.js';
+import type { SearchOutcome } from './search/run-search.js';
+import { withSearch } from './search/with-search.js';
 
 /** Its error is defined in a module that imports nothing (for the command line) and re-exported here, beside what throws it. */
 export { MergeError };
@@ -33,11 +36,16 @@ function read(dir: string, name: string): string {
   throw new MergeError(resultFileProblem(join(dir, name), r));
 }
 
-/** A folder's runs: its runs.json, or the journal a killed run left in its staging folder. */
-function readRuns(dir: string): SavedRuns {
+/** The file a folder's runs are read from: its runs.json, or the journal a killed run left in its staging folder. */
+function runsFile(dir: string): string {
   const journal = join(dir, JOURNAL_FILE);
-  const useJournal = !existsSync(join(dir, 'runs.json')) && existsSync(journal);
-  const where = useJournal ? journal : join(dir, 'runs.json');
+  return !existsSync(join(dir, 'runs.json')) && existsSync(journal) ? journal : join(dir, 'runs.json');
+}
+
+/** A folder's runs, from runsFile. */
+function readRuns(dir: string): SavedRuns {
+  const where = runsFile(dir);
+  const useJournal = where === join(dir, JOURNAL_FILE);
   try {
     return useJournal ? parseJournal(read(dir, JOURNAL_FILE), where) : parseRuns(read(dir, 'runs.json'), where);
   } catch (e) {
@@ -84,24 +92,46 @@ export function mergeDirs(dirs: string[]): ExperimentResult {
     }
   }
   const loaded = loadScenario(source, join(dirs[0], 'scenario.yaml'));
-  return assemble(loaded, runs, results, failures, shards.some((s) => s.interrupted), undefined, undefined, shards[0].seedsAuto);
+  const x = assemble(loaded, runs, results, failures, shards.some((s) => s.interrupted), undefined, undefined, shards[0].seedsAuto);
+  const search = searchOf(dirs, shards, loaded);
+  if (search) withSearch(x, search);
+  return x;
+}
+
+/**
+ * The outcome of the scenario's search, from the one folder that ran it (the unsharded run,
+ * or shard 1 of a split): what the unsharded run would add to the merged result. None when
+ * the search did not run or finish (an interrupted shard 1).
+ */
+function searchOf(dirs: string[], shards: SavedRuns[], loaded: LoadedScenario): SearchOutcome | undefined {
+  const held = shards.flatMap((s, i) => (s.search === undefined ? [] : [{ dir: dirs[i], saved: s.search }]));
+  if (held.length === 0) return undefined;
+  const [{ dir, saved }] = held;
+  const file = join(dir, 'runs.json');
+  if (held.length > 1) throw new MergeError(`${file} and ${join(held[1].dir, 'runs.json')} both hold the outcome of the search: one folder of a split runs it (shard 1); rerun what wrote them`);
+  if (!loaded.search) throw new MergeError(`${file} holds the outcome of a search, but its scenario has no search: block: edited after the run?`);
+  const names = loaded.variants.map((v) => v.name);
+  const ok = typeof saved === 'object' && saved !== null && Number.isInteger(saved.seed) && Array.isArray(saved.variants) &&
+    saved.variants.length === names.length && saved.variants.every((v, k) => v?.variant === names[k] && typeof v.result === 'object' && v.result !== null && Array.isArray(v.result.tried));
+  if (!ok) throw new MergeError(`${file}: the outcome of the search is not one of this scenario's variants (${names.join(', ')}): edited after the run?`);
+  return { search: loaded.search, seed: saved.seed, variants: saved.variants };
 }
 
 const describeRun = (r: RunSpec) => `variant ${r.variant}, point ${r.point}, seed ${r.seed}`;
 
 /** Made by this build, from this scenario, and not edited since. */
 function verifyOrigin(dir: string, s: SavedRuns, source: string): void {
-  const file = join(dir, 'runs.json');
+  const file = runsFile(dir);
   if (s.tool !== toolBuild()) throw new OtherBuildError(file, String(s.tool), toolBuild());
   if (s.scenarioDigest !== scenarioDigest(source)) throw new MergeError(`${file} was made from another scenario than ${join(dir, 'scenario.yaml')} (their digests differ): was the scenario edited after the run?`);
-  if (s.digest !== contentDigest(s.results)) throw new MergeError(`${file}: its results do not match its digest: they were edited after they were written; rerun what wrote the folder`);
+  if (s.digest !== contentDigest(s.results, s.search)) throw new MergeError(`${file}: its results do not match its digest: they were edited after they were written; rerun what wrote the folder`);
 }
 
 /** A result must sit at an index of the plan that belongs to its shard, and be the run planned there. */
 function checkResult(dir: string, s: SavedRuns, r: SavedRuns['results'][number], runs: RunSpec[]): void {
   checkPlace(dir, s, r, runs, 'result', 'run');
   const ok = typeof r.summary === 'object' && r.summary !== null && typeof r.summary.measures === 'object' && typeof r.columns === 'object' && Array.isArray(r.populations) && Array.isArray(r.faults) && Array.isArray(r.actions);
-  if (!ok) throw new MergeError(`${join(dir, 'runs.json')}: result ${r.index} is incomplete (it lacks its summary, columns, populations, faults or actions)`);
+  if (!ok) throw new MergeError(`${runsFile(dir)}: result ${r.index} is incomplete (it lacks its summary, columns, populations, faults or actions)`);
 }
 
 /**
@@ -115,7 +145,7 @@ function checkFailure(dir: string, s: SavedRuns, f: SavedRuns['failures'][number
 
 /** An entry of runs.json (a result, or a failure) names a planned run, of its own shard, by index and by what runs there. */
 function checkPlace(dir: string, s: SavedRuns, e: { index: number; variant: string; point: number; seed: number }, runs: RunSpec[], noun: string, runNoun: string): void {
-  const file = join(dir, 'runs.json');
+  const file = runsFile(dir);
   if (typeof e !== 'object' || e === null || !Number.isInteger(e.index) || e.index < 0 || e.index >= runs.length) {
     throw new MergeError(`${file}: a ${noun} has the index ${JSON.stringify((e as { index?: unknown })?.index)}, not one of the ${runs.length} planned runs (0 to ${runs.length - 1})`);
   }

@@ -7,7 +7,8 @@
  * It carries what merge verifies: the build of retrystorm that made it (its version and a
  * digest of its code, tool-build.ts), a digest of the scenario as written, and a digest of
  * its own results, so an edited number, a result moved or copied, or shards of another
- * scenario or build are refused rather than folded in silently.
+ * scenario or build are refused rather than folded in silently. A run recovered from the
+ * journal of a killed run is marked so (`"fromJournal": true` in its result).
  */
 import { createHash } from 'node:crypto';
 import type { ExperimentResult, RunFailure } from './experiment.js';
@@ -15,8 +16,9 @@ import type { RunSpec, Shard } from './expand.js';
 import type { RunResult } from './run-one.js';
 import { toolBuild } from './tool-build.js';
 import type { AutoSeeds } from '../scenario/seed-count.js';
+import type { SearchOutcome } from './search/run-search.js';
 
-export const RUNS_FORMAT = 'retrystorm-runs/3';
+export const RUNS_FORMAT = 'retrystorm-runs/4';
 
 export interface SavedRuns {
   format: typeof RUNS_FORMAT;
@@ -24,7 +26,7 @@ export interface SavedRuns {
   tool: string;
   /** sha256 of the scenario file as written (scenario.yaml beside it). */
   scenarioDigest: string;
-  /** sha256 of `results` as serialized: any edit to a result changes it. */
+  /** sha256 of `results` as serialized (and of `search`, when there is one): any edit to a result changes it. */
   digest: string;
   runs: RunSpec[];
   /** The adaptive plan the runs followed (`seeds: auto`); absent for a fixed number of seeds. */
@@ -32,8 +34,24 @@ export interface SavedRuns {
   shard?: Shard;
   interrupted: boolean;
   failures: RunFailure[];
-  results: Array<{ index: number } & Omit<RunResult, 'wallS'>>;
+  /**
+   * The outcome of the scenario's search (its `search:` block), in the folder that ran it: the
+   * unsharded run, or shard 1 of a split (its batches depend on each other, so one shard runs
+   * it whole). Merge takes it from there. What was searched is the scenario's, not kept here.
+   */
+  search?: SavedSearch;
+  results: SavedResult[];
 }
+
+export type SavedSearch = Omit<SearchOutcome, 'search'>;
+
+/**
+ * A finished run as runs.json keeps it. `fromJournal`: the run was recovered from the journal
+ * of a run that did not finish (runs-journal.ts), not written by a run that did; it rides with
+ * the result (into the next runs.json, through `--reuse` and the next journal) so the mark is
+ * never lost, and is covered by the digest like the rest of the result.
+ */
+export type SavedResult = { index: number } & Omit<RunResult, 'wallS'> & { fromJournal?: true };
 
 const sha256 = (text: string) => `sha256:${createHash('sha256').update(text).digest('hex')}`;
 
@@ -41,9 +59,12 @@ export function scenarioDigest(source: string): string {
   return sha256(source);
 }
 
-export function contentDigest(results: SavedRuns['results']): string {
-  return sha256(JSON.stringify(results));
+export function contentDigest(results: SavedRuns['results'], search?: SavedSearch): string {
+  return digestOf(JSON.stringify(results), search);
 }
+
+/** The digest of the results' text, and of the search's outcome after it when there is one. */
+const digestOf = (resultsText: string, search: SavedSearch | undefined) => sha256(search ? `${resultsText}\n${JSON.stringify(search)}` : resultsText);
 
 /** The fields of runs.json before its results, in file order (`results` is written last). */
 type SavedHead = Omit<SavedRuns, 'results'>;
@@ -58,16 +79,18 @@ export function runsJson(x: ExperimentResult): string {
   // text, so they are serialized once and spliced in as the last field: the same bytes as
   // JSON.stringify of the whole object, without a second pass over them.
   const resultsText = JSON.stringify(results);
+  const search: SavedSearch | undefined = x.search && { seed: x.search.seed, variants: x.search.variants };
   const head: SavedHead = {
     format: RUNS_FORMAT,
     tool: toolBuild(),
     scenarioDigest: scenarioDigest(x.loaded.source),
-    digest: sha256(resultsText),
+    digest: digestOf(resultsText, search),
     runs: x.runs,
     ...(x.seeding ? { seedsAuto: autoOf(x.seeding) } : {}),
     ...(x.shard ? { shard: x.shard } : {}),
     interrupted: x.partial,
     failures: x.failures,
+    ...(search ? { search } : {}),
   };
   return `${JSON.stringify(head).slice(0, -1)},"results":${resultsText}}\n`;
 }

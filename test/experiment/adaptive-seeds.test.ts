@@ -19,7 +19,7 @@ import { aggregatePoint } from '../helpers/aggregates.js';
 import { summaryText } from '../helpers/outputs.js';
 import { writeOutputs } from '../../src/report/write.js';
 import { mergeDirs } from '../../src/experiment/merge.js';
-import { journalHeader, journalLine, journalMoreRuns, parseJournal } from '../../src/experiment/runs-journal.js';
+import { JournalWriter, parseJournal } from '../../src/experiment/runs-journal.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -190,11 +190,13 @@ describe('an experiment with seeds: auto', () => {
       writeOutputs(one, dir);
       expect(summaryText(mergeDirs([dir]))).toBe(summaryText(one));
       // A killed run's journal holds each later look's runs before their results: merge reads them.
+      const w = new JournalWriter({ runs: one.runs.slice(0, 8), seedsAuto: { start: 2, max: 8 }, source: loaded.source });
+      const written = (line: string) => (w.wrote(line), line);
       const journal = [
-        journalHeader({ runs: one.runs.slice(0, 8), seedsAuto: { start: 2, max: 8 }, source: loaded.source }),
-        ...one.results.slice(0, 8).map((r, i) => journalLine(i, r!)),
-        journalMoreRuns(one.runs.slice(8)),
-        ...one.results.slice(8).map((r, i) => journalLine(8 + i, r!)),
+        w.header,
+        ...one.results.slice(0, 8).map((r, i) => written(w.record(i, r!))),
+        written(w.more(one.runs.slice(8))),
+        ...one.results.slice(8).map((r, i) => written(w.record(8 + i, r!))),
       ].join('');
       const parsed = parseJournal(journal, 'runs.ndjson');
       expect(parsed.runs).toEqual(one.runs);
