@@ -226,7 +226,7 @@ describe('rankVariants: sweep points', () => {
   });
 
   it('makes "recovers up to" a threshold when recovery is not monotone in the swept duration', () => {
-    // The flagship's story-response: 2 of 3 seeds at 6m and at 12m, every seed at 1m and 30m.
+    // A response acted on late: 2 of 3 seeds at 6m and at 12m, every seed at 1m and 30m.
     // "Recovers up to 30m" beside "not recovered (2/3 seeds)" at 12m contradicted itself: a
     // failure at a shorter value caps it.
     const lengths = ['1m', '6m', '12m', '30m'];

@@ -154,7 +154,7 @@ describe('"recovers up to" in the verdict: a threshold', () => {
   });
 
   it('says where the baseline first stops recovering in every seed, whatever it does at longer lengths', () => {
-    // The flagship's story-response shape: 2 of 3 seeds at 6m, every seed at 12m again.
+    // A response acted on late: 2 of 3 seeds at 6m, every seed at 12m again.
     const r = results([swept('as-is', [1, 2 / 3, 1]), swept('budget', [1, 1, 1], { peakLoadMultiple: 1 })], { at: { [D]: '12m' } }, D);
     expect(r.ranking!.points[0].entries.map((e) => [e.variant, e.longestRecovered])).toEqual([['budget', '12m'], ['as-is', '1m']]);
     expect(verdictSentence(r)).toMatch(/, and it stops recovering between 1m and 6m of outage\.$/);

@@ -49,8 +49,8 @@ describe('scenarios/retry-storm.yaml: the defences', () => {
       for (const name of ['client-ceiling', 'admission-reserve', 'one-layer', 'remote-switch']) {
         expect(entry(name).values.recoveryTimeS, name).not.toBeNull();
         expect(entry(name).rank, name).toBeLessThan(entry('as-is').rank);
-        // Users are spared hours of outage: the baseline's perceived outage is 3 h 40 min.
-        expect(entry(name).outageSavedS!, name).toBeGreaterThan(3 * 60 * MINUTE);
+        // Users are spared hours of outage: the baseline's perceived outage is about 3 h 10 min.
+        expect(entry(name).outageSavedS!, name).toBeGreaterThan(2.5 * 60 * MINUTE);
       }
       // The remote switch only acts 20 minutes into the incident, 8 minutes after a 12-minute outage ends.
       expect(entry('remote-switch').values.recoveryTimeS!).toBeGreaterThanOrEqual(8 * MINUTE);
@@ -65,7 +65,8 @@ describe('scenarios/retry-storm.yaml: the defences', () => {
       expect(entry('spread-sync-flush').rank).toBeGreaterThan(entry('as-is').rank);
       expect(entry('spread-sync-flush').decidedBy).toBe('originalSuccessAfterFault');
       for (const name of ['spread-retry-after', 'spread-sync-flush']) {
-        expect(entry(name).values.recoveryTimeS, name).toBeNull();
+        // The storm ends as the baseline's does, hours later, when people have given up.
+        expect(entry(name).values.recoveryTimeS!, name).toBeGreaterThan(2.5 * 60 * MINUTE);
         expect(Math.abs(entry(name).outageSavedS!), name).toBeLessThan(5 * MINUTE);
       }
     });
