@@ -5,7 +5,7 @@
  * magnitude, said as such: every user action is at least one attempt, and retries add more.
  */
 import type { LoadedScenario } from '../scenario/load.js';
-import { meanRate } from '../scenario/arrival-profile.js';
+import { populationRates } from '../scenario/arrival-profile.js';
 import { bucketWidth } from '../model/simulate.js';
 import { expandRuns, inShard, type ExpandOptions, type Shard } from './expand.js';
 
@@ -36,7 +36,7 @@ export function estimate(loaded: LoadedScenario, opts: ExpandOptions & { shard?:
   for (const v of loaded.variants) {
     v.points.forEach((s, point) => {
       let actions = 0;
-      for (const pop of Object.values(s.clients)) actions += meanRate(pop.arrivals, s.horizon) * s.horizon;
+      for (const rate of populationRates(s.clients, s.horizon).values()) actions += rate * s.horizon;
       per.set(`${point}\u0000${v.name}`, { actions, buckets: Math.max(1, Math.ceil(s.horizon / bucketWidth(s) - 1e-9)) });
     });
   }

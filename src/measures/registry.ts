@@ -11,7 +11,7 @@ import { excessAttempts, peakLoadMultiple, peakRetryShare, retryShareAtPeak } fr
 import { attemptsPerAction, attemptsPerActionMax, attemptsPerActionP99 } from './amplification.js';
 import { attempts, meanQueueWaitS, utilisation, wastedWorkS, wastedWorkShare } from './work.js';
 import {
-  actionsAbandoned, actionsFailed, actionsOk, actionsStarted, actionsStayedAway, peopleLeft, answered400, answered426, answered429, deadLettered,
+  actionsAbandoned, actionsFailed, actionsOk, actionsStarted, actionsStayedAway, peopleLeft, journeysStarted, journeyCompletion, journeyTimeMean, answered400, answered426, answered429, deadLettered,
   futileRetryShare, goodputMean, originalSuccessAfterFault, retryShare, successRatio,
 } from './users.js';
 import {
@@ -60,6 +60,9 @@ export const BUILTIN_MEASURES = [
   actionsAbandoned,
   peopleLeft,
   actionsStayedAway,
+  journeysStarted,
+  journeyCompletion,
+  journeyTimeMean,
   deadLettered,
   answered400,
   answered426,

@@ -112,6 +112,46 @@ export const actionsStayedAway = count(
   { better: 'lower' },
 );
 
+export const journeysStarted = count(
+  'journeysStarted',
+  'journeys started',
+  'Journeys started (a journey is a chain of steps, arrivals kind after), counted on the population that starts them.',
+  (v) => v.users.journeysStarted,
+);
+
+export const journeyCompletion = defineMeasure({
+  key: 'journeyCompletion',
+  label: 'journeys completed',
+  doc: 'Of the journeys that ended (every step succeeded, or one failed), the share that completed: the person got through signup, login and every session refresh. Journeys still under way at the end of the run are not counted. null without journeys.',
+  unit: 'share',
+  better: 'higher',
+  aggregate: 'share',
+  scope: 'users',
+  perPopulation: true,
+  range: { min: 0, max: 1 },
+  tie: { absolute: 0.01 },
+  compute: (v) => {
+    const done = total(v.users.journeysCompleted);
+    const ended = done + total(v.users.journeysFailed);
+    return ended > 0 ? done / ended : null;
+  },
+});
+
+export const journeyTimeMean = defineMeasure({
+  key: 'journeyTimeMean',
+  label: 'journey time',
+  doc: 'Mean time from a journey\'s first step starting to its last step succeeding, over the journeys that completed (delays between steps included). null when none completed.',
+  unit: 'duration',
+  better: 'lower',
+  aggregate: 'mean',
+  scope: 'users',
+  perPopulation: true,
+  compute: (v) => {
+    const done = total(v.users.journeysCompleted);
+    return done > 0 ? total(v.users.journeyTimeS) / done : null;
+  },
+});
+
 /** Attempts answered with the status of one failure cause: the 4xx classes users meet. */
 function answered<const S extends number>(status: S, cause: FailureCause, what: string): MeasureDescriptor<`answered${S}`> {
   const c = FAILURE_CAUSES.indexOf(cause);

@@ -54,7 +54,9 @@ function profileSegments(a: Arrivals): Segment[] {
     case 'diurnal':
       return [seg(0, Infinity, a.mean * (1 + a.amplitude), a.amplitude === 0)];
     case 'closed':
-      // No open arrivals: a closed population's users act when their last action ends (clients.ts).
+    case 'after':
+      // No open arrivals: a closed population's users act when their last action ends, and a
+      // journey's step when its previous step succeeds (clients.ts).
       return [seg(0, Infinity, 0, true)];
   }
 }

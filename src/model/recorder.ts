@@ -24,8 +24,9 @@ const REFUSED_LOCALLY = FAILURE_CAUSES.indexOf('refused-locally');
 /** The open bucket's counters per population (firstTriesOk goes to the bucket of the send, so it is not here). */
 const C_ATTEMPTS = 0, C_FIRST_TRIES = 1, C_RETRIES = 2, C_FUTILE = 3, C_ATTEMPTS_OK = 4;
 const C_STARTED = 5, C_OK = 6, C_FAILED = 7, C_ABANDONED = 8, C_DEAD_LETTERED = 9, C_LEFT = 10, C_STAYED_AWAY = 11;
+const C_JOURNEYS = 12, C_JOURNEYS_DONE = 13, C_JOURNEYS_FAILED = 14, C_JOURNEY_TIME = 15;
 /** Failures by cause start here (index + cause index). */
-const C_FAILURES = 12;
+const C_FAILURES = 16;
 const COUNTERS = C_FAILURES + FAILURE_CAUSES.length;
 
 const NICE_BUCKETS = [1, 2, 5, 10, 15, 20, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 21600, 43200, 86400];
@@ -112,6 +113,7 @@ export class Recorder {
       attempts: f(), firstTries: f(), retries: f(), futileRetries: f(), attemptsOk: f(), firstTriesOk: f(),
       failures: FAILURE_CAUSES.map(f),
       actionsStarted: f(), actionsOk: f(), actionsFailed: f(), actionsAbandoned: f(), deadLettered: f(), peopleLeft: f(), actionsStayedAway: f(),
+      journeysStarted: f(), journeysCompleted: f(), journeysFailed: f(), journeyTimeS: f(),
     });
     this.pops = Array.from({ length: populations }, population);
     this.attemptsPerActionByPopulation = this.pops.map(() => [0]);
@@ -129,6 +131,7 @@ export class Recorder {
       detectedRetries: f(), detectionFalsePositives: f(),
       failures: FAILURE_CAUSES.map(f),
       actionsStarted: f(), actionsOk: f(), actionsFailed: f(), actionsAbandoned: f(), deadLettered: f(), peopleLeft: f(), actionsStayedAway: f(),
+      journeysStarted: f(), journeysCompleted: f(), journeysFailed: f(), journeyTimeS: f(),
       queueLen: f(), busySlots: f(), slots: f(),
       latencyP50S: f(), latencyP99S: f(), actionLatencyP50S: f(), actionLatencyP99S: f(),
       workS: f(), wastedWorkS: f(), lostAttempts: f(),
@@ -280,6 +283,18 @@ export class Recorder {
   /** An arrival of population `pop` fell on a person who was away: no action started. */
   stayedAway(now: number, pop: number): void {
     this.count(now, pop, C_STAYED_AWAY);
+  }
+
+  /** A journey starts with an action of population `pop`. */
+  journeyStarted(now: number, pop: number): void {
+    this.count(now, pop, C_JOURNEYS);
+  }
+
+  /** A journey started by population `pop` ended: complete after `timeS` seconds, or failed at a step. */
+  journeyEnded(now: number, pop: number, complete: boolean, timeS: number): void {
+    if (!complete) return this.count(now, pop, C_JOURNEYS_FAILED);
+    this.count(now, pop, C_JOURNEYS_DONE);
+    this.open[pop * COUNTERS + C_JOURNEY_TIME] += timeS;
   }
 
   /** A try refused before it was sent (breaker open, client-side throttling). */
@@ -477,6 +492,10 @@ function seriesOf(s: PopulationSeries, k: number): Float64Array {
     case C_DEAD_LETTERED: return s.deadLettered;
     case C_LEFT: return s.peopleLeft;
     case C_STAYED_AWAY: return s.actionsStayedAway;
+    case C_JOURNEYS: return s.journeysStarted;
+    case C_JOURNEYS_DONE: return s.journeysCompleted;
+    case C_JOURNEYS_FAILED: return s.journeysFailed;
+    case C_JOURNEY_TIME: return s.journeyTimeS;
     default: return s.failures[k - C_FAILURES];
   }
 }

@@ -44,12 +44,22 @@ export interface PopulationSeries {
   /** People who left the service after a failed action (behaviour.leave), and the actions they did not start while away. */
   peopleLeft: Float64Array;
   actionsStayedAway: Float64Array;
+  /**
+   * Journeys (steps chained by arrivals kind after), counted on the population that starts
+   * them: started; ended complete (the last step succeeded its last time) or failed (a step
+   * failed), when they ended; and the summed start-to-end time of the completed ones (s).
+   */
+  journeysStarted: Float64Array;
+  journeysCompleted: Float64Array;
+  journeysFailed: Float64Array;
+  journeyTimeS: Float64Array;
 }
 
 /** The population-level counters, in the order PopulationSeries and BucketSeries both hold them. */
 export const POPULATION_COUNTERS = [
   'attempts', 'firstTries', 'retries', 'futileRetries', 'attemptsOk', 'firstTriesOk',
   'actionsStarted', 'actionsOk', 'actionsFailed', 'actionsAbandoned', 'deadLettered', 'peopleLeft', 'actionsStayedAway',
+  'journeysStarted', 'journeysCompleted', 'journeysFailed', 'journeyTimeS',
 ] as const;
 
 /** Per-bucket series of one run. Every array has length `n`; bucket i covers [i*bucketS, (i+1)*bucketS). */
@@ -93,6 +103,11 @@ export interface BucketSeries {
   peopleLeft: Float64Array;
   /** Arrivals that fell on a person who was away, so no action started: the demand that failure drove off. */
   actionsStayedAway: Float64Array;
+  /** Journeys started, completed, failed, and the summed time of the completed ones (s): see PopulationSeries. */
+  journeysStarted: Float64Array;
+  journeysCompleted: Float64Array;
+  journeysFailed: Float64Array;
+  journeyTimeS: Float64Array;
   /** Time-averaged number of attempts waiting in the server's queue. */
   queueLen: Float64Array;
   /** Time-averaged number of busy server slots. */

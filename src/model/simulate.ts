@@ -8,7 +8,7 @@ import { RunBudgetExceeded } from '../engine/budget.js';
 import type { Scenario } from '../scenario/schema.js';
 import { Actions, Attempts, MAX_LAYERS } from './records.js';
 import { layerCount } from './client/population.js';
-import { meanRate } from '../scenario/arrival-profile.js';
+import { populationRates } from '../scenario/arrival-profile.js';
 import { Recorder, autoBucketS } from './recorder.js';
 import { Frontend } from './server/frontend.js';
 import { identities } from './server/request.js';
@@ -68,7 +68,7 @@ export const DEFAULT_RUN_BUDGET: RunBudget = {
  * a billion per action), and is stopped after a second or so instead of never ending.
  */
 export function eventsAtOneInstant(s: Scenario): number {
-  const actions = Object.values(s.clients).reduce((n, p) => n + meanRate(p.arrivals, s.horizon) * s.horizon, 0);
+  const actions = [...populationRates(s.clients, s.horizon).values()].reduce((n, r) => n + r * s.horizon, 0);
   return 1_000_000 + 100 * Math.ceil(actions);
 }
 

@@ -24,6 +24,9 @@ export function rateAt(a: Arrivals, t: number): number {
       return a.mean * (1 + a.amplitude * Math.cos((2 * Math.PI * (t - a.peakAt)) / a.period));
     case 'closed':
       return closedRateBound(a);
+    case 'after':
+      // Started by another population's successes, not by a profile of its own (populationRates).
+      return 0;
   }
 }
 
@@ -45,4 +48,25 @@ export function meanRate(a: Arrivals, horizon: number): number {
   let sum = 0;
   for (let i = 0; i < n; i++) sum += rateAt(a, ((i + 0.5) * horizon) / n);
   return sum / n;
+}
+
+/**
+ * Every population's average rate over [0, horizon]: its own profile's, or for a journey's
+ * step (kind after) the most its previous step can start: that step's rate times `repeat`
+ * (every previous action succeeding). For sizing and sanity limits, which want an upper bound.
+ */
+export function populationRates(clients: Record<string, { arrivals: Arrivals }>, horizon: number): Map<string, number> {
+  const out = new Map<string, number>();
+  const rate = (name: string, seen: Set<string>): number => {
+    const known = out.get(name);
+    if (known !== undefined) return known;
+    const a = clients[name]?.arrivals;
+    if (a === undefined || seen.has(name)) return 0; // a missing or circular step is refused by the semantic checks
+    seen.add(name);
+    const r = a.kind === 'after' ? rate(a.population, seen) * a.repeat : meanRate(a, horizon);
+    out.set(name, r);
+    return r;
+  };
+  for (const name of Object.keys(clients)) rate(name, new Set());
+  return out;
 }

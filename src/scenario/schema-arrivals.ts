@@ -4,7 +4,7 @@
  * (closed loop).
  */
 import { z } from 'zod';
-import { durationSchema, rateSchema, positiveInt } from './schema-primitives.js';
+import { durationSchema, rateSchema, positiveInt, name } from './schema-primitives.js';
 import { distributionSchema } from './schema-distributions.js';
 import { LIMITS } from './limits.js';
 
@@ -41,6 +41,14 @@ export const arrivalsSchema = z
     }).meta({
       description: 'A closed loop (the interactive users of a terminal system): the load follows the answers. Throughput is N / (R + Z) with R the response time and Z the mean think time, so slow answers slow the users down; at most `users` actions are in progress at once. Surge faults do not reach a closed population.',
     }),
-  ], { error: () => 'expected kind: constant, steps, ramp, diurnal or closed' })
-  .meta({ description: 'How user actions arrive: a Poisson process whose rate follows a profile (open loop: users come whatever the service does), or closed: a fixed number of users who wait and think.' });
+    z.strictObject({
+      kind: z.literal('after'),
+      population: name.meta({ description: 'The population whose successful actions start these: the previous step of a journey.' }),
+      delay: durationSchema('How long after the previous step succeeded this one starts: the person reading and typing, or a session\'s refresh period.').prefault('0s'),
+      repeat: positiveInt(100_000, 'times').default(1).meta({ description: 'How many times in a row this step runs, each `delay` after the one before succeeded: a session revalidated every 30 minutes for four hours is delay 30m, repeat 8. A failure ends the journey there.' }),
+    }).meta({
+      description: 'A step of a journey (signup, then login, then session refreshes): each action of `population` that succeeds starts one here, for the same person (client c there is client c mod `clients` here), `delay` later. The next step starts only after the previous one succeeded, so a failing step stops the journey and the steps after it see less traffic. A journey starts with an action of a population that is not a step, and completes when its last step has succeeded `repeat` times; journeyCompletion and journeyTimeMean measure it.',
+    }),
+  ], { error: () => 'expected kind: constant, steps, ramp, diurnal, closed or after' })
+  .meta({ description: 'How user actions arrive: a Poisson process whose rate follows a profile (open loop: users come whatever the service does), closed: a fixed number of users who wait and think, or after: the next step of a journey, started when a step of another population succeeds.' });
 

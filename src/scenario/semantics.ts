@@ -11,7 +11,7 @@ import { formatDuration } from './units.js';
 import type { SemanticProblem } from './semantic-problem.js';
 import { validateDistribution, distributionMean } from '../engine/distributions.js';
 import { toDistributionSpec } from './distribution-spec.js';
-import { meanRate } from './arrival-profile.js';
+import { meanRate, populationRates } from './arrival-profile.js';
 import { fairQueueCodelProblems, fairQueueProblems } from './semantics-fair-queue.js';
 import { actionProblems, partialFaultProblems, retryBreakerProblems } from './semantics-incidents.js';
 
@@ -37,6 +37,7 @@ export function semanticProblems(s: Scenario): SemanticProblem[] {
   let expectedActions = 0;
   /** Per population, in scenario order: the actions it is expected to start (surges included). */
   const actionsOf: number[] = [];
+  const rates = populationRates(s.clients, horizon);
   for (const [name, pop] of Object.entries(s.clients)) {
     const before = expectedActions;
     checkArrivals(pop.arrivals, ['clients', name, 'arrivals'], out);
@@ -49,7 +50,8 @@ export function semanticProblems(s: Scenario): SemanticProblem[] {
     const leave = pop.behaviour?.leave;
     if (leave) checkDistribution(leave.comeBackAfter, ['clients', name, 'behaviour', 'leave', 'comeBackAfter'], out);
     if (pop.peopleOf !== undefined) checkPeopleOf(s, name, pop.peopleOf, out);
-    const rate = meanRate(pop.arrivals, horizon);
+    if (pop.arrivals.kind === 'after') checkStep(s, name, pop.arrivals.population, out);
+    const rate = rates.get(name)!;
     if (Number.isFinite(rate)) expectedActions += rate * horizon; // not finite: a think time of mean 0, reported above
     // A surge adds (factor - 1) x the usual rate over its window; one to an absolute rate, at most that rate.
     for (const f of s.faults) {
@@ -229,6 +231,28 @@ function checkPeopleOf(s: Scenario, name: string, of: string, out: SemanticProbl
   if (pop.arrivals.kind === 'closed') return void out.push({ path, message: 'a closed population\'s users are its own people: peopleOf is for open populations' });
   const people = owner.arrivals.kind === 'closed' ? owner.arrivals.users : owner.clients;
   if (pop.clients > people) out.push({ path, message: `"${of}" has ${people} people and client c here is its person c: give this population at most ${people} clients` });
+}
+
+/**
+ * A journey's step follows another population of this scenario, without a cycle, and a
+ * population has at most one next step (so a journey is a line and "completed" means its
+ * last step succeeded).
+ */
+function checkStep(s: Scenario, name: string, previous: string, out: SemanticProblem[]): void {
+  const path = ['clients', name, 'arrivals', 'population'];
+  const others = Object.keys(s.clients).filter((n) => n !== name);
+  if (previous === name) return void out.push({ path, message: `a step cannot follow itself: repeat does that (repeat: 8 runs it 8 times in a row); name the previous step (${others.join(', ') || 'there is none'})` });
+  if (s.clients[previous] === undefined) return void out.push({ path, message: `no population named "${previous}" (the populations are ${others.join(', ') || 'none other'})` });
+  const rival = others.find((n) => n < name && s.clients[n].arrivals.kind === 'after' && (s.clients[n].arrivals as { population: string }).population === previous);
+  if (rival !== undefined) return void out.push({ path, message: `"${rival}" already follows "${previous}": a step has one next step (a journey is a line); make this one follow "${rival}"` });
+  const seen = new Set([name]);
+  for (let at = previous; ; ) {
+    if (seen.has(at)) return void out.push({ path, message: `the steps go round in a circle (${[...seen, at].join(' -> ')}): a journey must start with a population that is not a step` });
+    seen.add(at);
+    const a = s.clients[at]?.arrivals;
+    if (a === undefined || a.kind !== 'after') return;
+    at = a.population;
+  }
 }
 
 function checkArrivals(a: Arrivals, path: PropertyKey[], out: SemanticProblem[]): void {

@@ -22,7 +22,7 @@ export function makeRecord(horizonS: number, faults: FaultWindow[], bucketS = 10
   const pop = (): PopulationSeries => ({
     attempts: z(), firstTries: z(), retries: z(), futileRetries: z(), attemptsOk: z(), firstTriesOk: z(),
     failures: FAILURE_CAUSES.map(() => z()),
-    actionsStarted: z(), actionsOk: z(), actionsFailed: z(), actionsAbandoned: z(), deadLettered: z(), peopleLeft: z(), actionsStayedAway: z(),
+    actionsStarted: z(), actionsOk: z(), actionsFailed: z(), actionsAbandoned: z(), deadLettered: z(), peopleLeft: z(), actionsStayedAway: z(), journeysStarted: z(), journeysCompleted: z(), journeysFailed: z(), journeyTimeS: z(),
   });
   const cells = Math.max(1, Math.ceil(horizonS));
   const routes = Math.max(1, ...populations.map((p) => (p.route ?? 0) + 1));
@@ -33,7 +33,7 @@ export function makeRecord(horizonS: number, faults: FaultWindow[], bucketS = 10
       attempts: z(), firstTries: z(), retries: z(), futileRetries: z(), attemptsOk: z(), firstTriesOk: z(),
       detectedRetries: z(), detectionFalsePositives: z(),
       failures: FAILURE_CAUSES.map(() => z()),
-      actionsStarted: z(), actionsOk: z(), actionsFailed: z(), actionsAbandoned: z(), deadLettered: z(), peopleLeft: z(), actionsStayedAway: z(),
+      actionsStarted: z(), actionsOk: z(), actionsFailed: z(), actionsAbandoned: z(), deadLettered: z(), peopleLeft: z(), actionsStayedAway: z(), journeysStarted: z(), journeysCompleted: z(), journeysFailed: z(), journeyTimeS: z(),
       queueLen: z(), busySlots: z(), slots: z(), latencyP50S: z(), latencyP99S: z(), actionLatencyP50S: z(), actionLatencyP99S: z(),
       routeActionsOk: Array.from({ length: routes }, z), routeActionsFailed: Array.from({ length: routes }, z),
       dependencyCalls: [], dependencyRefused: [], workS: z(), wastedWorkS: z(), lostAttempts: z(),

@@ -121,7 +121,7 @@ const POPULATION: Rules<Population> = {
   role: 'read', // read by the measures, through the recorder's populations
   contract: 'read', // read by the partner measures only
   clients: 'read', // populationState draws the client of each action
-  arrivals: (a) => a.kind !== 'closed' || 'closed arrivals',
+  arrivals: (a) => (a.kind === 'closed' ? 'closed arrivals' : a.kind === 'after' ? 'a journey\'s step' : true),
   retry: (layer) => layerAllows(resolveLayer('app', layer)),
   layers: (layers) => {
     const names = Object.keys(layers);

@@ -188,7 +188,7 @@ ${faults}`;
     expect(problems).toEqual([expect.stringMatching(/^8:65 faults\[0\]\.population: "app" is a closed population/)]);
   });
 
-  it('names closed among the kinds', () => {
-    expect(positionedProblems(yaml('{ kind: shut }'))).toEqual([expect.stringMatching(/expected kind: constant, steps, ramp, diurnal or closed/)]);
+  it('names closed (and after) among the kinds', () => {
+    expect(positionedProblems(yaml('{ kind: shut }'))).toEqual([expect.stringMatching(/expected kind: constant, steps, ramp, diurnal, closed or after/)]);
   });
 });
