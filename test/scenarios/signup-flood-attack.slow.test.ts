@@ -2,7 +2,7 @@
 // auth provider's quota and login and session revalidation fail with it; defended, login
 // stays above 99% while signup is throttled.
 import { describe, it, expect } from 'vitest';
-import { run, runChanged, routeSuccess, withoutFlood, populationSuccess, populationSuccessIn } from './signup-flood-fixture.js';
+import { run, runChanged, routeSuccess, withoutFlood, populationSuccess, populationSuccessIn, populationMeasure } from './signup-flood-fixture.js';
 import { FAILURE_CAUSES } from '../../src/model/series.js';
 import { sum } from '../model/client/harness.js';
 
@@ -37,6 +37,23 @@ describe('scenarios/signup-flood.yaml', () => {
     // The budget keeps use below the quota: the provider never says 429, the 70% alert never fires.
     expect(auth.peakWindowUse).toBeLessThan(0.9);
     expect(auth.alerts.find((a) => a.threshold === 0.7)!.firstS).toBeNull();
+  });
+
+  it('a new user\'s journey (signup, a first login 10 s later, a session revalidation 30 minutes after): defended, 98% complete; undefended, 15%; failing over keeps logged-in users in but not new ones', () => {
+    const completion = (variant: string) => populationMeasure(run(variant).summary, 'signups', 'journeyCompletion')!;
+    expect(completion('defended')).toBeGreaterThan(0.97);
+    expect(completion('undefended')).toBeLessThan(0.25);
+    // Failing login and sessions over to local validation does nothing for signup, the journey's first step.
+    expect(completion('failover')).toBeGreaterThan(completion('undefended') + 0.1);
+    expect(completion('failover')).toBeLessThan(0.6);
+    expect(populationSuccess(run('failover').summary, 'sessions')).toBeGreaterThan(0.98);
+    // Without the flood, every journey that ends within the hour completes.
+    expect(populationMeasure(withoutFlood('undefended').summary, 'signups', 'journeyCompletion')).toBe(1);
+    // Each step follows the one before: a first login for each signup that succeeded 10 s earlier.
+    const { record } = run('defended');
+    const pop = (name: string) => record.series.populations[record.populations.findIndex((p) => p.name === name)];
+    const b = 10 / record.series.bucketS;
+    expect(sum(pop('first-logins').actionsStarted, b)).toBe(sum(pop('signups').actionsOk, 0, record.series.n - b));
   });
 
   it('simulate(defended), the attacker silent: the guard costs real users nothing', () => {

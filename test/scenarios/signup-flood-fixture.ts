@@ -71,3 +71,7 @@ export function populationSuccessIn(r: RunRecord, name: string, fromS: number, t
 /** A population's success ratio in a run's summary. */
 export const populationSuccess = (summary: ReturnType<typeof summarize>, name: string) =>
   summary.populations.find((p) => p.name === name)!.measures.successRatio!;
+
+/** One of a population's measures in a run's summary. */
+export const populationMeasure = (summary: ReturnType<typeof summarize>, name: string, key: string): number | null =>
+  (summary.populations.find((p) => p.name === name)!.measures as Record<string, number | null>)[key];

@@ -199,6 +199,27 @@ describe('a failover that opens on the provider\'s refusal rate (failover.when; 
     // The same 20 calls with minCalls 30: not enough calls to judge.
     expect(loginAfter(20, { ...when, minCalls: 30 })).toEqual({ outcome: OUTCOME_DEPENDENCY, failedOver: 0 });
   });
+
+  it('a single 429 does not open it; it opens within one window of the refused share crossing its threshold', () => {
+    const when = { refusedShare: 0.2, window: '10s', minCalls: 5 };
+    // 10 served, then one refused: a single 429 among 11 calls (9%) keeps login on the provider.
+    expect(loginAfter(11, when)).toEqual({ outcome: OUTCOME_DEPENDENCY, failedOver: 0 });
+    // Signup calls every 0.1 s against a quota of 10 a minute: from the 11th call (1.0 s) every
+    // call is refused, and the refused share of the last 10 s crosses 20% at the 13th call
+    // (3 of 13, 1.2 s). Login asks every 0.5 s from then on: the first that is failed over
+    // comes within one window (10 s) of that crossing.
+    const spec = dependencySchema.parse({ quota: { limit: 10, window: '1m' }, failover: { routes: ['login'], openFor: '1m', when } });
+    const d = new Dependency('auth', 0, spec, ['signup', 'login'], rec, stream(1, 'test'));
+    let openedAt = Infinity;
+    for (let i = 0; i < 400 && openedAt === Infinity; i++) {
+      const t = 0.1 * i;
+      d.call(SIGNUP, t);
+      if (i % 5 === 0 && t >= 1.2 && d.call(LOGIN, t) === OUTCOME_OK) openedAt = t;
+    }
+    expect(openedAt).toBeGreaterThanOrEqual(1.2);
+    expect(openedAt).toBeLessThanOrEqual(1.2 + 10);
+    expect(d.failedOver).toBe(1);
+  });
 });
 
 describe('a dependency\'s capacity (a connection pool)', () => {
