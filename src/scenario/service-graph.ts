@@ -9,6 +9,8 @@
 import type { Scenario, ServerSpec } from './schema.js';
 import { closest } from './problems.js';
 import type { PathSegment } from './raw-path.js';
+import { validateDistribution } from '../engine/distributions.js';
+import { toDistributionSpec } from './distribution-spec.js';
 
 /** The edge's name in the graph (the scenario's `server`), which a service cannot take. */
 export const EDGE_NAME = 'server';
@@ -53,6 +55,7 @@ export function serviceGraphProblems(s: Scenario): GraphProblem[] {
         const cpath: PathSegment[] = [...rpath, 'services', i, 'service'];
         if (!services.includes(c.service)) out.push({ path: cpath, message: unknownService(c.service, services) });
         else mine.push({ to: c.service, path: cpath });
+        out.push(...callProblems(c, [...rpath, 'services', i]));
       });
       if (rs.fanIn !== undefined) {
         if (rs.fanOut !== 'parallel') out.push({ path: [...rpath, 'fanIn'], message: 'fanIn (wait for the first k calls) needs fanOut: parallel; sequential calls all have to succeed' });
@@ -78,6 +81,24 @@ export function serviceGraphProblems(s: Scenario): GraphProblem[] {
   for (const [name] of servers) if (!state.has(name)) visit(name);
   s.faults.forEach((f, i) => {
     if ('service' in f && f.service !== undefined && !services.includes(f.service)) out.push({ path: ['faults', i, 'service'], message: unknownService(f.service, services) });
+  });
+  return out;
+}
+
+/**
+ * One call's own checks: its network delay must be a distribution the model can draw (as a
+ * service time must), and only its innermost layer, the one that sends attempts, can hedge
+ * (as for a client population).
+ */
+function callProblems(c: NonNullable<NonNullable<ServerSpec['routes']>[string]['services']>[number], path: PathSegment[]): GraphProblem[] {
+  const out: GraphProblem[] = [];
+  if (c.networkDelay) {
+    const why = validateDistribution(toDistributionSpec(c.networkDelay));
+    if (why) out.push({ path: [...path, 'networkDelay'], message: why });
+  }
+  const layers = Object.keys(c.layers ?? {});
+  layers.slice(0, -1).forEach((l) => {
+    if (c.layers![l].hedge) out.push({ path: [...path, 'layers', l, 'hedge'], message: `only the innermost layer (here "${layers.at(-1)}", the one that sends attempts) can hedge: move hedge there` });
   });
   return out;
 }
