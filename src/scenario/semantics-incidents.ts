@@ -6,20 +6,23 @@
  * the autoscaler's bounds must hold the starting size, a shedder of retries needs something
  * that detects them, and a retry breaker has no open state to configure.
  */
-import type { Scenario } from './schema.js';
+import type { Scenario, ServerSpec } from './schema.js';
 import { formatDuration } from './units.js';
 import { actionName } from './action-name.js';
 import type { SemanticProblem } from './semantic-problem.js';
 
 export function actionProblems(s: Scenario): SemanticProblem[] {
   const out: SemanticProblem[] = [];
-  const auto = s.server.autoscaler;
-  if (auto) {
-    const min = auto.min ?? s.server.instances;
-    if (min > s.server.instances) out.push({ path: ['server', 'autoscaler', 'min'], message: `the server starts with ${s.server.instances} instance(s), fewer than the autoscaler's min (${min})` });
-    if (auto.max < s.server.instances) out.push({ path: ['server', 'autoscaler', 'max'], message: `the server starts with ${s.server.instances} instance(s), more than the autoscaler's max (${auto.max})` });
-    if (auto.every <= 0) out.push({ path: ['server', 'autoscaler', 'every'], message: 'the evaluation interval must be longer than 0s' });
-    if (auto.metric === 'utilisation' && auto.target > 1) out.push({ path: ['server', 'autoscaler', 'target'], message: `a utilisation target is a busy share between 0 and 1 (got ${auto.target})` });
+  // The edge's autoscaler, and each service's (a service of the graph scales on its own).
+  const scaled: Array<[ServerSpec, PropertyKey[], string]> = [[s.server, ['server'], 'the server'], ...Object.entries(s.services ?? {}).map(([n, spec]): [ServerSpec, PropertyKey[], string] => [spec, ['services', n], `service ${n}`])];
+  for (const [spec, path, who] of scaled) {
+    const auto = spec.autoscaler;
+    if (!auto) continue;
+    const min = auto.min ?? spec.instances;
+    if (min > spec.instances) out.push({ path: [...path, 'autoscaler', 'min'], message: `${who} starts with ${spec.instances} instance(s), fewer than the autoscaler's min (${min})` });
+    if (auto.max < spec.instances) out.push({ path: [...path, 'autoscaler', 'max'], message: `${who} starts with ${spec.instances} instance(s), more than the autoscaler's max (${auto.max})` });
+    if (auto.every <= 0) out.push({ path: [...path, 'autoscaler', 'every'], message: 'the evaluation interval must be longer than 0s' });
+    if (auto.metric === 'utilisation' && auto.target > 1) out.push({ path: [...path, 'autoscaler', 'target'], message: `a utilisation target is a busy share between 0 and 1 (got ${auto.target})` });
   }
   s.server.stages.forEach((st, i) => {
     if (st.kind === 'shed' && st.retriesOnly && !s.server.stages.slice(0, i).some((x) => x.kind === 'retry-detection')) {

@@ -2,9 +2,9 @@
  * The checks that make `services:` a graph the model can run: every call names a service
  * that exists, the calls have no cycle (a request would call itself without end, and the
  * model builds a service's callers once), fan-in asks for no more calls than the route
- * makes, faults name services that exist, and what only the edge has (operators' actions,
- * the autoscaler) is not asked of a service. Each problem is positioned at the key that
- * causes it, with the names that would be right.
+ * makes, faults name services that exist, and each call's network delay can be drawn and
+ * only its innermost layer hedges. Each problem is positioned at the key that causes it, with
+ * the names that would be right.
  */
 import type { Scenario, ServerSpec } from './schema.js';
 import { closest } from './problems.js';
@@ -40,7 +40,6 @@ export function serviceGraphProblems(s: Scenario): GraphProblem[] {
   for (const [name, spec, path] of servers) {
     const mine: Array<{ to: string; path: PathSegment[] }> = [];
     edges.set(name, mine);
-    if (name !== EDGE_NAME && spec.autoscaler) out.push({ path: [...path, 'autoscaler'], message: 'the autoscaler acts on the server users call only, not yet on a service of the graph: remove it here' });
     for (const [route, rs] of Object.entries(spec.routes ?? {})) {
       const rpath: PathSegment[] = [...path, 'routes', route];
       const calls = rs.services ?? [];

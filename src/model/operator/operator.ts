@@ -12,14 +12,14 @@
  * the run; a scenario without actions schedules nothing here.
  */
 import type { Engine } from '../../engine/engine.js';
-import type { Scenario } from '../../scenario/schema.js';
+import type { Scenario, ServerSpec } from '../../scenario/schema.js';
 import type { ActionSpec, Trigger } from '../../scenario/schema-actions.js';
 import type { ActionTrigger, FiredAction } from '../series.js';
 import type { Recorder } from '../recorder.js';
 import { applyEffect, type Undo, type World } from './effects.js';
 import { signalReader, type SignalReader } from './signals.js';
 import { actionName } from '../../scenario/action-name.js';
-import { Autoscaler } from './autoscaler.js';
+import { Autoscaler, AUTOSCALER } from './autoscaler.js';
 
 const DEFAULT_EVERY_S = 10;
 
@@ -41,8 +41,8 @@ export class Operator {
   private readonly undos = new Map<string, Undo>();
   private readonly kCheck: number;
   private readonly kAct: number;
-  /** The server's autoscaler, if it has one: automation acting beside the people. */
-  private readonly autoscaler?: Autoscaler;
+  /** The autoscalers of the edge and of the services that have one: automation acting beside the people. */
+  private readonly autoscalers: Autoscaler[] = [];
 
   constructor(
     private readonly engine: Engine,
@@ -56,12 +56,18 @@ export class Operator {
     });
     this.kCheck = engine.on((i) => this.check(i));
     this.kAct = engine.on((i) => this.act(i));
+    const record = (f: FiredAction) => this.fired.push(f);
     const auto = s.server.autoscaler;
-    if (auto) this.autoscaler = new Autoscaler(engine, auto, s, world.server, rec, (f) => this.fired.push(f));
+    if (auto) this.autoscalers.push(new Autoscaler(engine, auto, s, world.server, rec, record, s.server.instances));
+    // Each service of the graph with an autoscaler of its own, in declaration order (graph.ts builds them so).
+    for (const svc of world.services ?? []) {
+      const a = svc.spec.autoscaler;
+      if (a) this.autoscalers.push(new Autoscaler(engine, a, s, svc.frontend, svc.rec, record, svc.spec.instances, `${AUTOSCALER} ${svc.name}`));
+    }
   }
 
   start(): void {
-    this.autoscaler?.start();
+    for (const a of this.autoscalers) a.start();
     this.armed.forEach((a, i) => {
       const t = a.spec.when;
       if (t.at !== undefined) {
@@ -119,6 +125,11 @@ function triggerRecord(t: Trigger, everyS: number, heldAtS: number, value: numbe
     heldAtS,
     value,
   };
+}
+
+/** The capacity a service of the graph may reach through its autoscaler (its frontend lays out that many instances). */
+export function serviceCapacityBounds(spec: ServerSpec): { maxInstances: number; maxSlots: number } {
+  return { maxInstances: Math.max(spec.instances, spec.autoscaler?.max ?? 0), maxSlots: spec.slots };
 }
 
 /** The capacity a run may reach through its scale actions and autoscaler (the frontend lays out that many instances and slots). */
