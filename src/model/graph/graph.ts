@@ -126,8 +126,8 @@ export class ServiceGraph {
       let deliver: (a: number) => void = () => {};
       const links = delays.some((d) => d !== undefined) ? new NetworkLinks(engine, b.attempts, b.actions, delays, (a) => deliver(a), b.clients.answer) : undefined;
       const frontend = new Frontend(engine, b.attempts, b.actions, b.rec, { ...s, server: b.spec, clients: Object.fromEntries(b.pops) }, b.ids, b.tierSeed, links ? links.answer : b.clients.answer, b.contract, {
-        // A service's own autoscaler may add instances (src/model/operator/): they are laid out from the start.
-        ...serviceCapacityBounds(b.spec),
+        // A service's own autoscaler and the scale actions on it may add instances and slots (src/model/operator/): laid out from the start.
+        ...serviceCapacityBounds(b.spec, b.name, s.actions),
         serviceCalls: (route) => this.callsOf(b.name, route),
         deadlineOf: b.clients.sendsDeadlines ? b.clients.deadlineOf : undefined,
         // Every caller passes its deadline down: cancellation travels with it (gRPC's context), so work nobody waits for is dropped.

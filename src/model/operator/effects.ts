@@ -13,7 +13,7 @@ import type { ServerSpec } from '../../scenario/schema.js';
 export interface World {
   server: Frontend;
   clients: Clients;
-  /** The services of the graph (src/model/graph/), when there are any: what a service's autoscaler scales. */
+  /** The services of the graph (src/model/graph/), when there are any: what an action or an autoscaler naming a service acts on. */
   services?: ReadonlyArray<ServiceTarget>;
 }
 
