@@ -177,7 +177,7 @@ export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}):
   });
   clients.send = server.arrive;
   scheduleFaults(engine, server, graph ? s.faults.filter((f) => !('service' in f) || f.service === undefined) : s.faults, seed);
-  const operator = new Operator(engine, s, { server, clients }, rec);
+  const operator = new Operator(engine, s, { server, clients, services: graph?.nodes }, rec);
   clients.start();
   operator.start();
 

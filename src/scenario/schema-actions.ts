@@ -123,6 +123,7 @@ export const actionSchema = z
   .strictObject({
     name: name.optional().meta({ description: 'Names the action in the results and for `undo` (default: its effect\'s kind and its position, e.g. block-1).' }),
     description: z.string().optional().meta({ description: 'What the people did and why, shown next to the results.' }),
+    service: name.optional().meta({ description: 'The service of the topology (a key of `services`) the action acts on, and whose signal a condition reads (its own queue, utilisation, error ratio, success of the calls into it, quota); default: the server users call. Not with block or remote-switch, which act on the users\' requests, nor with signal load, which is the users\' rate.' }),
     when: triggerSchema,
     do: effectSchema.meta({ description: 'The effect: what the action changes when it happens.' }),
   })

@@ -140,6 +140,19 @@ export const dependencySchema = z
   })
   .meta({ description: 'A downstream service (a database, an auth provider) that routes call.' });
 
+/** Random early detection on an instance's queue (src/model/server/red.ts, docs/traffic-policies.md). */
+export const redSchema = z
+  .strictObject({
+    minThreshold: z.number().min(0).max(LIMITS.queue).meta({ description: 'min_th: below this average queue length (attempts) nothing is dropped.' }),
+    maxThreshold: z.number().gt(0).max(LIMITS.queue).meta({ description: 'max_th: at or above this average queue length every arrival is dropped.' }),
+    maxP: z.number().gt(0).max(1).default(0.02).meta({ description: 'max_p: the drop probability as the average reaches maxThreshold (default 0.02, Floyd and Jacobson\'s simulations).' }),
+    weight: z.number().gt(0).max(1).default(0.002).meta({ description: 'w_q: the weight of each new queue length in the exponentially weighted average (default 0.002, the paper\'s).' }),
+  })
+  .refine((r) => r.minThreshold < r.maxThreshold, { message: 'minThreshold must be below maxThreshold (the paper suggests maxThreshold at least twice minThreshold)', path: ['maxThreshold'] })
+  .meta({
+    description: 'Random early detection on each instance\'s queue (Floyd and Jacobson, "Random Early Detection Gateways for Congestion Avoidance", IEEE/ACM ToN 1993): at each arrival an exponentially weighted average of the queue length is updated (decayed while the queue was empty); below minThreshold the attempt is let in, at or above maxThreshold it is dropped, between them it is dropped with pa = pb / (1 - count x pb), pb = maxP x (avg - minThreshold) / (maxThreshold - minThreshold), count the attempts let in since the last drop (the paper\'s uniform spacing of drops). A dropped attempt is refused at once with the overload answer (cause "shed"). The queue bound `queue` still applies behind it.',
+  });
+
 export const serverSchema = z.strictObject({
   routes: z
     .record(routeName, z.strictObject({
@@ -188,6 +201,7 @@ export const serverSchema = z.strictObject({
     })
     .optional()
     .meta({ description: 'Controlled delay on the queue (CoDel as in "Fail at Scale"): refuses (cause "shed") attempts queued longer than M while the queue stands, N otherwise. On with discipline adaptive-lifo; may be set for fifo too.' }),
+  red: redSchema.optional(),
   contention: z
     .strictObject({
       factor: z.number().min(0).meta({ description: 'alpha: how much slower service gets when every slot is busy.' }),

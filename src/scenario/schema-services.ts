@@ -10,6 +10,7 @@ import { name, routeName, positiveInt } from './schema-primitives.js';
 import { layerSchema } from './schema-clients.js';
 import { LIMITS } from './limits.js';
 import { DEFAULT_ROUTE } from './server-defaults.js';
+import { distributionSchema } from './schema-distributions.js';
 
 export const serviceCallSchema = z
   .strictObject({
@@ -21,7 +22,11 @@ export const serviceCallSchema = z
       .refine((r) => Object.keys(r).length <= LIMITS.layers, `at most ${LIMITS.layers} retry layers per call (a simulator limit: a call's state is kept per layer)`)
       .optional()
       .meta({ maxProperties: LIMITS.layers, description: 'Retry layers by name, outermost first, as for a client population.' }),
-    propagateDeadline: z.boolean().default(false).meta({
+    networkDelay: distributionSchema.optional().meta({
+    description:
+      'One-way network latency between the caller\'s instances and the called service (another zone, region or hop): each attempt of the call pays one draw on its way there and its answer another on the way back, so a round trip pays two. The call\'s timeouts, deadline and hedges count it; an attempt whose caller stopped waiting while it was on the wire is not delivered, and an answer that comes back after its caller stopped waiting is dropped. Default none.',
+  }),
+  propagateDeadline: z.boolean().default(false).meta({
       description:
         'Carry the caller\'s remaining deadline with the call, gRPC style: the call\'s layers never try or retry past it, every attempt carries it, and the called service drops queued work whose deadline has passed (or whose caller has cancelled) instead of serving it. The caller\'s deadline is the one its own request carried (from a client with identity.sendsDeadline, or from a call that propagated it). Off (the default), each hop retries on its own clock: the classic cross-tier amplification.',
     }),

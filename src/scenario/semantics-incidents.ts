@@ -1,25 +1,29 @@
 /**
  * Checks on what incidents are written with (operator actions, automation, partial faults,
  * the retry breaker) that need the rest of the scenario: the populations, routes,
- * dependencies, stages and instances named must exist, action names must be unique so that
+ * dependencies, stages and instances named must exist (on the service an action names, or
+ * the edge), action names must be unique so that
  * `undo` and the results can tell actions apart, a timed action must fall inside the run,
  * the autoscaler's bounds must hold the starting size, a shedder of retries needs something
  * that detects them, and a retry breaker has no open state to configure.
  */
-import type { Scenario } from './schema.js';
+import type { Scenario, ServerSpec } from './schema.js';
 import { formatDuration } from './units.js';
 import { actionName } from './action-name.js';
 import type { SemanticProblem } from './semantic-problem.js';
 
 export function actionProblems(s: Scenario): SemanticProblem[] {
   const out: SemanticProblem[] = [];
-  const auto = s.server.autoscaler;
-  if (auto) {
-    const min = auto.min ?? s.server.instances;
-    if (min > s.server.instances) out.push({ path: ['server', 'autoscaler', 'min'], message: `the server starts with ${s.server.instances} instance(s), fewer than the autoscaler's min (${min})` });
-    if (auto.max < s.server.instances) out.push({ path: ['server', 'autoscaler', 'max'], message: `the server starts with ${s.server.instances} instance(s), more than the autoscaler's max (${auto.max})` });
-    if (auto.every <= 0) out.push({ path: ['server', 'autoscaler', 'every'], message: 'the evaluation interval must be longer than 0s' });
-    if (auto.metric === 'utilisation' && auto.target > 1) out.push({ path: ['server', 'autoscaler', 'target'], message: `a utilisation target is a busy share between 0 and 1 (got ${auto.target})` });
+  // The edge's autoscaler, and each service's (a service of the graph scales on its own).
+  const scaled: Array<[ServerSpec, PropertyKey[], string]> = [[s.server, ['server'], 'the server'], ...Object.entries(s.services ?? {}).map(([n, spec]): [ServerSpec, PropertyKey[], string] => [spec, ['services', n], `service ${n}`])];
+  for (const [spec, path, who] of scaled) {
+    const auto = spec.autoscaler;
+    if (!auto) continue;
+    const min = auto.min ?? spec.instances;
+    if (min > spec.instances) out.push({ path: [...path, 'autoscaler', 'min'], message: `${who} starts with ${spec.instances} instance(s), fewer than the autoscaler's min (${min})` });
+    if (auto.max < spec.instances) out.push({ path: [...path, 'autoscaler', 'max'], message: `${who} starts with ${spec.instances} instance(s), more than the autoscaler's max (${auto.max})` });
+    if (auto.every <= 0) out.push({ path: [...path, 'autoscaler', 'every'], message: 'the evaluation interval must be longer than 0s' });
+    if (auto.metric === 'utilisation' && auto.target > 1) out.push({ path: [...path, 'autoscaler', 'target'], message: `a utilisation target is a busy share between 0 and 1 (got ${auto.target})` });
   }
   s.server.stages.forEach((st, i) => {
     if (st.kind === 'shed' && st.retriesOnly && !s.server.stages.slice(0, i).some((x) => x.kind === 'retry-detection')) {
@@ -27,20 +31,30 @@ export function actionProblems(s: Scenario): SemanticProblem[] {
     }
   });
   const pops = Object.keys(s.clients);
-  const routes = new Set<string>([...Object.values(s.clients).map((p) => p.identity.route), ...Object.keys(s.server.routes ?? {})]);
-  const deps = Object.entries(s.server.dependencies ?? {});
   const names = s.actions.map((a, i) => actionName(a, i));
-  const stageKinds = new Set<string>([
-    ...s.server.stages.map((st) => st.kind),
-    ...s.actions.flatMap((a) => (a.do.kind === 'add-stage' ? [a.do.stage.kind] : a.do.kind === 'replace-stage' ? [a.do.with.kind] : [])),
-  ]);
   const list = (xs: Iterable<string>) => [...xs].join(', ') || 'none';
+  const targets = new Map<string | undefined, ActionTarget | undefined>();
+  const targetOf = (service: string | undefined) => {
+    if (!targets.has(service)) targets.set(service, actionTarget(s, service));
+    return targets.get(service);
+  };
 
   s.actions.forEach((a, i) => {
     const at = (...p: PropertyKey[]) => ['actions', i, ...p];
     const problem = (path: PropertyKey[], message: string) => out.push({ path, message });
     if (names.indexOf(names[i]) !== i) {
       problem(a.name !== undefined ? at('name') : at('do', 'kind'), `another action is already called "${names[i]}": give each action its own name (undo and the results refer to actions by name)`);
+    }
+    const target = targetOf(a.service);
+    if (target === undefined) {
+      const services = Object.keys(s.services ?? {});
+      problem(at('service'), services.length ? `no service "${a.service}" (services: ${list(services)}); leave service out to act on the server users call` : `no service "${a.service}": the scenario has no services; leave service out to act on the server users call`);
+      return;
+    }
+    const { routes, deps, stageKinds, spec, who } = target;
+    if (a.service !== undefined) {
+      if (a.do.kind === 'block' || a.do.kind === 'remote-switch') problem(at('service'), `a ${a.do.kind} acts on the users' requests, at the server they call: leave service out`);
+      if (a.when.signal === 'load') problem(at('when', 'signal'), "signal load is the users' rate against their declared one, read at the server they call: for a service, watch its queue, utilisation or error-ratio");
     }
 
     const t = a.when;
@@ -52,7 +66,7 @@ export function actionProblems(s: Scenario): SemanticProblem[] {
       if (t.dependency !== undefined && !withQuota.includes(t.dependency)) {
         problem(at('when', 'dependency'), `no dependency "${t.dependency}" with a quota (with a quota: ${list(withQuota)})`);
       } else if (t.dependency === undefined && withQuota.length !== 1) {
-        problem(at('when', 'signal'), withQuota.length === 0 ? 'signal quota needs a dependency with a quota, and the server has none' : `several dependencies have a quota (${list(withQuota)}): say which with dependency`);
+        problem(at('when', 'signal'), withQuota.length === 0 ? `signal quota needs a dependency with a quota, and ${who} has none` : `several dependencies have a quota (${list(withQuota)}): say which with dependency`);
       }
     }
 
@@ -61,7 +75,7 @@ export function actionProblems(s: Scenario): SemanticProblem[] {
       if (name !== undefined && !pops.includes(name)) problem(at('do', key), `no client population "${name}" (the populations are: ${list(pops)})`);
     };
     const needStage = (kind: string | undefined, key: string) => {
-      if (kind !== undefined && !stageKinds.has(kind)) problem(at('do', key), `no stage of kind ${kind} in the pipeline (server.stages has: ${list(s.server.stages.map((st) => st.kind))}; an add-stage action can add one)`);
+      if (kind !== undefined && !stageKinds.has(kind)) problem(at('do', key), `no stage of kind ${kind} in the pipeline (${a.service === undefined ? 'server' : `services.${a.service}`}.stages has: ${list(spec.stages.map((st) => st.kind))}; an add-stage action can add one)`);
     };
     switch (e.kind) {
       case 'block':
@@ -98,6 +112,35 @@ export function actionProblems(s: Scenario): SemanticProblem[] {
     }
   });
   return out;
+}
+
+/** What an action acts on: the edge (service undefined) or a service of the graph, with what it may name. */
+interface ActionTarget {
+  spec: ServerSpec;
+  who: string;
+  routes: Set<string>;
+  deps: Array<[string, NonNullable<ServerSpec['dependencies']>[string]]>;
+  /** Stage kinds its pipeline has, or that an action on it adds. */
+  stageKinds: Set<string>;
+}
+
+function actionTarget(s: Scenario, service: string | undefined): ActionTarget | undefined {
+  const spec = service === undefined ? s.server : s.services && Object.hasOwn(s.services, service) ? s.services[service] : undefined;
+  if (spec === undefined) return undefined;
+  // The routes requests reach it on: the users' (the edge), or the calls into it (a service), and its own routes' settings.
+  const reaching = service === undefined
+    ? Object.values(s.clients).map((p) => p.identity.route)
+    : [s.server, ...Object.values(s.services ?? {})].flatMap((caller) => Object.values(caller.routes ?? {}).flatMap((r) => (r.services ?? []).filter((c) => c.service === service).map((c) => c.route)));
+  return {
+    spec,
+    who: service === undefined ? 'the server' : `service ${service}`,
+    routes: new Set<string>([...reaching, ...Object.keys(spec.routes ?? {})]),
+    deps: Object.entries(spec.dependencies ?? {}),
+    stageKinds: new Set<string>([
+      ...spec.stages.map((st) => st.kind),
+      ...s.actions.filter((a) => a.service === service).flatMap((a) => (a.do.kind === 'add-stage' ? [a.do.stage.kind] : a.do.kind === 'replace-stage' ? [a.do.with.kind] : [])),
+    ]),
+  };
 }
 
 /**
@@ -141,8 +184,11 @@ export function partialFaultProblems(s: Scenario): SemanticProblem[] {
   });
   s.actions.forEach((a, i) => {
     if (a.do.kind !== 'restart') return;
-    if (a.do.instance !== undefined && a.do.instance >= s.server.instances) {
-      out.push({ path: ['actions', i, 'do', 'instance'], message: `no instance ${a.do.instance}: the server has ${s.server.instances} instance(s), numbered from 0 to ${s.server.instances - 1}` });
+    // The service it restarts (an unknown one is actionProblems' to report).
+    const server = a.service === undefined ? s.server : s.services && Object.hasOwn(s.services, a.service) ? s.services[a.service] : undefined;
+    if (server !== undefined && a.do.instance !== undefined && a.do.instance >= server.instances) {
+      const who = a.service === undefined ? 'the server' : `service ${a.service}`;
+      out.push({ path: ['actions', i, 'do', 'instance'], message: `no instance ${a.do.instance}: ${who} has ${server.instances} instance(s), numbered from 0 to ${server.instances - 1}` });
     }
   });
   return out;

@@ -2,13 +2,15 @@
  * The checks that make `services:` a graph the model can run: every call names a service
  * that exists, the calls have no cycle (a request would call itself without end, and the
  * model builds a service's callers once), fan-in asks for no more calls than the route
- * makes, faults name services that exist, and what only the edge has (operators' actions,
- * the autoscaler) is not asked of a service. Each problem is positioned at the key that
- * causes it, with the names that would be right.
+ * makes, faults name services that exist, and each call's network delay can be drawn and
+ * only its innermost layer hedges. Each problem is positioned at the key that causes it, with
+ * the names that would be right.
  */
 import type { Scenario, ServerSpec } from './schema.js';
 import { closest } from './problems.js';
 import type { PathSegment } from './raw-path.js';
+import { validateDistribution } from '../engine/distributions.js';
+import { toDistributionSpec } from './distribution-spec.js';
 
 /** The edge's name in the graph (the scenario's `server`), which a service cannot take. */
 export const EDGE_NAME = 'server';
@@ -38,7 +40,6 @@ export function serviceGraphProblems(s: Scenario): GraphProblem[] {
   for (const [name, spec, path] of servers) {
     const mine: Array<{ to: string; path: PathSegment[] }> = [];
     edges.set(name, mine);
-    if (name !== EDGE_NAME && spec.autoscaler) out.push({ path: [...path, 'autoscaler'], message: 'the autoscaler acts on the server users call only, not yet on a service of the graph: remove it here' });
     for (const [route, rs] of Object.entries(spec.routes ?? {})) {
       const rpath: PathSegment[] = [...path, 'routes', route];
       const calls = rs.services ?? [];
@@ -53,6 +54,7 @@ export function serviceGraphProblems(s: Scenario): GraphProblem[] {
         const cpath: PathSegment[] = [...rpath, 'services', i, 'service'];
         if (!services.includes(c.service)) out.push({ path: cpath, message: unknownService(c.service, services) });
         else mine.push({ to: c.service, path: cpath });
+        out.push(...callProblems(c, [...rpath, 'services', i]));
       });
       if (rs.fanIn !== undefined) {
         if (rs.fanOut !== 'parallel') out.push({ path: [...rpath, 'fanIn'], message: 'fanIn (wait for the first k calls) needs fanOut: parallel; sequential calls all have to succeed' });
@@ -78,6 +80,24 @@ export function serviceGraphProblems(s: Scenario): GraphProblem[] {
   for (const [name] of servers) if (!state.has(name)) visit(name);
   s.faults.forEach((f, i) => {
     if ('service' in f && f.service !== undefined && !services.includes(f.service)) out.push({ path: ['faults', i, 'service'], message: unknownService(f.service, services) });
+  });
+  return out;
+}
+
+/**
+ * One call's own checks: its network delay must be a distribution the model can draw (as a
+ * service time must), and only its innermost layer, the one that sends attempts, can hedge
+ * (as for a client population).
+ */
+function callProblems(c: NonNullable<NonNullable<ServerSpec['routes']>[string]['services']>[number], path: PathSegment[]): GraphProblem[] {
+  const out: GraphProblem[] = [];
+  if (c.networkDelay) {
+    const why = validateDistribution(toDistributionSpec(c.networkDelay));
+    if (why) out.push({ path: [...path, 'networkDelay'], message: why });
+  }
+  const layers = Object.keys(c.layers ?? {});
+  layers.slice(0, -1).forEach((l) => {
+    if (c.layers![l].hedge) out.push({ path: [...path, 'layers', l, 'hedge'], message: `only the innermost layer (here "${layers.at(-1)}", the one that sends attempts) can hedge: move hedge there` });
   });
   return out;
 }

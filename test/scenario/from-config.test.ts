@@ -134,9 +134,35 @@ describe('a gRPC service config', () => {
     }
   });
 
-  it('refuses hedging at its position', () => {
+  it('refuses a methodConfig with both a retryPolicy and a hedgingPolicy at its position (gRFC A6: one or the other)', () => {
     expect(problems('{ from: { grpc: grpc-hedging.json } }')).toEqual([
-      'grpc-hedging.json:12:7 methodConfig.hedgingPolicy: hedgingPolicy is not supported: the simulator retries after a failure, it does not send hedged copies (read for clients.app.layers.proxy.from)',
+      'grpc-hedging.json:12:7 methodConfig.hedgingPolicy: a methodConfig has a retryPolicy or a hedgingPolicy, not both (gRFC A6: "Only one of retryPolicy or hedgingPolicy may be set"): remove one (read for clients.app.layers.proxy.from)',
+    ]);
+  });
+
+  it("means A6's own hedging example: one try, hedged 3 times 0.5 s apart, UNAVAILABLE (INTERNAL and ABORTED never sent) as its retryOn, the method timeout as its deadline", () => {
+    expect(layerOf('{ from: { grpc: grpc-hedging-policy.json, service: helloworld.Greeter } }')).toMatchObject({
+      maxAttempts: 1,
+      hedge: { delay: 0.5, maxHedges: 3, budget: 1 },
+      retryOn: ['reset', 503],
+      deadline: 10,
+      retryAfter: { mode: 'exact' },
+    });
+  });
+
+  it('sends every hedge at once without a hedgingDelay, and caps maxAttempts at 5 (4 hedges)', () => {
+    expect(layerOf('{ from: { grpc: grpc-hedging-policy.json, service: helloworld.AllAtOnce } }')).toMatchObject({
+      maxAttempts: 1,
+      hedge: { delay: 0, maxHedges: 4, budget: 1 },
+      retryOn: ['reset', 503, 429],
+    });
+  });
+
+  it('refuses a hedgingPolicy A6 does not allow, field by field at its position', () => {
+    expect(problems('{ from: { grpc: grpc-hedging-policy.json, service: helloworld.Broken } }')).toEqual([
+      'grpc-hedging-policy.json:22:24 methodConfig.hedgingPolicy.maxAttempts: maxAttempts must be a whole number, 2 or more (got 1) (read for clients.app.layers.proxy.from)',
+      'grpc-hedging-policy.json:23:25 methodConfig.hedgingPolicy.hedgingDelay: hedgingDelay must be a duration in seconds, 0 or more, written like "0.5s" (got -1s) (read for clients.app.layers.proxy.from)',
+      'grpc-hedging-policy.json:24:32 methodConfig.hedgingPolicy.nonFatalStatusCodes: nonFatalStatusCodes must not be empty (gRFC A6) (read for clients.app.layers.proxy.from)',
     ]);
   });
 });

@@ -106,12 +106,13 @@ describe('services: a graph of servers', () => {
     ]);
   });
 
-  it('refuses a service route calling a dependency the service does not declare, and an autoscaler on a service', () => {
+  it('refuses a service route calling a dependency the service does not declare, and a service autoscaler whose bounds do not hold its size', () => {
     expectProblems(scenario({ 24: '    serviceTime: { kind: constant, value: 5ms }\n    routes: { default: { calls: [cache] } }' }), [
       { line: 25, col: 34, path: 'services.db.routes.default.calls[0]', message: /^no dependency named "cache" \(db declares none under services\.db\.dependencies\)$/ },
     ]);
-    expectProblems(scenario({ 23: '    slots: 10\n    autoscaler: { metric: utilisation, target: 0.6, min: 1, max: 4 }' }), [
-      { line: 24, col: 17, path: 'services.db.autoscaler', message: /^the autoscaler acts on the server users call only/ },
+    expect(() => loadScenario(scenario({ 23: '    slots: 10\n    autoscaler: { metric: utilisation, target: 0.6, min: 1, max: 4 }' }), 's.yaml')).not.toThrow();
+    expectProblems(scenario({ 23: '    slots: 10\n    autoscaler: { metric: utilisation, target: 0.6, min: 2, max: 4 }' }), [
+      { line: 24, col: 58, path: 'services.db.autoscaler.min', message: /^service db starts with 1 instance\(s\), fewer than the autoscaler's min \(2\)$/ },
     ]);
   });
 

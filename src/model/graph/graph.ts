@@ -26,6 +26,11 @@ import { scheduleFaults } from '../faults.js';
 import type { ServiceCalls } from '../server/instance.js';
 import { RouteCalls, type CallTarget } from './route-calls.js';
 import { IDENTITY_DEFAULTS } from '../../scenario/server-defaults.js';
+import { sampler } from '../../engine/distributions.js';
+import { stream } from '../../engine/rng.js';
+import { toDistributionSpec } from '../../scenario/distribution-spec.js';
+import { NetworkLinks, type DelayOf } from './network.js';
+import { serviceCapacityBounds } from '../operator/operator.js';
 
 /** The edge's name in the graph: the scenario's `server`. */
 export const EDGE = 'server';
@@ -113,13 +118,23 @@ export class ServiceGraph {
     for (const b of built) if (b) this.callersOf.set(b.name, { clients: b.clients, actions: b.actions, callers: b.callers });
     for (const b of built) {
       if (!b) continue;
-      const frontend = new Frontend(engine, b.attempts, b.actions, b.rec, { ...s, server: b.spec, clients: Object.fromEntries(b.pops) }, b.ids, b.tierSeed, b.clients.answer, b.contract, {
+      // The wire between the callers and the service, when a call crosses one (network.ts);
+      // without any, attempts and answers go straight through, as they always did.
+      const delays: DelayOf = b.callers.map((e) =>
+        e.call.networkDelay ? sampler(toDistributionSpec(e.call.networkDelay), stream(b.tierSeed, `network/${callName(e)}`)) : undefined,
+      );
+      let deliver: (a: number) => void = () => {};
+      const links = delays.some((d) => d !== undefined) ? new NetworkLinks(engine, b.attempts, b.actions, delays, (a) => deliver(a), b.clients.answer) : undefined;
+      const frontend = new Frontend(engine, b.attempts, b.actions, b.rec, { ...s, server: b.spec, clients: Object.fromEntries(b.pops) }, b.ids, b.tierSeed, links ? links.answer : b.clients.answer, b.contract, {
+        // A service's own autoscaler and the scale actions on it may add instances and slots (src/model/operator/): laid out from the start.
+        ...serviceCapacityBounds(b.spec, b.name, s.actions),
         serviceCalls: (route) => this.callsOf(b.name, route),
         deadlineOf: b.clients.sendsDeadlines ? b.clients.deadlineOf : undefined,
         // Every caller passes its deadline down: cancellation travels with it (gRPC's context), so work nobody waits for is dropped.
         dropAbandoned: b.callers.every((e) => e.call.propagateDeadline),
       });
-      b.clients.send = frontend.arrive;
+      deliver = frontend.arrive;
+      b.clients.send = links ? links.send : frontend.arrive;
       scheduleFaults(engine, frontend, b.faults, b.tierSeed);
       this.nodes.push({ name: b.name, spec: b.spec, rec: b.rec, frontend, clients: b.clients, callers: b.callers });
     }

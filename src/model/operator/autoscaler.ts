@@ -9,7 +9,8 @@
  *
  * Why it is its own module and not a pair of alert actions: it acts again and again, in both
  * directions, with a memory of what it ordered; an alert fires once. It records every change
- * of capacity among the run's actions (name "autoscaler", kind "scale").
+ * of capacity among the run's actions (name "autoscaler", or "autoscaler <service>" for a
+ * service of the graph, which scales on its own recorder and instances; kind "scale").
  */
 import type { Engine } from '../../engine/engine.js';
 import type { Scenario } from '../../scenario/schema.js';
@@ -19,6 +20,9 @@ import type { Frontend } from '../server/frontend.js';
 import { signalReader, type SignalReader } from './signals.js';
 
 type AutoscalerSpec = NonNullable<Scenario['server']['autoscaler']>;
+
+/** The edge's autoscaler is named so in the results; a service's carries the service's name. */
+export const AUTOSCALER = 'autoscaler';
 
 export class Autoscaler {
   private readonly kCheck: number;
@@ -34,12 +38,17 @@ export class Autoscaler {
   constructor(
     private readonly engine: Engine,
     private readonly spec: AutoscalerSpec,
-    private readonly s: Scenario,
+    s: Scenario,
+    /** The server it scales: the edge, or a service of the graph (src/model/graph/), with its own recorder. */
     private readonly server: Frontend,
     rec: Recorder,
     private readonly record: (f: FiredAction) => void,
+    /** The instances that server starts with (its min by default). */
+    startInstances: number,
+    /** Its name among the run's actions. */
+    private readonly name: string = AUTOSCALER,
   ) {
-    this.min = spec.min ?? s.server.instances;
+    this.min = spec.min ?? startInstances;
     if (spec.metric === 'utilisation') this.utilisation = signalReader({ signal: 'utilisation' }, { rec, server, scenario: s });
     this.kCheck = engine.on(() => this.evaluate());
     this.kArrive = engine.on((order) => this.arrive(order));
@@ -79,7 +88,7 @@ export class Autoscaler {
 
   private note(atS: number, value: number, decidedAtS: number): void {
     this.record({
-      name: 'autoscaler',
+      name: this.name,
       kind: 'scale',
       atS,
       trigger: { kind: 'autoscaler', metric: this.spec.metric, value, decidedAtS },

@@ -7,10 +7,22 @@
 import type { Effect } from '../../scenario/schema-actions.js';
 import type { Frontend } from '../server/frontend.js';
 import type { Clients } from '../client/clients.js';
+import type { Recorder } from '../recorder.js';
+import type { ServerSpec } from '../../scenario/schema.js';
 
 export interface World {
   server: Frontend;
   clients: Clients;
+  /** The services of the graph (src/model/graph/), when there are any: what an action or an autoscaler naming a service acts on. */
+  services?: ReadonlyArray<ServiceTarget>;
+}
+
+/** A service of the graph as operators and automation reach it: its frontend, its own recorder, its spec. */
+export interface ServiceTarget {
+  name: string;
+  spec: ServerSpec;
+  rec: Recorder;
+  frontend: Frontend;
 }
 
 export type Undo = () => void;

@@ -92,6 +92,7 @@ const SERVER: Rules<ServerSpec> = {
   discipline: (d) => d === 'fifo' || `discipline ${d}`,
   fairQueue: () => 'a fair queue',
   codel: () => 'CoDel',
+  red: () => 'random early detection',
   contention: () => 'contention',
   dropAbandoned: is(false, 'dropAbandoned'),
   deadline: is(Infinity, 'a server deadline'),

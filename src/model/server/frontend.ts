@@ -11,7 +11,7 @@
  */
 import type { Engine } from '../../engine/engine.js';
 import { stream, type Rng } from '../../engine/rng.js';
-import { sampler } from '../../engine/distributions.js';
+import { sampler, distributionMean } from '../../engine/distributions.js';
 import type { Scenario } from '../../scenario/schema.js';
 import type { Recorder } from '../recorder.js';
 import type { Actions, Attempts } from '../records.js';
@@ -30,6 +30,7 @@ import type { z } from 'zod';
 import type { retryAfterSchema } from '../../scenario/schema-server.js';
 import { CODEL_DEFAULTS } from '../../scenario/server-defaults.js';
 import { Overridable } from '../overridable.js';
+import { RedDropper } from './red.js';
 
 type RetryAfterPolicy = z.output<typeof retryAfterSchema>;
 
@@ -154,6 +155,8 @@ export class Frontend {
           failFastTime: spec.failFastTime,
           routes,
           fair,
+          // Each instance averages its own queue, with its own draws.
+          red: spec.red ? new RedDropper({ ...spec.red, departureS: distributionMean(toDistributionSpec(spec.serviceTime)) / spec.slots }, stream(seed, `server/red/${i}`)) : undefined,
         }, this.respond),
     );
     rec.slotsChanged(0, spec.slots * spec.instances);

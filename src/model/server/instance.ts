@@ -28,6 +28,7 @@ import type { ServiceFaults } from './service-faults.js';
 import { OUTCOME_OK, OUTCOME_DEPENDENCY, OUTCOME_QUEUE_FULL, OUTCOME_SERVER_DEADLINE, OUTCOME_SHED, OUTCOME_ERROR, OUTCOME_EXECUTION_DEADLINE, OUTCOME_RESET } from '../outcomes.js';
 import { AttemptQueue } from './attempt-queue.js';
 import { FairQueue, type FairQueueOptions } from './fair-queue.js';
+import type { RedDropper } from './red.js';
 
 /** An entry taken from the queue whose client no longer waits for it. */
 const NOBODY = -1;
@@ -55,6 +56,8 @@ export interface InstanceOptions {
   fair?: FairQueueOptions;
   /** The deadline an attempt carries (src/model/graph/): queued work past it is dropped unserved. */
   deadlineOf?: (attempt: number) => number;
+  /** Random early detection at arrival (red.ts), this instance's own; undefined = off. */
+  red?: RedDropper;
 }
 
 export interface RouteHandler {
@@ -205,6 +208,12 @@ export class Instance {
   /** An attempt that passed the pipeline reaches the queue or a slot. */
   arrive(a: number, gen: number, route: number): void {
     const now = this.engine.now;
+    const red = this.opts.red;
+    if (red !== undefined && red.drop(this.line.length, now, this.lastEmptyT)) {
+      // Dropped early, before the queue is full: an overload refusal like CoDel's and the shed stage's.
+      this.respond(a, OUTCOME_SHED);
+      return;
+    }
     if (this.line.length === 0 && this.busy < this.slots && !this.paused) {
       this.begin(a, gen, now, now, route);
     } else if (this.line.length < this.opts.queueCapacity) {
@@ -488,6 +497,7 @@ export class Instance {
     }
     this.rec.queueChanged(now, -queued);
     this.lastEmptyT = now;
+    this.opts.red?.reset(now);
     this.paused = false;
     return lost;
   }

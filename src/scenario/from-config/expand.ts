@@ -1,5 +1,6 @@
 /**
- * Layers read from deployed configs: every retry layer that says `from: { envoy: … }`,
+ * Layers read from deployed configs: every retry layer (of a client population, or of a
+ * service's call to another) that says `from: { envoy: … }`,
  * `{ grpc: … }` or `{ istio: … }` gets the fields that config means, laid under what the
  * scenario wrote for the layer (the scenario's own fields win, as over a preset). It runs on
  * the raw scenario before validation, so a layer read from a config is validated, merged into
@@ -36,9 +37,28 @@ function layers(raw: Record<string, unknown>): Array<{ path: Path; layer: Record
       if (isObject(pop.layers)) for (const [l, layer] of Object.entries(pop.layers)) if (isObject(layer)) out.push({ path: [...at, p, 'layers', l], layer });
     }
   };
-  inClients(raw.clients, ['clients']);
+  // A service's calls to another go through layers too (schema-services.ts): a gRPC service
+  // config is most often what sets them, on the calling service's channel.
+  const inCalls = (server: unknown, at: Path) => {
+    if (!isObject(server) || !isObject(server.routes)) return;
+    for (const [r, route] of Object.entries(server.routes)) {
+      if (!isObject(route) || !Array.isArray(route.services)) continue;
+      route.services.forEach((call: unknown, i) => {
+        if (!isObject(call)) return;
+        const cat: Path = [...at, 'routes', r, 'services', i];
+        if (isObject(call.retry)) out.push({ path: [...cat, 'retry'], layer: call.retry });
+        if (isObject(call.layers)) for (const [l, layer] of Object.entries(call.layers)) if (isObject(layer)) out.push({ path: [...cat, 'layers', l], layer });
+      });
+    }
+  };
+  const inScenario = (root: Record<string, unknown>, at: Path) => {
+    inClients(root.clients, [...at, 'clients']);
+    inCalls(root.server, [...at, 'server']);
+    if (isObject(root.services)) for (const [n, svc] of Object.entries(root.services)) inCalls(svc, [...at, 'services', n]);
+  };
+  inScenario(raw, []);
   if (isObject(raw.variants)) {
-    for (const [v, decl] of Object.entries(raw.variants)) if (isObject(decl) && isObject(decl.overlay)) inClients(decl.overlay.clients, ['variants', v, 'overlay', 'clients']);
+    for (const [v, decl] of Object.entries(raw.variants)) if (isObject(decl) && isObject(decl.overlay)) inScenario(decl.overlay, ['variants', v, 'overlay']);
   }
   return out;
 }

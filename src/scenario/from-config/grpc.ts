@@ -1,6 +1,7 @@
 /**
- * A gRPC service config (JSON, gRFC A6): the `retryPolicy` of the methodConfig that names a
- * service (and method), and the channel's `retryThrottling`, as a retry layer. Values follow
+ * A gRPC service config (JSON, gRFC A6): the `retryPolicy` or the `hedgingPolicy` of the
+ * methodConfig that names a service (and method), and the channel's `retryThrottling`, as a
+ * retry layer (a hedging policy is a layer that sends one try and hedges it). Values follow
  * the `grpc` preset's reading of gRFC A6 (src/model/client/presets.ts) so that the preset and
  * a service config with the same numbers are the same layer. docs/real-configs.md has the
  * mapping, field by field.
@@ -22,7 +23,8 @@ const NEVER_SENT = ['CANCELLED', 'UNKNOWN', 'INVALID_ARGUMENT', 'NOT_FOUND', 'AL
 
 const POLICY_FIELDS = new Set(['maxAttempts', 'initialBackoff', 'maxBackoff', 'backoffMultiplier', 'retryableStatusCodes', 'perAttemptRecvTimeout']);
 /** methodConfig fields that do not concern retries: read past. */
-const METHOD_FIELDS = new Set(['name', 'retryPolicy', 'timeout', 'waitForReady', 'maxRequestMessageBytes', 'maxResponseMessageBytes']);
+const METHOD_FIELDS = new Set(['name', 'retryPolicy', 'hedgingPolicy', 'timeout', 'waitForReady', 'maxRequestMessageBytes', 'maxResponseMessageBytes']);
+const HEDGING_FIELDS = new Set(['maxAttempts', 'hedgingDelay', 'nonFatalStatusCodes']);
 
 function nameMatches(nameList: Node | undefined, service: string | undefined, method: string | undefined): boolean {
   return items(nameList).some((n) => {
@@ -33,18 +35,90 @@ function nameMatches(nameList: Node | undefined, service: string | undefined, me
 
 export function grpcLayer(cfg: ConfigFile, service: string | undefined, method: string | undefined): Record<string, unknown> | undefined {
   const configs = items(entry(cfg.root, 'methodConfig')?.value);
-  const matching = configs.filter((c) => entry(c, 'retryPolicy') && nameMatches(entry(c, 'name')?.value, service, method));
+  const matching = configs.filter((c) => (entry(c, 'retryPolicy') || entry(c, 'hedgingPolicy')) && nameMatches(entry(c, 'name')?.value, service, method));
   if (matching.length !== 1) {
-    const what = service === undefined ? 'a methodConfig with a retryPolicy' : `a methodConfig with a retryPolicy for ${service}${method ? `/${method}` : ''}`;
+    const what = service === undefined ? 'a methodConfig with a retryPolicy or a hedgingPolicy' : `a methodConfig with a retryPolicy or a hedgingPolicy for ${service}${method ? `/${method}` : ''}`;
     cfg.report(entry(cfg.root, 'methodConfig')?.key ?? cfg.root, 'methodConfig', matching.length === 0 ? `no ${what}` : `${matching.length} methodConfigs match: name the service (and method) with from.service and from.method`);
     return undefined;
   }
   const mc = matching[0];
-  for (const k of keysOf(mc)) {
-    if (k.name === 'hedgingPolicy') cfg.report(k.key, 'methodConfig.hedgingPolicy', 'hedgingPolicy is not supported: the simulator retries after a failure, it does not send hedged copies');
-    else if (!METHOD_FIELDS.has(k.name)) cfg.report(k.key, `methodConfig.${k.name}`, `unknown methodConfig field ${k.name}`);
+  for (const k of keysOf(mc)) if (!METHOD_FIELDS.has(k.name)) cfg.report(k.key, `methodConfig.${k.name}`, `unknown methodConfig field ${k.name}`);
+  const hedging = entry(mc, 'hedgingPolicy');
+  if (hedging && entry(mc, 'retryPolicy')) {
+    cfg.report(hedging.key, 'methodConfig.hedgingPolicy', 'a methodConfig has a retryPolicy or a hedgingPolicy, not both (gRFC A6: "Only one of retryPolicy or hedgingPolicy may be set"): remove one');
+    return undefined;
   }
-  const p = entry(mc, 'retryPolicy')!.value;
+  const layer: Record<string, unknown> = hedging ? hedgingLayer(cfg, hedging.value) : retryLayer(cfg, entry(mc, 'retryPolicy')!.value);
+  const timeout = entry(mc, 'timeout');
+  if (timeout) {
+    const s = protoDuration(timeout.value);
+    if (s === undefined || s <= 0) cfg.report(timeout.value, 'methodConfig.timeout', 'expected a duration above 0, written like "10s"');
+    else layer.deadline = durationText(s);
+  }
+  // Server pushback (grpc-retry-pushback-ms) is waited exactly, as the grpc preset models it.
+  layer.retryAfter = { mode: 'exact' };
+
+  const throttling = entry(cfg.root, 'retryThrottling');
+  if (throttling) {
+    for (const k of keysOf(throttling.value)) if (k.name !== 'maxTokens' && k.name !== 'tokenRatio') cfg.report(k.key, `retryThrottling.${k.name}`, `${k.name} is not a retryThrottling field (maxTokens, tokenRatio)`);
+    const tokens = Number(scalar(entry(throttling.value, 'maxTokens')?.value));
+    const ratio = Number(scalar(entry(throttling.value, 'tokenRatio')?.value));
+    if (!(Number.isFinite(tokens) && tokens > 0 && tokens <= 1000)) cfg.report(entry(throttling.value, 'maxTokens')?.value ?? throttling.key, 'retryThrottling.maxTokens', 'maxTokens must be a number in (0, 1000] (gRFC A6)');
+    else if (!(Number.isFinite(ratio) && ratio > 0)) cfg.report(entry(throttling.value, 'tokenRatio')?.value ?? throttling.key, 'retryThrottling.tokenRatio', 'tokenRatio must be a number above 0 (gRFC A6)');
+    else layer.budget = { kind: 'grpc-throttle', maxTokens: tokens, tokenRatio: ratio };
+  }
+  return layer;
+}
+
+/** The status codes of a retryableStatusCodes or nonFatalStatusCodes list, as the outcomes they stand for. */
+function statusCodes(cfg: ConfigFile, codes: Node | undefined, at: string): Array<string | number> {
+  const out = new Set<string | number>();
+  for (const c of items(codes)) {
+    const v = String(scalar(c)).toUpperCase();
+    if (Object.hasOwn(STATUS, v)) for (const x of STATUS[v]) out.add(x);
+    else if (!NEVER_SENT.includes(v)) cfg.report(c, at, `unknown status code "${String(scalar(c))}" (gRPC's: ${[...Object.keys(STATUS), ...NEVER_SENT].join(', ')})`);
+  }
+  if (codes && items(codes).length === 0) cfg.report(codes, at, `${at.split('.').at(-1)} must not be empty (gRFC A6)`);
+  return [...out];
+}
+
+/**
+ * A hedgingPolicy (gRFC A6, "Hedging Policy"): the original RPC at once and up to
+ * maxAttempts - 1 hedges, hedgingDelay apart, while none has succeeded; the first success
+ * wins and the others are cancelled. As a layer: one try (maxAttempts 1: an RPC is hedged
+ * or retried, not both) whose innermost-layer `hedge` sends maxAttempts - 1 hedges (at most
+ * 4, as clients cap maxAttempts at 5) `hedgingDelay` apart (0s, or unset: all at once). gRPC
+ * has no per-try hedge budget, so the layer's is the largest the layer takes (budget 1: one
+ * hedge per try earned, ten held). nonFatalStatusCodes become the layer's retryOn, what the
+ * layer counts as worth another attempt. What the simulated hedge does not do, said in
+ * docs/real-configs.md: a non-fatal answer does not send the next hedge at once, and a fatal
+ * one does not cancel the others (a failed attempt waits for the rest of its try).
+ */
+function hedgingLayer(cfg: ConfigFile, p: Node | undefined): Record<string, unknown> {
+  const at = (k: string) => `methodConfig.hedgingPolicy.${k}`;
+  for (const k of keysOf(p)) if (!HEDGING_FIELDS.has(k.name)) cfg.report(k.key, at(k.name), `${k.name} is not a hedgingPolicy field (gRFC A6: ${[...HEDGING_FIELDS].join(', ')})`);
+  const layer: Record<string, unknown> = { maxAttempts: 1 };
+  const maxEntry = entry(p, 'maxAttempts');
+  if (!maxEntry) cfg.report(p ?? cfg.root, 'methodConfig.hedgingPolicy', 'maxAttempts is required (gRFC A6)');
+  const maxNode = maxEntry?.value;
+  const max = Number(scalar(maxNode));
+  let delay = 0;
+  const delayNode = entry(p, 'hedgingDelay')?.value;
+  if (delayNode) {
+    const s = protoDuration(delayNode);
+    if (s === undefined || s < 0 || !/s$/.test(String(scalar(delayNode)))) cfg.report(delayNode, at('hedgingDelay'), `hedgingDelay must be a duration in seconds, 0 or more, written like "0.5s" (got ${String(scalar(delayNode))})`);
+    else delay = s;
+  }
+  if (maxNode && (!Number.isInteger(max) || max < 2)) cfg.report(maxNode, at('maxAttempts'), `maxAttempts must be a whole number, 2 or more (got ${String(scalar(maxNode))})`);
+  else if (maxNode) layer.hedge = { delay: durationText(delay), maxHedges: Math.min(max, GRPC_MAX_ATTEMPTS) - 1, budget: 1 };
+  const codesEntry = entry(p, 'nonFatalStatusCodes');
+  if (!codesEntry) cfg.report(p ?? cfg.root, 'methodConfig.hedgingPolicy', 'nonFatalStatusCodes is required (gRFC A6)');
+  layer.retryOn = statusCodes(cfg, codesEntry?.value, at('nonFatalStatusCodes'));
+  return layer;
+}
+
+/** A retryPolicy (gRFC A6, "Retry Policy"), as the `grpc` preset reads it. */
+function retryLayer(cfg: ConfigFile, p: Node | undefined): Record<string, unknown> {
   const at = (k: string) => `methodConfig.retryPolicy.${k}`;
   for (const k of keysOf(p)) if (!POLICY_FIELDS.has(k.name)) cfg.report(k.key, at(k.name), `${k.name} is not a retryPolicy field (gRFC A6: ${[...POLICY_FIELDS].join(', ')})`);
   const layer: Record<string, unknown> = {};
@@ -76,39 +150,13 @@ export function grpcLayer(cfg: ConfigFile, service: string | undefined, method: 
     layer.backoff = { kind: 'exponential', base: durationText(base), multiplier: mult, max: durationText(maxBackoff), jitter: 'scaled', jitterMin: 0.8, jitterMax: 1.2 };
   }
 
-  const codes = required('retryableStatusCodes');
-  const retryOn = new Set<string | number>();
-  for (const c of items(codes)) {
-    const v = String(scalar(c)).toUpperCase();
-    if (Object.hasOwn(STATUS, v)) for (const x of STATUS[v]) retryOn.add(x);
-    else if (!NEVER_SENT.includes(v)) cfg.report(c, at('retryableStatusCodes'), `unknown status code "${String(scalar(c))}" (gRPC's: ${[...Object.keys(STATUS), ...NEVER_SENT].join(', ')})`);
-  }
-  if (codes && items(codes).length === 0) cfg.report(codes, at('retryableStatusCodes'), 'retryableStatusCodes must not be empty (gRFC A6)');
-  layer.retryOn = [...retryOn];
+  layer.retryOn = statusCodes(cfg, required('retryableStatusCodes'), at('retryableStatusCodes'));
 
   const perAttempt = entry(p, 'perAttemptRecvTimeout');
   if (perAttempt) {
     const s = protoDuration(perAttempt.value);
     if (s === undefined || s <= 0) cfg.report(perAttempt.value, at('perAttemptRecvTimeout'), 'expected a duration above 0, written like "1s"');
     else layer.timeout = durationText(s);
-  }
-  const timeout = entry(mc, 'timeout');
-  if (timeout) {
-    const s = protoDuration(timeout.value);
-    if (s === undefined || s <= 0) cfg.report(timeout.value, 'methodConfig.timeout', 'expected a duration above 0, written like "10s"');
-    else layer.deadline = durationText(s);
-  }
-  // Server pushback (grpc-retry-pushback-ms) is waited exactly, as the grpc preset models it.
-  layer.retryAfter = { mode: 'exact' };
-
-  const throttling = entry(cfg.root, 'retryThrottling');
-  if (throttling) {
-    for (const k of keysOf(throttling.value)) if (k.name !== 'maxTokens' && k.name !== 'tokenRatio') cfg.report(k.key, `retryThrottling.${k.name}`, `${k.name} is not a retryThrottling field (maxTokens, tokenRatio)`);
-    const tokens = Number(scalar(entry(throttling.value, 'maxTokens')?.value));
-    const ratio = Number(scalar(entry(throttling.value, 'tokenRatio')?.value));
-    if (!(Number.isFinite(tokens) && tokens > 0 && tokens <= 1000)) cfg.report(entry(throttling.value, 'maxTokens')?.value ?? throttling.key, 'retryThrottling.maxTokens', 'maxTokens must be a number in (0, 1000] (gRFC A6)');
-    else if (!(Number.isFinite(ratio) && ratio > 0)) cfg.report(entry(throttling.value, 'tokenRatio')?.value ?? throttling.key, 'retryThrottling.tokenRatio', 'tokenRatio must be a number above 0 (gRFC A6)');
-    else layer.budget = { kind: 'grpc-throttle', maxTokens: tokens, tokenRatio: ratio };
   }
   return layer;
 }
