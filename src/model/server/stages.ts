@@ -16,6 +16,9 @@ import { makeConcurrencyLimit, type ConcurrencyLimit } from './concurrency-limit
 import { stream } from '../../engine/rng.js';
 import { mix } from './hash.js';
 import { Sightings } from './sightings.js';
+import { SharedStore } from './rate-limit-store.js';
+import { KeyCounts, keyName } from './key-counts.js';
+import type { RateLimitReport, TopKey } from './rate-limit-report.js';
 import type { z } from 'zod';
 import type { stageSchema } from '../../scenario/schema-server.js';
 
@@ -101,10 +104,13 @@ export class Admission implements Stage {
 
 /**
  * A rate limit keyed by IP, client, route or globally, with one limiter per tier. Local:
- * each instance counts on its own (so N instances let N times the limit through). Shared:
- * one store for all, with its round trip added to each request and, while it is
- * unreachable, fail-open, fail-closed or a local fallback. The round trip is paid whatever
- * the store answers: a refused request gets its 429 after it too.
+ * each instance counts on its own (so N instances let N times the limit through), on its own
+ * clock (clockSkew: offset from true time, so its windows start when its clock says).
+ * Shared: one store for all (rate-limit-store.ts), with its round trip, and its queue when
+ * it has a capacity, added to each request; while it is unreachable, or when a check times
+ * out, fail-open, fail-closed or a local fallback. The store's answer takes its time
+ * whatever it says: a refused request gets its 429 after it too. It counts what each key
+ * sent and had refused, for the top consumers (rate-limit-report.ts).
  */
 export class RateLimit implements Stage {
   /** limiters[instance or 0][tier index] */
@@ -114,11 +120,17 @@ export class RateLimit implements Stage {
   private readonly storeDown: Array<[number, number]>;
   /** appliesTo[route index]: is this route limited? */
   private readonly appliesTo: Uint8Array;
+  /** The shared store's queue and timeout (null for a local store). */
+  readonly store: SharedStore | null;
+  /** Each instance's clock offset from true time (s), read by its own limiters. */
+  readonly skew: Float64Array;
+  readonly counts: KeyCounts;
 
   constructor(
-    private readonly spec: Extract<StageSpec, { kind: 'rate-limit' }>,
+    readonly spec: Extract<StageSpec, { kind: 'rate-limit' }>,
     instances: number,
     private readonly ids: Identities,
+    seed = 0,
   ) {
     const tiers = spec.tiers ? Object.entries(spec.tiers) : [['*', spec.limit!] as const];
     const keys = spec.key === 'client' ? ids.clients : spec.key === 'ip' ? ids.ips : spec.key === 'route' ? ids.routes.length : 1;
@@ -131,6 +143,9 @@ export class RateLimit implements Stage {
     this.tierOf = ids.pops.map((p) => Math.max(0, tiers.findIndex(([name]) => name === p.tier)));
     this.storeDown = (spec.storeOutages ?? []).map((w) => [w.at, w.at + w.duration]);
     this.appliesTo = Uint8Array.from(ids.routes, (r) => (!spec.routes || spec.routes.includes(r) ? 1 : 0));
+    this.store = isShared ? new SharedStore(spec.storeCapacity, spec.storeLatency, spec.storeTimeout ?? Infinity) : null;
+    this.skew = clockSkews(spec.clockSkew, instances, seed);
+    this.counts = new KeyCounts(keys);
   }
 
   /** Bytes of limiter state, per key, that a shared store would hold. */
@@ -141,25 +156,41 @@ export class RateLimit implements Stage {
   check(req: RequestView, now: number): number {
     if (!this.appliesTo[req.route]) return PASS;
     const key = this.spec.key === 'client' ? req.client : this.spec.key === 'ip' ? req.ip : this.spec.key === 'route' ? req.route : 0;
+    this.counts.seen[key]++;
+    const r = this.decide(req, key, now);
+    if (r < 0) this.counts.refused[key]++;
+    return r;
+  }
+
+  private decide(req: RequestView, key: number, now: number): number {
     const tier = this.tierOf[req.population];
-    let limiter: RateLimiter;
-    let latency = 0;
-    if (this.shared.length) {
-      if (this.storeIsDown(now)) {
-        const mode = this.spec.onStoreFailure;
-        if (mode === 'open') return PASS;
-        if (mode === 'closed') return -OUTCOME_RATE_LIMITED;
-        limiter = this.local[req.instance][tier];
-      } else {
-        limiter = this.shared[tier];
-        latency = this.spec.storeLatency;
+    const store = this.store;
+    // The store fails when it is down (at once: the connection is refused) or when the check
+    // times out (after the timeout); the fallback then decides, after that delay.
+    let failedAfter = -1;
+    if (store) {
+      if (this.storeIsDown(now)) failedAfter = 0;
+      else {
+        const start = store.admit(now);
+        if (start < 0) failedAfter = store.timeout;
+        else return this.answer(req, this.shared[tier], key, start, store.answerDelay(start, now));
       }
-    } else {
-      limiter = this.local[req.instance][tier];
+      const mode = this.spec.onStoreFailure;
+      if (mode === 'open') return failedAfter > 0 ? failedAfter : PASS;
+      if (mode === 'closed') {
+        req.refusalDelay = failedAfter;
+        return -OUTCOME_RATE_LIMITED;
+      }
     }
-    const d = limiter.check(key, now);
+    // Local: the instance's own limiter, on the instance's own clock.
+    return this.answer(req, this.local[req.instance][tier], key, now + this.skew[req.instance], Math.max(0, failedAfter));
+  }
+
+  /** The limiter's decision at time `at` (its clock), answered `latency` after now. */
+  private answer(req: RequestView, limiter: RateLimiter, key: number, at: number, latency: number): number {
+    const d = limiter.check(key, at);
     if (d < 0) {
-      req.retryAfter = limiter.retryAfter(key, now);
+      req.retryAfter = limiter.retryAfter(key, at);
       req.refusalDelay = latency; // the store's "no" takes its round trip too
       return -OUTCOME_RATE_LIMITED;
     }
@@ -171,6 +202,45 @@ export class RateLimit implements Stage {
     for (const [a, b] of this.storeDown) if (now >= a && now < b) return true;
     return false;
   }
+
+  /** What the stage saw over the run, its top `topKeys` consumers named for people. */
+  report(stage: number, populations: readonly string[]): RateLimitReport {
+    const n = this.spec.topKeys ?? DEFAULT_TOP_KEYS;
+    const { seen, refused } = this.counts;
+    const named = (k: number): TopKey => ({ key: keyName(this.spec.key, k, this.ids, populations), seen: seen[k], refused: refused[k] });
+    const total = (xs: Float64Array) => xs.reduce((a, b) => a + b, 0);
+    const s = this.store;
+    return {
+      stage,
+      key: this.spec.key,
+      store: this.spec.store,
+      checked: total(seen),
+      refused: total(refused),
+      sharedStore: s ? { checks: s.checks, waitS: s.waitS, waitMaxS: s.waitMaxS, timeouts: s.timeouts } : null,
+      topBySeen: this.counts.top(n, seen, refused).map(named),
+      topByRefused: this.counts.top(n, refused, seen).map(named),
+    };
+  }
+}
+
+/** Top consumers listed per rate-limit stage when the scenario does not say (topKeys). */
+export const DEFAULT_TOP_KEYS = 5;
+
+/**
+ * Each instance's clock offset (s): none without clockSkew; `max`: drawn uniformly in
+ * [-max, max] per instance from the seed's own stream (the same offsets for every stage of
+ * a run: the instance has one clock); `offsets`: instance i takes offsets[i mod n].
+ */
+export function clockSkews(spec: Extract<StageSpec, { kind: 'rate-limit' }>['clockSkew'], instances: number, seed: number): Float64Array {
+  const out = new Float64Array(instances);
+  if (!spec) return out;
+  if ('offsets' in spec) {
+    for (let i = 0; i < instances; i++) out[i] = spec.offsets[i % spec.offsets.length];
+    return out;
+  }
+  const rng = stream(seed, 'server/clock-skew');
+  for (let i = 0; i < instances; i++) out[i] = (2 * rng() - 1) * spec.max;
+  return out;
 }
 
 /**
@@ -290,14 +360,19 @@ export class Challenge implements Stage {
   }
 }
 
-export function makeStage(spec: StageSpec, ctx: { instances: Instance[]; ids: Identities; actions: Actions; rec: Recorder; engine: Engine; seed: number }): Stage {
+export function makeStage(spec: StageSpec, ctx: { instances: Instance[]; ids: Identities; actions: Actions; rec: Recorder; engine: Engine; seed: number; rateLimits?: RateLimit[] }): Stage {
   switch (spec.kind) {
     case 'retry-detection':
       return new RetryDetection(spec.window, spec.useHeader, ctx.ids, ctx.actions, ctx.rec);
     case 'admission':
       return new Admission(spec.capacity, spec.reserveForOriginals, ctx.instances);
     case 'rate-limit':
-      return new RateLimit(spec, ctx.instances.length, ctx.ids);
+    {
+      // Every rate limit made, in order, also one an operator removed later: the results report each.
+      const stage = new RateLimit(spec, ctx.instances.length, ctx.ids, ctx.seed);
+      ctx.rateLimits?.push(stage);
+      return stage;
+    }
     case 'adaptive-concurrency':
       return new AdaptiveConcurrency(spec, ctx.instances, stream(ctx.seed, 'server/concurrency-limit'));
     case 'min-version':
