@@ -14,6 +14,11 @@
  * is one number: when the store is next free. Start times never decrease, so the limiter
  * runs at the store's time and stays atomic and in order, as Redis makes it.
  *
+ * The store is rarely this limiter's alone: `load` other operations a second (other limiters,
+ * other services; Poisson arrivals, one operation each, with the same timeout) share its
+ * queue. They are generated lazily, in arrival order, up to each check's arrival, so they
+ * cost no events; `load` 0 is a store for this limiter alone.
+ *
  * A check that would be answered after the timeout is never run at the store: the instance
  * closes the connection at the timeout, before the store reads the command (Redis drops a
  * closed client's unread commands). It neither takes the store's time nor moves a counter,
@@ -37,8 +42,42 @@ export class SharedStore implements StoreTotals {
    * @param latency the round trip (s), paid by every answer
    * @param timeout how long an instance waits for the answer (s); Infinity: for ever
    */
-  constructor(capacity: number | undefined, readonly latency: number, readonly timeout: number) {
+  /** The other operations' next arrival (Infinity without them), and their stream. */
+  private nextOther: number;
+  private readonly meanGap: number;
+  /** Other operations run, and timed out (not counted in checks, waits or timeouts). */
+  othersRun = 0;
+  othersTimedOut = 0;
+
+  /**
+   * @param capacity checks per second, or undefined for a store that never queues
+   * @param latency the round trip (s), paid by every answer
+   * @param timeout how long an instance waits for the answer (s); Infinity: for ever
+   * @param load other operations per second sharing the store's queue (0: none)
+   * @param rng the stream their arrivals are drawn from
+   */
+  constructor(capacity: number | undefined, readonly latency: number, readonly timeout: number, load = 0, private readonly rng: () => number = Math.random) {
     this.service = capacity === undefined ? 0 : 1 / capacity;
+    this.meanGap = load > 0 && capacity !== undefined ? 1 / load : Infinity;
+    this.nextOther = this.meanGap === Infinity ? Infinity : this.gap();
+  }
+
+  private gap(): number {
+    return -Math.log(1 - this.rng()) * this.meanGap;
+  }
+
+  /** Runs (or times out) the other operations that arrived up to `now`, in order. */
+  private others(now: number): void {
+    while (this.nextOther <= now) {
+      const t = this.nextOther;
+      const start = this.freeAt > t ? this.freeAt : t;
+      if (this.latency + (start - t) + this.service > this.timeout) this.othersTimedOut++;
+      else {
+        this.freeAt = start + this.service;
+        this.othersRun++;
+      }
+      this.nextOther = t + this.gap();
+    }
   }
 
   /**
@@ -46,6 +85,7 @@ export class SharedStore implements StoreTotals {
    * runs). Its answer reaches the instance answerDelay(start, now) after now.
    */
   admit(now: number): number {
+    this.others(now);
     const start = this.freeAt > now ? this.freeAt : now;
     const wait = start - now;
     if (this.latency + wait + this.service > this.timeout) {

@@ -143,7 +143,7 @@ export class RateLimit implements Stage {
     this.tierOf = ids.pops.map((p) => Math.max(0, tiers.findIndex(([name]) => name === p.tier)));
     this.storeDown = (spec.storeOutages ?? []).map((w) => [w.at, w.at + w.duration]);
     this.appliesTo = Uint8Array.from(ids.routes, (r) => (!spec.routes || spec.routes.includes(r) ? 1 : 0));
-    this.store = isShared ? new SharedStore(spec.storeCapacity, spec.storeLatency, spec.storeTimeout ?? Infinity) : null;
+    this.store = isShared ? new SharedStore(spec.storeCapacity, spec.storeLatency, spec.storeTimeout ?? Infinity, spec.storeLoad ?? 0, stream(seed, 'server/rate-limit-store')) : null;
     this.skew = clockSkews(spec.clockSkew, instances, seed);
     this.counts = new KeyCounts(keys);
   }
@@ -234,12 +234,13 @@ export const DEFAULT_TOP_KEYS = 5;
 export function clockSkews(spec: Extract<StageSpec, { kind: 'rate-limit' }>['clockSkew'], instances: number, seed: number): Float64Array {
   const out = new Float64Array(instances);
   if (!spec) return out;
-  if ('offsets' in spec) {
-    for (let i = 0; i < instances; i++) out[i] = spec.offsets[i % spec.offsets.length];
+  const { offsets, max = 0 } = spec;
+  if (offsets) {
+    for (let i = 0; i < instances; i++) out[i] = offsets[i % offsets.length];
     return out;
   }
   const rng = stream(seed, 'server/clock-skew');
-  for (let i = 0; i < instances; i++) out[i] = (2 * rng() - 1) * spec.max;
+  for (let i = 0; i < instances; i++) out[i] = (2 * rng() - 1) * max;
   return out;
 }
 

@@ -65,6 +65,27 @@ describe('a shared store with a capacity queues the checks (M/D/1)', () => {
   });
 });
 
+describe('a store shared with other work (storeLoad)', () => {
+  it('the checks wait as in an M/D/1 queue loaded by everything: 100/s of ours and 700/s of others at 1000/s wait rho / (2 mu (1 - rho)) = 2 ms, within 5%', () => {
+    for (const seed of [1, 2]) {
+      const r = run(world('100/s', 'storeCapacity: 1000/s, storeLoad: 700/s'), seed);
+      const s = r.rateLimits![0].sharedStore!;
+      expect(s.checks).toBeGreaterThan(29_000);
+      expect(Math.abs(s.waitS / s.checks / mdOneWait(800, 1000) - 1), `seed ${seed}`).toBeLessThan(0.05);
+    }
+  });
+
+  it('others beyond the capacity hold the queue near the timeout: checks wait most of it, and the share over capacity times out', () => {
+    // 100/s of ours + 1,000/s of others at 1,000/s: 1 in 11 of all operations times out; a
+    // check that runs waited at most (20 - 1 - 1) ms, and 2 ms without the others (test above).
+    const r = run(world('100/s', 'storeCapacity: 1000/s, storeLoad: 1000/s, storeLatency: 1ms, storeTimeout: 20ms, onStoreFailure: closed', '2m'));
+    const s = r.rateLimits![0].sharedStore!;
+    expect(s.timeouts / (s.checks + s.timeouts)).toBeCloseTo(1 / 11, 1);
+    expect(s.waitS / s.checks).toBeGreaterThan(0.01);
+    expect(s.waitMaxS).toBeLessThanOrEqual(0.018 + 1e-9);
+  });
+});
+
 describe('past storeTimeout a check is a store failure, handled by onStoreFailure', () => {
   // 1,500 checks/s at a store that serves 1,000/s for 60 s: it runs 1,000 a second and the
   // rest time out; the queue never holds more than the timeout allows, (50 - 1 - 1) ms x 1000/s = 48.
@@ -114,5 +135,15 @@ describe('past storeTimeout a check is a store failure, handled by onStoreFailur
     expect(closed).toBeLessThanOrEqual(60 * 200 + 49);
     expect(local).toBeGreaterThanOrEqual(2 * 60 * 200);
     expect(local).toBeLessThanOrEqual(2 * 60 * 200 + 49);
+  });
+});
+
+describe('the store\'s settings are checked where they are written', () => {
+  const yaml = (x: string) => world('1/s', '', '1m').replace('store: shared, ', x);
+  it('refuses a store load without a capacity, and store settings on a local store', () => {
+    expect(() => run(yaml('store: shared, storeLoad: 10/s'))).toThrow(/x\.yaml:\d+:\d+ +server\.stages\[0\]\.storeLoad: storeLoad shares the store's capacity: give storeCapacity too/);
+    expect(() => run(yaml('storeCapacity: 10/s'))).toThrow(/server\.stages\[0\]\.storeCapacity: storeCapacity describes a shared store: write store: shared/);
+    expect(() => run(yaml('storeTimeout: 10ms'))).toThrow(/server\.stages\[0\]\.storeTimeout: storeTimeout describes a shared store/);
+    expect(() => run(yaml('store: shared, storeCapacity: 0/s'))).toThrow(/storeCapacity: must be more than 0\/s/);
   });
 });
