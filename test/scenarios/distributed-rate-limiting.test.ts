@@ -8,6 +8,9 @@ import { runOne, type RunResult } from '../../src/experiment/run-one.js';
 import { runExperiment } from '../../src/experiment/experiment.js';
 import { buildResults } from '../../src/results/build.js';
 import { verdictSentence } from '../../src/report/verdict.js';
+import { renderOutputs } from '../../src/report/write.js';
+import { summaryMarkdown } from '../../src/report/markdown.js';
+import { parseSummary } from '../../src/results/summary-json.js';
 
 const loaded = loadScenarioFile('scenarios/distributed-rate-limiting.yaml');
 const run = (name: string): RunResult => {
@@ -205,5 +208,17 @@ describe('the ranking and the verdict of story 001 (the partner judged by its co
     const sentence = verdictSentence(buildResults(x))!;
     expect(sentence).toMatch(/^boundary-sliding-log holds partner to its contract of 100 per 1m: 100% of what it was entitled to served, 0% served beyond it, at most 1x the limit in any 1m; per-instance serves 7\d(\.\d)?% beyond it, up to 4\.\d+x the limit/);
     expect(sentence).not.toMatch(/recover|fault/);
+    // The top consumers reach summary.json (and back, strictly parsed), summary.md and report.html.
+    const { files, bundle } = renderOutputs(x);
+    const text = (name: string) => files.find(([n]) => n === name)![1];
+    const parsed = parseSummary(text('summary.json'), 'summary.json');
+    const shared = parsed.variants.find((v) => v.name === 'shared')!.points[0];
+    const sent = shared.measures.attempts.value!;
+    const refused = sent - 4 * LIMIT; // 100 let through in each of the 4 minutes
+    expect(shared.rateLimits).toEqual([{ stage: 0, key: 'client', store: 'shared', checked: sent, refused, topBySeen: [{ key: 'partner#0', seen: sent, refused }], topByRefused: [{ key: 'partner#0', seen: sent, refused }] }]);
+    const md = summaryMarkdown(bundle);
+    expect(md).toContain('### Rate limits: top consumers');
+    expect(md).toMatch(new RegExp(`\\| shared \\| 1: per client, shared store \\| ${sent.toLocaleString('en-US')} \\| ${refused.toLocaleString('en-US')} \\| partner#0 ${sent.toLocaleString('en-US')} \\(${refused.toLocaleString('en-US')} refused\\) \\| the same \\|`));
+    expect(text('report.html')).toContain('<section id="top-consumers">');
   });
 });
