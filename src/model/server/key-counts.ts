@@ -8,20 +8,23 @@
 import type { Identities } from './request.js';
 import type { RateLimitReport } from './rate-limit-report.js';
 
-/** Requests seen and refused per key of one stage. */
+/**
+ * Requests seen and refused per key of one stage: 8 bytes a key (half the fixed window's own
+ * state; 32-bit counts, as no key sends four billion requests in a run).
+ */
 export class KeyCounts {
-  readonly seen: Float64Array;
-  readonly refused: Float64Array;
+  readonly seen: Uint32Array;
+  readonly refused: Uint32Array;
   constructor(keys: number) {
-    this.seen = new Float64Array(keys);
-    this.refused = new Float64Array(keys);
+    this.seen = new Uint32Array(keys);
+    this.refused = new Uint32Array(keys);
   }
 
   /**
    * The indices of the `n` largest keys by `first`, then `second`, then the smaller index:
    * one pass keeping a sorted list of n (n is small), so a million keys cost a million looks.
    */
-  top(n: number, first: Float64Array, second: Float64Array): number[] {
+  top(n: number, first: Uint32Array, second: Uint32Array): number[] {
     const out: number[] = [];
     if (n <= 0) return out;
     const before = (a: number, b: number) => first[a] > first[b] || (first[a] === first[b] && (second[a] > second[b] || (second[a] === second[b] && a < b)));

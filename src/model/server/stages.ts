@@ -124,7 +124,10 @@ export class RateLimit implements Stage {
   readonly store: SharedStore | null;
   /** Each instance's clock offset from true time (s), read by its own limiters. */
   readonly skew: Float64Array;
-  readonly counts: KeyCounts;
+  /** Requests seen and refused per key, for the top consumers (null with topKeys 0: no memory spent). */
+  readonly counts: KeyCounts | null;
+  private checked = 0;
+  private refused = 0;
 
   constructor(
     readonly spec: Extract<StageSpec, { kind: 'rate-limit' }>,
@@ -145,7 +148,7 @@ export class RateLimit implements Stage {
     this.appliesTo = Uint8Array.from(ids.routes, (r) => (!spec.routes || spec.routes.includes(r) ? 1 : 0));
     this.store = isShared ? new SharedStore(spec.storeCapacity, spec.storeLatency, spec.storeTimeout ?? Infinity, spec.storeLoad ?? 0, stream(seed, 'server/rate-limit-store')) : null;
     this.skew = clockSkews(spec.clockSkew, instances, seed);
-    this.counts = new KeyCounts(keys);
+    this.counts = (spec.topKeys ?? DEFAULT_TOP_KEYS) > 0 ? new KeyCounts(keys) : null;
   }
 
   /** Bytes of limiter state, per key, that a shared store would hold. */
@@ -156,9 +159,14 @@ export class RateLimit implements Stage {
   check(req: RequestView, now: number): number {
     if (!this.appliesTo[req.route]) return PASS;
     const key = this.spec.key === 'client' ? req.client : this.spec.key === 'ip' ? req.ip : this.spec.key === 'route' ? req.route : 0;
-    this.counts.seen[key]++;
+    const counts = this.counts;
+    this.checked++;
+    if (counts) counts.seen[key]++;
     const r = this.decide(req, key, now);
-    if (r < 0) this.counts.refused[key]++;
+    if (r < 0) {
+      this.refused++;
+      if (counts) counts.refused[key]++;
+    }
     return r;
   }
 
@@ -206,19 +214,18 @@ export class RateLimit implements Stage {
   /** What the stage saw over the run, its top `topKeys` consumers named for people. */
   report(stage: number, populations: readonly string[]): RateLimitReport {
     const n = this.spec.topKeys ?? DEFAULT_TOP_KEYS;
-    const { seen, refused } = this.counts;
-    const named = (k: number): TopKey => ({ key: keyName(this.spec.key, k, this.ids, populations), seen: seen[k], refused: refused[k] });
-    const total = (xs: Float64Array) => xs.reduce((a, b) => a + b, 0);
+    const c = this.counts;
+    const named = (k: number): TopKey => ({ key: keyName(this.spec.key, k, this.ids, populations), seen: c!.seen[k], refused: c!.refused[k] });
     const s = this.store;
     return {
       stage,
       key: this.spec.key,
       store: this.spec.store,
-      checked: total(seen),
-      refused: total(refused),
+      checked: this.checked,
+      refused: this.refused,
       sharedStore: s ? { checks: s.checks, waitS: s.waitS, waitMaxS: s.waitMaxS, timeouts: s.timeouts } : null,
-      topBySeen: this.counts.top(n, seen, refused).map(named),
-      topByRefused: this.counts.top(n, refused, seen).map(named),
+      topBySeen: c ? c.top(n, c.seen, c.refused).map(named) : [],
+      topByRefused: c ? c.top(n, c.refused, c.seen).map(named) : [],
     };
   }
 }

@@ -79,6 +79,25 @@ describe('ranking and naming', () => {
     expect(c.top(0, c.seen, c.refused)).toEqual([]);
   });
 
+  it('topKeys 0 lists none and keeps no counts per key, but still the totals', () => {
+    const r = run(`
+name: none
+horizon: 10s
+clients:
+  u: { clients: 10, arrivals: { kind: constant, rate: 10/s }, retry: { maxAttempts: 1 } }
+server:
+  slots: 10
+  serviceTime: { kind: constant, value: 1ms }
+  stages:
+    - { kind: rate-limit, key: client, limit: { algorithm: fixed-window, limit: 1, window: 1m }, topKeys: 0 }
+`);
+    const rl = r.rateLimits![0];
+    expect(rl.topBySeen).toEqual([]);
+    expect(rl.topByRefused).toEqual([]);
+    expect(rl.checked).toBe(r.totals.attempts);
+    expect(rl.refused).toBe(r.totals.attempts - 10); // one each for the 10 clients
+  });
+
   it('names IPs by population and address, routes by name, a global limit "all"; and counts what it refuses', () => {
     const ids: Identities = {
       pops: [
