@@ -177,6 +177,20 @@ describe('the store as a bottleneck, clocks out of step, and the top consumers (
     expect(skewed.summary.measures.partnerPeakMultiple).toBeGreaterThan(aligned.summary.measures.partnerPeakMultiple!);
   });
 
+  it('shared-skewed: the shared minute\'s key named by each server\'s clock, up to 5 s apart: a true minute holds more than one key\'s 100', () => {
+    const skewed = run('shared-skewed');
+    const aligned = run('shared');
+    // Each server INCRs rate-limit:<key>:<its own minute>. At the start of the run the servers
+    // behind true time still write minute -1's key, which lets their first seconds through on
+    // top of minute 0's 100; each later minute's key opens a few seconds in and holds 100.
+    expect(okInMinute(aligned, 0)).toBe(LIMIT);
+    expect(okInMinute(skewed, 0)).toBeGreaterThan(LIMIT);
+    expect(okInMinute(skewed, 0)).toBeLessThanOrEqual(LIMIT + 60); // at most 5 s x 10/s more
+    for (let m = 1; m < 4; m++) expect(okInMinute(skewed, m)).toBe(LIMIT);
+    expect(skewed.summary.measures.partnerPeakMultiple).toBeGreaterThan(aligned.summary.measures.partnerPeakMultiple!);
+    expect(skewed.summary.measures.partnerExcessShare).toBeGreaterThan(aligned.summary.measures.partnerExcessShare!);
+  });
+
   it('lists the partner\'s key as the top consumer, with exactly the requests it sent and the 429s it got', () => {
     for (const name of ['per-instance', 'shared', 'outage-closed']) {
       const r = run(name);

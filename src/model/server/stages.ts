@@ -11,7 +11,7 @@ import type { RequestView, Identities } from './request.js';
 import type { Instance } from './instance.js';
 import { OUTCOME_SHED, OUTCOME_RATE_LIMITED, OUTCOME_UNSUPPORTED_VERSION, OUTCOME_CHALLENGED } from '../outcomes.js';
 import { compareVersions } from '../version.js';
-import { makeRateLimiter, type RateLimiter, type RateLimiterSpec } from './rate-limiters.js';
+import { makeRateLimiter, FixedWindowByServerClock, type RateLimiter, type RateLimiterSpec } from './rate-limiters.js';
 import { makeConcurrencyLimit, type ConcurrencyLimit } from './concurrency-limits.js';
 import { stream } from '../../engine/rng.js';
 import { mix } from './hash.js';
@@ -105,7 +105,8 @@ export class Admission implements Stage {
 /**
  * A rate limit keyed by IP, client, route or globally, with one limiter per tier. Local:
  * each instance counts on its own (so N instances let N times the limit through), on its own
- * clock (clockSkew: offset from true time, so its windows start when its clock says).
+ * clock (clockSkew: offset from true time, so its windows start when its clock says); a
+ * shared fixed window's key too is named on the sending instance's clock.
  * Shared: one store for all (rate-limit-store.ts), with its round trip, and its queue when
  * it has a capacity, added to each request; while it is unreachable, or when a check times
  * out, fail-open, fail-closed or a local fallback. The store's answer takes its time
@@ -122,8 +123,10 @@ export class RateLimit implements Stage {
   private readonly appliesTo: Uint8Array;
   /** The shared store's queue and timeout (null for a local store). */
   readonly store: SharedStore | null;
-  /** Each instance's clock offset from true time (s), read by its own limiters. */
+  /** Each instance's clock offset from true time (s), read by its own limiters and by a shared fixed window's key. */
   readonly skew: Float64Array;
+  /** Per tier: does the shared limiter read the sending server's clock (a fixed window with clockSkew)? */
+  private readonly byServerClock: boolean[];
   /** Requests seen and refused per key, for the top consumers (null with topKeys 0: no memory spent). */
   readonly counts: KeyCounts | null;
   private checked = 0;
@@ -139,7 +142,12 @@ export class RateLimit implements Stage {
     const keys = spec.key === 'client' ? ids.clients : spec.key === 'ip' ? ids.ips : spec.key === 'route' ? ids.routes.length : 1;
     const make = () => tiers.map(([, t]) => makeRateLimiter(t as RateLimiterSpec, keys));
     const isShared = spec.store === 'shared';
-    this.shared = isShared ? make() : [];
+    // A shared fixed window's key names the window on the sending server's clock (story 001's
+    // rate-limit:<user>:<minute>): with clocks out of step it is counted as such.
+    this.byServerClock = tiers.map(([, t]) => isShared && spec.clockSkew !== undefined && t.algorithm === 'fixed-window');
+    this.shared = isShared
+      ? tiers.map(([, t], i) => (this.byServerClock[i] && t.algorithm === 'fixed-window' ? new FixedWindowByServerClock(keys, t.limit, t.window) : makeRateLimiter(t as RateLimiterSpec, keys)))
+      : [];
     const needLocal = !isShared || spec.onStoreFailure === 'local';
     this.local = needLocal ? Array.from({ length: instances }, make) : [];
     // A population without a tier (or with an unknown one) falls under the first tier.
@@ -181,7 +189,11 @@ export class RateLimit implements Stage {
       else {
         const start = store.admit(now);
         if (start < 0) failedAfter = store.timeout;
-        else return this.answer(req, this.shared[tier], key, start, store.answerDelay(start, now));
+        else {
+          // Counted at the store, in order; the window is named by the server's clock when it is its key.
+          const at = this.byServerClock[tier] ? now + this.skew[req.instance] : start;
+          return this.answer(req, this.shared[tier], key, at, store.answerDelay(start, now));
+        }
       }
       const mode = this.spec.onStoreFailure;
       if (mode === 'open') return failedAfter > 0 ? failedAfter : PASS;

@@ -69,10 +69,40 @@ describe('clock skew between instances moves each one\'s window boundaries', () 
     expect(r1.retryAfter).toBeCloseTo(27, 9);
   });
 
-  it('a shared store keeps its own clock: skew changes nothing there (only its local fallback)', () => {
-    const a = hammer(new RateLimit(spec({ store: 'shared' }), 2, ids), 0, 65);
-    const b = hammer(new RateLimit(spec({ store: 'shared', clockSkew: { offsets: ['0s', '+3s'] } }), 2, ids), 0, 65);
+  it('a shared fixed window whose key each server names by its own clock: the server ahead opens the next minute\'s key 3 s early and spends it before the other\'s minute starts', () => {
+    const aligned = hammer(new RateLimit(spec({ store: 'shared' }), 2, ids), 0, 65);
+    expect(within(aligned, 0, 60)).toBe(10);
+    expect(within(aligned, 60, 61)).toBe(10);
+    const stage = new RateLimit(spec({ store: 'shared', clockSkew: { offsets: ['0s', '+3s'] } }), 2, ids);
+    const skewed = hammer(stage, 0, 65);
+    // Minute 0's key: the first 10. Minute 1's key, opened at 57 s by instance 1 (every other request): 10 more.
+    expect(within(skewed, 0, 57)).toBe(10);
+    expect(within(skewed, 57, 58)).toBe(10);
+    expect(within(skewed, 0, 60)).toBe(20);
+    // Instance 0 reaches minute 1 at 60 s and finds its key already full: nothing in its minute
+    // until instance 1 opens minute 2's key at 117 s.
+    expect(within(skewed, 58, 65)).toBe(0);
+    expect(within(hammer(stage, 65, 118), 116.99, 118)).toBe(10);
+  });
+
+  it('a key written after its server\'s clock has moved a window on is a new count (the old key has expired): clocks a window apart are not counted exactly', () => {
+    const stage = new RateLimit(spec({ store: 'shared', clockSkew: { offsets: ['0s', '+70s'] } }), 2, ids);
+    // Instance 1 writes minute 1's key from t = 0; instance 0 then writes minute 0's, one behind: counted.
+    for (let i = 0; i < 10; i++) expect(stage.check(request(1), i * 0.1)).toBeGreaterThanOrEqual(0);
+    expect(stage.check(request(1), 1)).toBeLessThan(0);
+    for (let i = 0; i < 10; i++) expect(stage.check(request(0), 2 + i * 0.1)).toBeGreaterThanOrEqual(0);
+    expect(stage.check(request(0), 3)).toBeLessThan(0);
+    // Instance 1 moves to minute 2 at 50 s; minute 0 is now two behind: every request of instance 0 passes.
+    expect(stage.check(request(1), 50)).toBeGreaterThanOrEqual(0);
+    for (let i = 0; i < 20; i++) expect(stage.check(request(0), 51 + i * 0.1)).toBeGreaterThanOrEqual(0);
+  });
+
+  it('limiters without windows in a shared store keep the store\'s one clock: skew changes nothing there', () => {
+    const bucket = { algorithm: 'token-bucket', rate: '10/min', burst: 10 };
+    const a = hammer(new RateLimit(spec({ store: 'shared', limit: bucket }), 2, ids), 0, 65);
+    const b = hammer(new RateLimit(spec({ store: 'shared', limit: bucket, clockSkew: { offsets: ['0s', '+3s'] } }), 2, ids), 0, 65);
     expect(b).toEqual(a);
+    expect(a.length).toBeGreaterThan(10);
   });
 
   it('max: offsets drawn uniformly in [-max, max] per instance, from the seed: the same for the same seed, different for another', () => {
