@@ -12,6 +12,7 @@ import type { QuotaOutcome, ScopeOutcome } from '../measures/summarize.js';
 import type { FaultWindow, FiredAction } from '../model/series.js';
 import type { RunResult } from './run-one.js';
 import { TIER_MEASURES, type TierOutcome } from '../measures/tiers.js';
+import { foldRateLimits, type RateLimitOutcome } from '../measures/top-consumers.js';
 import { meanInterval, proportionInterval, shareInterval } from './stats.js';
 
 /** A measure across seeds: its value (null where the measure says so) and a 95% interval when there are two seeds or more. */
@@ -38,6 +39,8 @@ export interface PointAggregate {
   quotas: QuotaOutcome[];
   /** Each service of a graph (edge first), its tier measures folded over the seeds; absent without services. */
   tiers?: Array<ScopeAggregate & { callers: string[] }>;
+  /** Each rate-limit stage of the edge, its counts and top consumers folded over the seeds; absent without one. */
+  rateLimits?: RateLimitOutcome[];
   perSeed: Array<{ seed: number; measures: MeasureValues; actions: FiredAction[] }>;
   /** The fault windows of this point's runs (the same for every seed). */
   faults: FaultWindow[];
@@ -136,6 +139,7 @@ export function aggregatePoint(
     routes: foldScopes(registry.perPopulation, runs.map((r) => r.summary.routes), horizonS),
     quotas: foldQuotas(runs.map((r) => r.summary.quotas)),
     ...(runs[0]?.summary.tiers ? { tiers: foldTiers(runs.map((r) => r.summary.tiers ?? []), horizonS) } : {}),
+    ...(runs[0]?.summary.rateLimits ? { rateLimits: foldRateLimits(runs.map((r) => r.summary.rateLimits ?? [])) } : {}),
     perSeed: runs.map((r) => ({ seed: r.seed, measures: r.summary.measures, actions: r.actions })),
     faults: runs[0]?.faults ?? [],
   };

@@ -21,6 +21,7 @@ import {
 import { detectedRetryShare, detectionFalsePositiveShare, fingerprintTableBytes } from './detection.js';
 import { baselineRate, healthWindowS, lastTriggerEndS, preFaultLoadMultiple, preFaultSuccessRatio } from './context.js';
 import { partnerExcessShare, partnerPeakMultiple, partnerServedShare } from './partner.js';
+import { rateLimitStoreTimeouts, rateLimitStoreWaitMeanS } from './rate-limit-store.js';
 
 export const BUILTIN_MEASURES = [
   recovered,
@@ -73,6 +74,8 @@ export const BUILTIN_MEASURES = [
   detectedRetryShare,
   detectionFalsePositiveShare,
   fingerprintTableBytes,
+  rateLimitStoreWaitMeanS,
+  rateLimitStoreTimeouts,
   baselineRate,
   preFaultSuccessRatio,
   preFaultLoadMultiple,

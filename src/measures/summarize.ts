@@ -11,6 +11,7 @@ import { MEASURES, type MeasureRegistry, type MeasureValues } from './registry.j
 import { DEFAULT_MEASURE_SETTINGS, type MeasureSettings } from './settings.js';
 import { RunView } from './view.js';
 import { tierOutcomes, type TierOutcome } from './tiers.js';
+import { rateLimitOutcomes, type RateLimitOutcome } from './top-consumers.js';
 
 /** How one population's, or one route's, users fared. */
 export interface ScopeOutcome {
@@ -41,6 +42,8 @@ export interface RunSummary {
   quotas: QuotaOutcome[];
   /** Each service of a graph, the edge first (absent without services). */
   tiers?: TierOutcome[];
+  /** Each rate-limit stage of the edge: what it checked and refused, and its top consumers (absent without one). */
+  rateLimits?: RateLimitOutcome[];
 }
 
 /** Each measure over `view`; the partner measures over `partners` (the run's partners) when given. */
@@ -71,5 +74,6 @@ export function summarize(record: RunRecord, settings: MeasureSettings = DEFAULT
       failedOver: q.failedOver,
       alerts: q.alerts.map((a) => ({ threshold: a.threshold, firstS: a.firstS })),
     })),
+    ...(record.rateLimits ? { rateLimits: rateLimitOutcomes(record.rateLimits) } : {}),
   };
 }

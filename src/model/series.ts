@@ -8,6 +8,7 @@
  */
 import type { Role } from '../scenario/schema-clients.js';
 import type { LatencyHistogram } from './latency-histogram.js';
+import type { RateLimitReport } from './server/rate-limit-report.js';
 
 /**
  * Why a try failed, as the client saw it. Index into `BucketSeries.failures`; the outcome
@@ -334,6 +335,8 @@ export interface RunRecord {
   actionTimes: Array<{ ended: number; timeS: number }>;
   /** Per population (index into populations): the latency sketches of its actions and attempts. */
   latency: PopulationLatency[];
+  /** What each of the edge's rate-limit stages saw: its shared store's queue, its top consumers (absent without one). */
+  rateLimits?: RateLimitReport[];
 }
 
 /** What a dependency's quota went through in one run (filled by model/server/dependencies.ts). */

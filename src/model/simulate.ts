@@ -190,7 +190,8 @@ export function simulate(s: Scenario, seed: number, opts: SimulateOptions = {}):
         ...graph.nodes.map((n) => tierRecord(n.name, [...new Set(n.callers.map((e) => e.caller))], n.rec, n.frontend)),
       ]
     : undefined;
-  return record(server, clients, operator.fired, tiers);
+  const rateLimits = server.rateLimitReports(populations.map(([name]) => name));
+  return { ...record(server, clients, operator.fired, tiers), ...(rateLimits.length ? { rateLimits } : {}) };
 }
 
 /** What the record reads of the server (the edge's frontend, or the plain world's instance). */

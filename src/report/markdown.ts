@@ -16,6 +16,7 @@ import { compactRankingColumns, rankingCells, rankingColumns, rankingNote } from
 import { verdictPoint, verdictText } from './verdict.js';
 import { populationRows, populationMeasures, roleFlag } from './populations-view.js';
 import { TIER_MEASURE_INFO, tierRows } from './tiers-view.js';
+import { topConsumerRows } from './top-consumers-view.js';
 import { searchHeading, tippingSentence, triedRows, TRIED_HEADER } from './search-view.js';
 
 /** Text safe in Markdown: no HTML, no table breaks, on one line when `oneLine`. */
@@ -129,6 +130,12 @@ export function summaryMarkdown(b: ResultsBundle, opts: SummaryOptions = {}): st
     const at = pointLabel(r.variants.map((v) => atPoint(v, featured)).find((p) => p)?.values ?? {});
     out.push(`### Per tier${at ? ` (at ${mdText(at, true)})` : ''}`, '', 'Each service of the graph, the edge (server) first; amplification is attempts at the tier per user action at the edge.', '');
     out.push(...table(['variant', 'tier', ...TIER_MEASURE_INFO.map((m) => mdText(m.label, true))], tiers.map((t) => [mdText(t.variant, true), mdText(t.tier, true) + (t.callers.length ? ` ← ${mdText(t.callers.join(', '), true)}` : ''), ...t.cells.map((c) => mdText(c.text, true))])));
+    out.push('');
+  }
+  const consumers = topConsumerRows(r, featured);
+  if (consumers.length > 0) {
+    out.push('### Rate limits: top consumers', '', 'Each rate-limit stage, with the keys that sent it the most requests (and, where they differ, got the most refusals).', '');
+    out.push(...table(['variant', 'stage', 'checked', 'refused', 'top keys by requests', 'top keys by refusals'], consumers.map((c) => [mdText(c.variant, true), mdText(c.stage, true), c.checked, c.refused, mdText(c.bySeen.join('; '), true), mdText(c.byRefused ? c.byRefused.join('; ') : 'the same', true)])));
     out.push('');
   }
   out.push('</details>');

@@ -27,6 +27,7 @@ function pointOf(p: PointAggregate): PointResult {
     routes: p.routes,
     quotas: p.quotas,
     ...(p.tiers ? { tiers: p.tiers } : {}),
+    ...(p.rateLimits ? { rateLimits: p.rateLimits } : {}),
     faults: p.faults.map((f) => ({ kind: f.kind, startS: f.startS, endS: Number.isFinite(f.endS) ? f.endS : null })),
     perSeed: p.perSeed.map((s) => ({ seed: s.seed, measures: s.measures, actions: s.actions })),
   }, ['point', 'values', 'runs', 'seed', 'instances']);

@@ -48,6 +48,19 @@ const quotaSchema = z.strictObject({
   alerts: z.array(z.strictObject({ threshold: num, firstS: maybe })),
 });
 
+const topKeySchema = z.strictObject({ key: z.string(), seen: num, refused: num });
+
+/** A rate-limit stage of the edge (src/measures/top-consumers.ts): what it checked and refused, and its busiest keys. */
+const rateLimitSchema = z.strictObject({
+  stage: z.number().int(),
+  key: z.enum(['ip', 'client', 'route', 'global']),
+  store: z.enum(['local', 'shared']),
+  checked: num,
+  refused: num,
+  topBySeen: z.array(topKeySchema),
+  topByRefused: z.array(topKeySchema),
+});
+
 /** An operator action or an automation decision that took effect in one run (model/series.ts FiredAction). */
 export const firedActionSchema = z.strictObject({
   name: z.string(),
@@ -85,6 +98,8 @@ export const pointSchema = z.strictObject({
   quotas: z.array(quotaSchema),
   /** Each service of a graph, the edge first; absent for a single server. */
   tiers: z.array(tierSchema).optional(),
+  /** Each rate-limit stage of the edge, with its top consumers; absent without one. */
+  rateLimits: z.array(rateLimitSchema).optional(),
   faults: z.array(faultWindowSchema),
   /** Each seed's measures, and the actions that took effect in its run, in time order. */
   perSeed: z.array(z.strictObject({ seed: z.number().int(), measures: z.record(z.string(), maybe), actions: z.array(firedActionSchema) })),

@@ -8,11 +8,37 @@ import { z } from 'zod';
 import { durationSchema, durationOrNone, positiveInt, rateSchema, versionSchema, name, routeName } from './schema-primitives.js';
 import { LIMITS } from './limits.js';
 import { CODEL_DEFAULTS } from './server-defaults.js';
-import { formatDuration } from './units.js';
+import { formatDuration, parseDuration } from './units.js';
 import { distributionSchema } from './schema-distributions.js';
 import { routeServiceCalls } from './schema-services.js';
 
 const window = z.strictObject({ at: durationSchema('Start (offset from the start of the run).'), duration: durationSchema('How long.') });
+
+/** A clock offset, which may be negative: "-1.5s", "+2s", "0s". */
+const signedDuration = z
+  .string({ error: () => 'expected a clock offset such as "-1.5s", "0s" or "+2s"' })
+  .transform((text, ctx) => {
+    const t = text.trim();
+    const sign = t.startsWith('-') ? -1 : 1;
+    const r = parseDuration(t.replace(/^[-+]/, ''));
+    if (!r.ok) {
+      ctx.addIssue({ code: 'custom', message: r.message });
+      return z.NEVER;
+    }
+    return sign * r.value;
+  })
+  .meta({ description: 'A clock offset: a duration with a unit, with a sign ("-1.5s", "+2s"); ahead of true time when positive.', 'x-unit': 'duration' });
+
+export const clockSkewSchema = z
+  .strictObject({
+    max: durationSchema('Largest offset: each instance\'s clock is offset by a value drawn uniformly in [-max, max] from the seed.').optional(),
+    offsets: z.array(signedDuration).min(1).optional().meta({ description: 'Each instance\'s clock offset, instance i taking offsets[i mod n] (an instance added by the autoscaler too).' }),
+  })
+  .refine((c) => (c.max === undefined) !== (c.offsets === undefined), 'give either max (offsets drawn per instance from the seed, e.g. { max: 2s }) or offsets (given per instance, e.g. { offsets: [-1s, 0s, +1s] }), not both and not neither')
+  .meta({ 'x-exactly-one-of': [['max'], ['offsets']], description: 'Clocks of the instances out of step (story 001: "a significant desynchronisation between the servers can lead to imprecise counts; NTP is essential"). Each instance reads the time as true time + its offset when it uses its own, in-memory limiter (store: local, and the local fallback of a shared store), so its fixed windows start and end at different true times from the other instances\'; in a shared store a fixed window\'s key is named by the sending instance\'s clock (rate-limit:<key>:<minute>), so around each boundary two windows\' keys are written at once. Limiters without windows (token bucket, GCRA, sliding log, leaky bucket) decide the same under a constant offset, and in a shared store the other algorithms keep the store\'s one clock.' });
+
+/** The refusal of a shared store's setting on a local one. */
+const sharedOnly = (field: string) => `${field} describes a shared store: write store: shared, or leave it out (a local limiter, in each instance's memory, has no store to wait for)`;
 
 export const rateLimitAlgorithmSchema = z
   .discriminatedUnion('algorithm', [
@@ -40,9 +66,18 @@ export const stageSchema = z
       store: z.enum(['local', 'shared']).default('local').meta({ description: 'local: each instance counts on its own; shared: one store (e.g. Redis) for all instances.' }),
       storeLatency: durationSchema('Round trip to the shared store, paid by every request it checks: a refused request gets its 429 after it too.').prefault('0s'),
       storeOutages: z.array(window).optional().meta({ description: 'When the shared store is unreachable.' }),
-      onStoreFailure: z.enum(['open', 'closed', 'local']).default('open').meta({ description: 'While the store is unreachable: let everything through (open), refuse everything (closed), or count locally per instance (local).' }),
+      onStoreFailure: z.enum(['open', 'closed', 'local']).default('open').meta({ description: 'While the store is unreachable, and for a check that timed out (storeTimeout): let everything through (open), refuse everything (closed), or count locally per instance (local).' }),
+      storeCapacity: rateSchema('Checks per second the shared store serves, one at a time in arrival order (Redis runs one command, or one Lua script, at a time): a check that finds it busy waits, and its latency is the round trip plus that wait plus 1/storeCapacity (an M/D/1 queue, docs/rate-limiters.md). One check is one operation: write the store\'s operations per second divided by the commands per check (2 for INCR then EXPIRE sent apart, 1 for a Lua script or MULTI/EXEC). Default: unlimited (no wait).', { positive: true }).optional(),
+      storeLoad: rateSchema('Other operations the shared store serves besides this stage\'s checks (other limiters, other services), Poisson arrivals of one operation each that share its queue and its timeout; needs storeCapacity. Default 0: the store is this stage\'s alone.').optional(),
+      storeTimeout: durationOrNone('How long an instance waits for the shared store\'s answer: a check whose round trip, wait and service would take longer is a store failure after this long, handled by onStoreFailure, and never runs at the store (its connection is closed before the store reads it); "none" (default) waits for ever.').optional(),
+      clockSkew: clockSkewSchema.optional(),
+      topKeys: z.number().int().min(0).max(100).optional().meta({ description: 'How many of the busiest keys (by requests seen, and by requests refused) the results list for this stage (default 5; 0: none).' }),
       routes: z.array(z.string()).optional().meta({ description: 'Only requests to these routes are limited (default: all).' }),
     }).refine((s) => (s.limit === undefined) !== (s.tiers === undefined), 'give either limit (one limit for everyone) or tiers (a limit per API-key tier), not both and not neither')
+      .refine((s) => s.storeLoad === undefined || s.storeCapacity !== undefined, { path: ['storeLoad'], message: 'storeLoad shares the store\'s capacity: give storeCapacity too (e.g. storeCapacity: 50000/s)' })
+      .refine((s) => s.store === 'shared' || s.storeCapacity === undefined, { path: ['storeCapacity'], message: sharedOnly('storeCapacity') })
+      .refine((s) => s.store === 'shared' || s.storeLoad === undefined, { path: ['storeLoad'], message: sharedOnly('storeLoad') })
+      .refine((s) => s.store === 'shared' || s.storeTimeout === undefined, { path: ['storeTimeout'], message: sharedOnly('storeTimeout') })
       .meta({ 'x-exactly-one-of': [['limit'], ['tiers']] }),
     z.strictObject({
       kind: z.literal('admission'),

@@ -8,6 +8,9 @@ import { runOne, type RunResult } from '../../src/experiment/run-one.js';
 import { runExperiment } from '../../src/experiment/experiment.js';
 import { buildResults } from '../../src/results/build.js';
 import { verdictSentence } from '../../src/report/verdict.js';
+import { renderOutputs } from '../../src/report/write.js';
+import { summaryMarkdown } from '../../src/report/markdown.js';
+import { parseSummary } from '../../src/results/summary-json.js';
 
 const loaded = loadScenarioFile('scenarios/distributed-rate-limiting.yaml');
 const run = (name: string): RunResult => {
@@ -136,6 +139,73 @@ describe('scenarios/distributed-rate-limiting.yaml', () => {
   });
 });
 
+describe('the store as a bottleneck, clocks out of step, and the top consumers (issue 37)', () => {
+  it('slow-store: behind the platform\'s other checks every check waits most of the 50 ms timeout, and those that time out fall to the instances\' own counts, which let them all through', () => {
+    const r = run('slow-store');
+    const m = r.summary.measures;
+    const rl = r.summary.rateLimits![0];
+    const shared = run('shared');
+    // 52,000 + ~10 operations a second at a store that serves 50,000: the queue is held at the
+    // timeout (50 ms - 1 ms round trip - 0.02 ms service), and (52,010 - 50,000) / 52,010 = 3.9%
+    // of the operations time out, this key's checks among them.
+    expect(m.rateLimitStoreWaitMeanS).toBeGreaterThan(0.04);
+    expect(m.rateLimitStoreWaitMeanS).toBeLessThan(0.049);
+    expect(m.rateLimitStoreTimeouts! / m.attempts!).toBeGreaterThan(0.025);
+    expect(m.rateLimitStoreTimeouts! / m.attempts!).toBeLessThan(0.055);
+    expect(shared.summary.measures.rateLimitStoreWaitMeanS).toBe(0);
+    expect(shared.summary.measures.rateLimitStoreTimeouts).toBe(0);
+    // The shared count lets its 100 a minute through; each timed-out check meets an instance's
+    // own window, which sees a few a minute and lets every one through: 4 x 100 + the timeouts
+    // (+ at most 2 checks sent in the run's last 49 ms that run at the store in the next minute).
+    const allowed = rl.checked - rl.refused;
+    expect(allowed).toBeGreaterThanOrEqual(4 * LIMIT + m.rateLimitStoreTimeouts!);
+    expect(allowed).toBeLessThanOrEqual(4 * LIMIT + m.rateLimitStoreTimeouts! + 2);
+    // So a slow store breaks the contract as a down one does with a local fallback, only less.
+    expect(m.partnerPeakMultiple).toBeGreaterThan(shared.summary.measures.partnerPeakMultiple!);
+    expect(m.partnerExcessShare).toBeGreaterThan(0.1);
+  });
+
+  it('per-instance-skewed: with clocks up to 5 s apart each instance\'s minute starts inside the first true minute, which lets more than 4 x 100 through; later minutes 4 x 100', () => {
+    const skewed = run('per-instance-skewed');
+    const aligned = run('per-instance');
+    expect(okInMinute(aligned, 0)).toBe(INSTANCES * LIMIT);
+    expect(okInMinute(skewed, 0)).toBeGreaterThan(INSTANCES * LIMIT);
+    for (let m = 1; m < 4; m++) expect(okInMinute(skewed, m)).toBe(INSTANCES * LIMIT);
+    // Each instance's window boundary moved by its skew (|skew| < 5 s at 2.5 requests/s per
+    // instance): what passes beyond 4 x 100 is what arrived in those few seconds, at most ~4 x 12.5.
+    expect(okInMinute(skewed, 0) - INSTANCES * LIMIT).toBeLessThanOrEqual(60);
+    expect(skewed.summary.measures.partnerPeakMultiple).toBeGreaterThan(aligned.summary.measures.partnerPeakMultiple!);
+  });
+
+  it('shared-skewed: the shared minute\'s key named by each server\'s clock, up to 5 s apart: a true minute holds more than one key\'s 100', () => {
+    const skewed = run('shared-skewed');
+    const aligned = run('shared');
+    // Each server INCRs rate-limit:<key>:<its own minute>. At the start of the run the servers
+    // behind true time still write minute -1's key, which lets their first seconds through on
+    // top of minute 0's 100; each later minute's key opens a few seconds in and holds 100.
+    expect(okInMinute(aligned, 0)).toBe(LIMIT);
+    expect(okInMinute(skewed, 0)).toBeGreaterThan(LIMIT);
+    expect(okInMinute(skewed, 0)).toBeLessThanOrEqual(LIMIT + 60); // at most 5 s x 10/s more
+    for (let m = 1; m < 4; m++) expect(okInMinute(skewed, m)).toBe(LIMIT);
+    expect(skewed.summary.measures.partnerPeakMultiple).toBeGreaterThan(aligned.summary.measures.partnerPeakMultiple!);
+    expect(skewed.summary.measures.partnerExcessShare).toBeGreaterThan(aligned.summary.measures.partnerExcessShare!);
+  });
+
+  it('lists the partner\'s key as the top consumer, with exactly the requests it sent and the 429s it got', () => {
+    for (const name of ['per-instance', 'shared', 'outage-closed']) {
+      const r = run(name);
+      const [rl] = r.summary.rateLimits!;
+      const sent = r.summary.measures.attempts!;
+      expect(rl.topBySeen, name).toEqual([{ key: 'partner#0', seen: sent, refused: rl.refused }]);
+      expect(rl.topByRefused, name).toEqual(rl.topBySeen);
+      expect(rl.checked, name).toBe(sent);
+    }
+    // Local counting answers at once: every refusal is a 429 the partner saw.
+    const local = run('per-instance');
+    expect(local.summary.rateLimits![0].refused).toBe(sum(local.columns.fail_rate_limited));
+  });
+});
+
 describe('the ranking and the verdict of story 001 (the partner judged by its contract)', () => {
   it('ranks the story\'s recommended designs above per-instance counting and the fixed window, and says how the partner was held', async () => {
     const x = await runExperiment(loaded, { workers: 0 });
@@ -152,5 +222,17 @@ describe('the ranking and the verdict of story 001 (the partner judged by its co
     const sentence = verdictSentence(buildResults(x))!;
     expect(sentence).toMatch(/^boundary-sliding-log holds partner to its contract of 100 per 1m: 100% of what it was entitled to served, 0% served beyond it, at most 1x the limit in any 1m; per-instance serves 7\d(\.\d)?% beyond it, up to 4\.\d+x the limit/);
     expect(sentence).not.toMatch(/recover|fault/);
+    // The top consumers reach summary.json (and back, strictly parsed), summary.md and report.html.
+    const { files, bundle } = renderOutputs(x);
+    const text = (name: string) => files.find(([n]) => n === name)![1];
+    const parsed = parseSummary(text('summary.json'), 'summary.json');
+    const shared = parsed.variants.find((v) => v.name === 'shared')!.points[0];
+    const sent = shared.measures.attempts.value!;
+    const refused = sent - 4 * LIMIT; // 100 let through in each of the 4 minutes
+    expect(shared.rateLimits).toEqual([{ stage: 0, key: 'client', store: 'shared', checked: sent, refused, topBySeen: [{ key: 'partner#0', seen: sent, refused }], topByRefused: [{ key: 'partner#0', seen: sent, refused }] }]);
+    const md = summaryMarkdown(bundle);
+    expect(md).toContain('### Rate limits: top consumers');
+    expect(md).toMatch(new RegExp(`\\| shared \\| 1: per client, shared store \\| ${sent.toLocaleString('en-US')} \\| ${refused.toLocaleString('en-US')} \\| partner#0 ${sent.toLocaleString('en-US')} \\(${refused.toLocaleString('en-US')} refused\\) \\| the same \\|`));
+    expect(text('report.html')).toContain('<section id="top-consumers">');
   });
 });

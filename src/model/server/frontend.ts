@@ -22,7 +22,8 @@ import { Instance, type RouteHandler, type ServiceCalls } from './instance.js';
 import { Dependency } from './dependencies.js';
 import { RequestView, type Identities } from './request.js';
 import { mix } from './hash.js';
-import { makeStage, AdaptiveConcurrency, RetryDetection, type Stage, type StageSpec } from './stages.js';
+import { makeStage, AdaptiveConcurrency, RetryDetection, type RateLimit, type Stage, type StageSpec } from './stages.js';
+import type { RateLimitReport } from './rate-limit-report.js';
 import { Edge, EDGE_DROP, EDGE_PASS } from './edge.js';
 import { fairQueueLayout } from '../../scenario/fair-queue-keys.js';
 import type { FairQueueOptions } from './fair-queue.js';
@@ -57,6 +58,8 @@ export class Frontend {
   readonly dependencies: Dependency[];
   readonly edge: Edge;
   private readonly stages: Stage[];
+  /** Every rate-limit stage made, in order (also those an operator removed): for the results. */
+  private readonly rateLimitStages: RateLimit[] = [];
   /** The spec each stage was made from (same order as `stages`), to find a stage by kind. */
   private readonly stageSpecs: StageSpec[];
   private readonly stageCtx: Parameters<typeof makeStage>[1];
@@ -161,7 +164,7 @@ export class Frontend {
     );
     rec.slotsChanged(0, spec.slots * spec.instances);
     this.req = new RequestView(this.ids, attempts, actions);
-    this.stageCtx = { instances: this.instances, ids: this.ids, actions, rec, engine, seed };
+    this.stageCtx = { instances: this.instances, ids: this.ids, actions, rec, engine, seed, rateLimits: this.rateLimitStages };
     this.stageSpecs = [...spec.stages];
     this.stages = spec.stages.map((st) => makeStage(st, this.stageCtx));
     this.edge = new Edge(ids, Object.keys(s.clients));
@@ -190,6 +193,11 @@ export class Frontend {
       keyOf: (a) => keyOfPop[actions.population[attempts.action[a]]],
       classOf: layout.retriesLast ? (a) => (attempts.number[a] > 1 ? 1 : 0) : (a) => classOfPop[actions.population[attempts.action[a]]],
     };
+  }
+
+  /** What each rate-limit stage made in this run saw (its store's queue, its top consumers), in the order they were made. */
+  rateLimitReports(populations: readonly string[]): RateLimitReport[] {
+    return this.rateLimitStages.map((st, i) => st.report(i, populations));
   }
 
   /** Peak size of the retry-detection table, if there is one (entries). */

@@ -57,7 +57,7 @@ export const MAX_SLIDING_LOG_ENTRIES = 50_000_000;
  * so up to 2 x limit pass within an instant.
  */
 export class FixedWindow implements RateLimiter {
-  readonly bytesPerKey = 16;
+  readonly bytesPerKey: number = 16;
   /** floor(now / window) of the window `count` belongs to; -Infinity before a key's first request. */
   readonly windowOf: Float64Array;
   /** The INCR counter: every request seen in that window, refused ones included. */
@@ -85,6 +85,51 @@ export class FixedWindow implements RateLimiter {
   retryAfter(key: number, now: number): number {
     const w = this.index(now);
     const c = this.windowOf[key] === w ? this.count[key] : 0;
+    if (c < this.limit) return 0;
+    return Math.max(0, (w + 1) * this.window - now);
+  }
+}
+
+/**
+ * The fixed window of a shared store whose window is named by each application server's own
+ * clock, as in story 001's key `rate-limit:<user>:<timestamp rounded to the minute>` built by
+ * the server: with clocks out of step, two windows of a key are written at once around each
+ * boundary (a server ahead already INCRs the next minute's key while one behind still INCRs
+ * the last one's). `now` here is the clock of the server that sent the request, so it may go
+ * back, by less than a window: each key keeps its newest window's counter and the one before.
+ * A request naming a window older than both finds its key expired (EXPIRE ran out) and starts
+ * a new count of 1, which is not kept: clocks a window or more apart are not counted exactly.
+ */
+export class FixedWindowByServerClock extends FixedWindow {
+  override readonly bytesPerKey: number = 24;
+  /** The INCR counter of window windowOf - 1 (0 when that key was never written). */
+  readonly previous: Float64Array;
+
+  constructor(keys: number, limit: number, window: number) {
+    super(keys, limit, window);
+    this.previous = new Float64Array(keys);
+  }
+
+  override check(key: number, now: number): number {
+    const w = Math.floor(now / this.window + EPS);
+    const newest = this.windowOf[key];
+    if (w > newest) {
+      this.previous[key] = w === newest + 1 ? this.count[key] : 0;
+      this.windowOf[key] = w;
+      this.count[key] = 0;
+    } else if (w === newest - 1) {
+      return ++this.previous[key] <= this.limit ? 0 : -1;
+    } else if (w < newest) {
+      return 0;
+    }
+    return ++this.count[key] <= this.limit ? 0 : -1;
+  }
+
+  /** On the sending server's clock: 0 while its window has room, otherwise until it ends. */
+  override retryAfter(key: number, now: number): number {
+    const w = Math.floor(now / this.window + EPS);
+    const newest = this.windowOf[key];
+    const c = w === newest ? this.count[key] : w === newest - 1 ? this.previous[key] : 0;
     if (c < this.limit) return 0;
     return Math.max(0, (w + 1) * this.window - now);
   }

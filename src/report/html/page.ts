@@ -27,6 +27,7 @@ import { vendorScripts } from './vendor.js';
 import { PAGE_SCRIPT } from './page-script.js';
 import { STYLE } from './style.js';
 import { TIER_MEASURE_INFO, tierRows } from '../tiers-view.js';
+import { topConsumerRows } from '../top-consumers-view.js';
 
 type RankedPoint = RankingResult['points'][number];
 
@@ -87,7 +88,7 @@ ${partialWarning(r)}
 <main>
 ${answerSection(r, plan.ctx.colors, answer.map(figure).join('\n'))}
 ${comparisonSection(r, plan.ctx.colors, heatmap.map(figure).join('\n'))}
-${populationSection(r, plan.ctx.colors, populations.map(figure).join('\n'))}${tierSection(r)}
+${populationSection(r, plan.ctx.colors, populations.map(figure).join('\n'))}${tierSection(r)}${topConsumersSection(r)}
 ${actionsSection(r, plan.ctx.colors)}
 ${over.length > 0 ? `<section id="over-time">\n<h2>Over time</h2>\n${seriesControls(r, plan)}\n${plan.notes.map((n) => `<p class="note">${esc(n)}</p>`).join('\n')}\n${over.map(figure).join('\n')}\n</section>` : plan.notes.map((n) => `<p class="note">${esc(n)}</p>`).join('\n')}
 ${across.length > 0 ? `<section id="across-variants">\n<h2>Across variants</h2>\n${across.map(figure).join('\n')}\n</section>` : ''}
@@ -313,6 +314,27 @@ ${topology}
 </ul>
 <div class="table-wrap"><table id="tier-table">
 <thead>${head}</thead>
+<tbody>
+${body}
+</tbody>
+</table></div>
+</section>`;
+}
+
+/** Each rate-limit stage's busiest keys at the featured point (none without a rate-limit stage). */
+function topConsumersSection(r: Results): string {
+  const rows = topConsumerRows(r, featuredPointIndex(r));
+  if (rows.length === 0) return '';
+  const list = (xs: string[]) => xs.map((x) => esc(x)).join('<br>');
+  const body = rows.map((row) =>
+    `<tr data-variant="${esc(row.variant)}"><th scope="row"><span class="variant-name">${esc(row.variant)}</span></th>` +
+    `<td>${esc(row.stage)}</td><td><span class="value">${esc(row.checked)}</span></td><td><span class="value">${esc(row.refused)}</span></td>` +
+    `<td>${list(row.bySeen)}</td><td>${row.byRefused ? list(row.byRefused) : '<span class="note">the same</span>'}</td></tr>`).join('\n');
+  return `<section id="top-consumers">
+<h2>Rate limits: top consumers</h2>
+<p class="note">Each rate-limit stage, with the keys that sent it the most requests (and, where they differ, got the most refusals), counted over the run.</p>
+<div class="table-wrap"><table id="top-consumers-table">
+<thead><tr><th scope="col">variant</th><th scope="col">stage</th><th scope="col">checked</th><th scope="col">refused</th><th scope="col">top keys by requests</th><th scope="col">top keys by refusals</th></tr></thead>
 <tbody>
 ${body}
 </tbody>
