@@ -24,19 +24,20 @@
  * starts an action, and when that action ends (success, failure, abandoned) thinks for a
  * think time and starts the next, so its load follows the answers it gets.
  *
- * A journey's step (arrivals kind after) has none either: each success of the previous step
- * starts one of its actions, for the same person, after the step's delay (and a repeated
- * step starts itself again). Each action of a journey carries the time its journey started
- * and which run of its step it is; the journey is counted on the population that starts it,
- * complete when its last step succeeded its last run, failed when a step failed.
+ * A journey's step (arrivals kind after) has none either: journeys.ts starts its actions when
+ * the previous step succeeds. People who leave the service after failures (people.ts) start
+ * nothing while away.
  */
 import { NOT_CANCELLABLE, type Engine } from '../../engine/engine.js';
 import type { Fault, Population } from '../../scenario/schema.js';
 import type { Recorder } from '../recorder.js';
-import { populationState, sharePeople, type LeaveState, type People, type PopulationState, type LayerState, type RemoteSwitch } from './population.js';
+import { populationState, type PopulationState, type LayerState, type RemoteSwitch } from './population.js';
 import { preparedDelay, initialBackoffState } from './backoff.js';
 import { MAX_HEDGES } from '../../scenario/limits.js';
 import { Overridable } from '../overridable.js';
+import { Journeys } from './journeys.js';
+import { mayLeave, sharePeople } from './people.js';
+import { grow, growTo } from './typed-arrays.js';
 import {
   ACTION_INVALID, ACTION_QUEUED_OFFLINE, ATTEMPT_HEADER, ATTEMPT_INVALID, LAYER_SHIFT, MAX_LAYERS,
   type Actions, type Attempts,
@@ -78,25 +79,8 @@ export class Clients {
   private readonly kFlush: number;
   private readonly kThought: number;
   private readonly kHedge: number;
-  private readonly kStep: number;
-  /**
-   * Journeys (arrivals kind after), per population: the step that follows it (-1: none), the
-   * population that starts its journey (-1: not in one; itself for the first step), and for a
-   * step its delay and runs in a row (1 for the first step).
-   */
-  private readonly nextStep: Int32Array;
-  private readonly journeyRoot: Int32Array;
-  private readonly stepDelay: Float64Array;
-  private readonly stepRuns: Int32Array;
-  /** Per action of a journey: when its journey started, and which run of its step it is. */
-  private journeyStart: Float64Array<ArrayBuffer> = new Float64Array(0);
-  private stepRun: Int32Array<ArrayBuffer> = new Int32Array(0);
-  /** Steps due but not started yet (their delay running): the person, the journey's start and the run; freed ids for reuse. */
-  private pendingClient: Int32Array<ArrayBuffer> = new Int32Array(0);
-  private pendingStart: Float64Array<ArrayBuffer> = new Float64Array(0);
-  private pendingRun: Int32Array<ArrayBuffer> = new Int32Array(0);
-  private readonly pendingFree: number[] = [];
-  private pendingUsed = 0;
+  /** Journeys (arrivals kind after): which populations are steps, and what each action of a journey carries. */
+  private readonly journeys: Journeys;
   /** Per population: its innermost layer hedges (so answers take the hedged path). */
   private readonly hedged: Uint8Array;
   /** Per action: hedge opportunities used in the current try, and the hedges out (MAX_HEDGES per action, -1 when none). */
@@ -157,8 +141,7 @@ export class Clients {
     this.kFlush = engine.on((p) => this.flushOffline(p));
     this.kThought = engine.on((p, user) => this.userActs(p, user));
     this.kHedge = engine.on((act, aux) => this.hedgeDue(act, aux));
-    this.kStep = engine.on((i, id) => this.stepDue(i, id));
-    ({ nextStep: this.nextStep, journeyRoot: this.journeyRoot, stepDelay: this.stepDelay, stepRuns: this.stepRuns } = journeySteps(this.pops));
+    this.journeys = new Journeys(engine, rec, this.pops, (i, client, start, run) => this.begin(i, this.pops[i], client % this.pops[i].clients, -1, start, run));
     this.hedged = Uint8Array.from(this.pops, (p) => (p.layers[p.layers.length - 1].hedge ? 1 : 0));
     this.giveUpLane = Int32Array.from(this.pops, (p) => (p.behaviour.giveUpAfter !== undefined ? engine.laneFor(p.behaviour.giveUpAfter) : -1));
     this.actionTimeS = new Float64Array(this.pops.length);
@@ -260,39 +243,6 @@ export class Clients {
     this.begin(i, p, user % p.clients, user);
   }
 
-  /** The previous step of a journey succeeded `delay` ago: this step's action starts, for the same person. */
-  private stepDue(i: number, id: number): void {
-    const p = this.pops[i];
-    const client = this.pendingClient[id] % p.clients;
-    const start = this.pendingStart[id], run = this.pendingRun[id];
-    this.pendingFree.push(id);
-    this.begin(i, p, client, -1, start, run);
-  }
-
-  /** An action of a journey ended: the journey goes on to its next step (or run), completes, or fails. */
-  private journeyStep(act: number, i: number, ok: boolean): void {
-    const now = this.engine.now;
-    const root = this.journeyRoot[i];
-    if (!ok) return this.rec.journeyEnded(now, root, false, 0);
-    const run = this.stepRun[act];
-    const next = run < this.stepRuns[i] ? i : this.nextStep[i];
-    if (next < 0) return this.rec.journeyEnded(now, root, true, now - this.journeyStart[act]);
-    let id = this.pendingFree.pop();
-    if (id === undefined) {
-      id = this.pendingUsed++;
-      if (id >= this.pendingClient.length) {
-        const n = Math.max(64, id * 2);
-        this.pendingClient = grow(this.pendingClient, n, Int32Array);
-        this.pendingStart = grow(this.pendingStart, n, Float64Array);
-        this.pendingRun = grow(this.pendingRun, n, Int32Array);
-      }
-    }
-    this.pendingClient[id] = this.actions.client[act];
-    this.pendingStart[id] = this.journeyStart[act];
-    this.pendingRun[id] = next === i ? run + 1 : 1;
-    this.engine.after(this.stepDelay[next], this.kStep, next, id);
-  }
-
   /** A user action starts (of an open population: user -1); a journey's step carries its journey's start and its run. */
   private begin(i: number, p: PopulationState, client: number, user: number, journeyStart = NaN, run = 1): void {
     const now = this.engine.now;
@@ -308,17 +258,7 @@ export class Clients {
       this.userOf[act] = user;
     }
     this.rec.actionStarted(now, i);
-    const root = this.journeyRoot[i];
-    if (root >= 0) {
-      if (act >= this.journeyStart.length) {
-        const n = Math.max(1024, (act + 1) * 2);
-        this.journeyStart = grow(this.journeyStart, n, Float64Array);
-        this.stepRun = grow(this.stepRun, n, Int32Array);
-      }
-      if (root === i) this.rec.journeyStarted(now, i);
-      this.journeyStart[act] = root === i ? now : journeyStart;
-      this.stepRun[act] = run;
-    }
+    if (this.journeys.rootOf[i] >= 0) this.journeys.started(act, i, journeyStart, run);
     if (b.giveUpAfter !== undefined) this.actions.giveUpTimer[act] = this.engine.afterInLane(this.giveUpLane[i], b.giveUpAfter, this.kGiveUp, act, this.actions.gen[act]);
     if (offline) {
       p.offlineQueued![client]++;
@@ -370,31 +310,14 @@ export class Clients {
     const p = this.pops[i];
     const closed = p.closed;
     const person = closed !== undefined ? this.userOf[act] : this.actions.client[act];
-    if (this.journeyRoot[i] >= 0) this.journeyStep(act, i, ok);
+    if (this.journeys.rootOf[i] >= 0) this.journeys.ended(act, i, this.actions.client[act], ok);
     const leave = p.leave;
-    let away = false;
-    if (leave !== undefined) away = this.mayLeave(i, leave, p.people!, person, ok);
+    const away = leave !== undefined && mayLeave(leave, p.people!, person, ok, now);
+    if (away) this.rec.personLeft(now, i);
     if (closed === undefined) return;
     // A user who left acts again when they come back (the time away takes the think time's place).
     const until = away ? p.people!.awayUntil[person] : now + closed.think();
     if (until < Infinity) this.engine.at(until, this.kThought, i, person);
-  }
-
-  /** After an action of theirs ended, does the person leave the service (behaviour.leave)? */
-  private mayLeave(i: number, leave: LeaveState, people: People, person: number, ok: boolean): boolean {
-    if (ok) {
-      people.failedInARow[person] = 0;
-      return false;
-    }
-    const failed = people.failedInARow[person] + 1;
-    people.failedInARow[person] = failed < 0xffff ? failed : 0xffff;
-    if (failed < leave.afterFailures || leave.rng() >= leave.probability) return false;
-    const now = this.engine.now;
-    const until = leave.rng() < leave.never ? Infinity : now + leave.comeBack();
-    if (until > people.awayUntil[person]) people.awayUntil[person] = until;
-    people.failedInARow[person] = 0;
-    this.rec.personLeft(now, i);
-    return true;
   }
 
   private fail(act: number, p: PopulationState): void {
@@ -824,44 +747,4 @@ export class Clients {
     if (l === 0) return this.fail(act, p);
     this.tryEnded(act, p, l - 1, outcome, retryAfter);
   }
-}
-
-/** A copy of `a` with room for at least n entries (doubling, so growth is amortised). */
-function growTo(a: Int32Array<ArrayBuffer>, n: number): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(Math.max(n, a.length * 2, 64));
-  b.set(a);
-  return b;
-}
-
-/** A copy of `a` (or a new array) with room for `n` entries. */
-function grow<T extends Float64Array | Int32Array>(a: T | undefined, n: number, Kind: { new (n: number): T }): T {
-  const out = new Kind(n);
-  if (a !== undefined) out.set(a);
-  return out;
-}
-
-/** The journeys' shape (arrivals kind after), as Clients reads it per population: see its fields. */
-function journeySteps(pops: readonly PopulationState[]) {
-  const n = pops.length;
-  const nextStep = new Int32Array(n).fill(-1);
-  const journeyRoot = new Int32Array(n).fill(-1);
-  const stepDelay = new Float64Array(n);
-  const stepRuns = new Int32Array(n).fill(1);
-  const index = new Map(pops.map((p, i) => [p.name, i]));
-  const previous = new Int32Array(n).fill(-1);
-  pops.forEach((p, i) => {
-    const a = p.spec.arrivals;
-    if (a.kind !== 'after') return;
-    previous[i] = index.get(a.population)!; // the loader checked it exists, is another population and no cycle
-    nextStep[previous[i]] = i;
-    stepDelay[i] = a.delay;
-    stepRuns[i] = a.repeat;
-  });
-  for (let i = 0; i < n; i++) {
-    if (previous[i] < 0 && nextStep[i] < 0) continue;
-    let root = i;
-    while (previous[root] >= 0) root = previous[root];
-    journeyRoot[i] = root;
-  }
-  return { nextStep, journeyRoot, stepDelay, stepRuns };
 }

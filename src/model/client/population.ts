@@ -17,6 +17,7 @@ import { MAX_LAYERS } from '../records.js';
 import { offlineWindow, type OfflineWindow } from './offline.js';
 import { prepareBackoff, type PreparedBackoff } from './backoff.js';
 import { HedgeState } from './hedging.js';
+import { leaveState, type LeaveState, type People } from './people.js';
 import { sampler, type Sampler } from '../../engine/distributions.js';
 import { toDistributionSpec } from '../../scenario/distribution-spec.js';
 
@@ -72,42 +73,6 @@ export interface PopulationState {
    * left through any of them starts nothing in any of them. Undefined when nobody here can leave.
    */
   people?: People;
-}
-
-/**
- * Per person (an open population's client, a closed population's user): when they come back
- * (0 while present, Infinity once gone for good), and how many of their actions in a row
- * ended without success since they last succeeded or left (behaviour.leave.afterFailures).
- */
-export interface People {
-  awayUntil: Float64Array;
-  failedInARow: Uint16Array;
-}
-
-/**
- * Gives the populations that share people (peopleOf) one People per group, so that a person
- * who left through any of them starts nothing in any of them. A group has one when one of its
- * populations lets people leave; it is as long as the owner's people (validated to cover every
- * member's clients).
- */
-export function sharePeople(pops: PopulationState[]): void {
-  const owner = (p: PopulationState) => (p.spec.peopleOf !== undefined ? pops.find((o) => o.name === p.spec.peopleOf) ?? p : p);
-  for (const o of pops) {
-    const group = pops.filter((p) => owner(p) === o);
-    if (!group.some((p) => p.leave !== undefined)) continue;
-    const n = o.closed !== undefined ? o.closed.users : o.clients;
-    const people: People = { awayUntil: new Float64Array(n), failedInARow: new Uint16Array(n) };
-    for (const p of group) p.people = people;
-  }
-}
-
-/** behaviour.leave, prepared: its own random streams, so the draws of scenarios without it are unchanged. */
-export interface LeaveState {
-  probability: number;
-  never: number;
-  afterFailures: number;
-  comeBack: Sampler;
-  rng: Rng;
 }
 
 export type RemoteSwitch = NonNullable<Behaviour['remoteSwitch']>;
@@ -195,15 +160,5 @@ export function populationState(engine: Engine, name: string, spec: Population, 
     offlineActions: [],
     leave: spec.behaviour?.leave ? leaveState(spec.behaviour.leave, name, seed) : undefined,
     closed: spec.arrivals.kind === 'closed' ? { users: spec.arrivals.users, think: sampler(toDistributionSpec(spec.arrivals.thinkTime), stream(seed, `clients/${name}/think`)) } : undefined,
-  };
-}
-
-function leaveState(spec: NonNullable<Behaviour['leave']>, name: string, seed: number): LeaveState {
-  return {
-    probability: spec.probability,
-    never: spec.never,
-    afterFailures: spec.afterFailures,
-    comeBack: sampler(toDistributionSpec(spec.comeBackAfter), stream(seed, `clients/${name}/come-back`)),
-    rng: stream(seed, `clients/${name}/leave`),
   };
 }
