@@ -18,7 +18,7 @@
 import type { Arrivals, Fault } from '../scenario/schema.js';
 import { rateAt } from '../scenario/arrival-profile.js';
 import type { Rng } from '../engine/rng.js';
-import { RateCursor, TimeCursor, type TracePlay } from '../scenario/trace/trace-data.js';
+import { RateCursor, TimeCursor, tracePlay, type TracePlay } from '../scenario/trace/trace-data.js';
 
 interface Segment {
   start: number;
@@ -110,7 +110,10 @@ export class ArrivalProcess {
 
   constructor(private readonly profile: Arrivals, private readonly rng: Rng, surges: readonly RateWindow[] = []) {
     this.segs = segments(profile, surges);
-    if (profile.kind === 'trace') this.trace = profile.data.shape === 'rates' ? new RateReplay(profile, rng, surges) : new TimeReplay(profile, rng, surges);
+    if (profile.kind === 'trace') {
+      const play = tracePlay(profile);
+      this.trace = play.data.shape === 'rates' ? new RateReplay(play, rng, surges) : new TimeReplay(play, rng, surges);
+    }
   }
 
   /**

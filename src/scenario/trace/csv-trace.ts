@@ -52,7 +52,7 @@ export function readCsvTrace(text: string, o: TraceOptions): TraceParsed | Trace
         for (const want of [timeCol, ...(valueCol !== undefined ? [valueCol] : [])]) {
           if (header.includes(want)) continue;
           const guess = closest(want, header);
-          fail(1, `no column "${want}" in the header (${header.map((h) => `"${h}"`).join(', ')})${guess ? `: did you mean "${guess}"?` : ''}; the scenario names the columns with ${want === timeCol ? 'time' : o.count !== undefined ? 'count' : 'rate'}`);
+          fail(1, `no column "${want}" in the header (${header.map((h) => `"${h}"`).join(', ')})${guess ? `: did you mean "${guess}"?` : ''}; the scenario names it in columns.${want === timeCol ? 'time' : o.count !== undefined ? 'count' : 'rate'}`);
         }
         return header;
       },

@@ -37,6 +37,12 @@ export interface TracePlay {
   window?: { from: number; to?: number };
 }
 
+/** A validated trace arrivals as played: its data is always there once the loader has read it. */
+export function tracePlay(a: Omit<TracePlay, 'data'> & { data?: TraceData }): TracePlay {
+  if (!a.data) throw new Error('a trace arrivals without its data: scenarios with traces are read by the loader (loadScenario)');
+  return a as TracePlay;
+}
+
 export function isTraceData(x: unknown): x is TraceData {
   if (x === null || typeof x !== 'object') return false;
   const d = x as Partial<TraceData>;

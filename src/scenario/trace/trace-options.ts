@@ -44,7 +44,8 @@ const optionalString = (x: unknown) => x === undefined || typeof x === 'string';
 /** The reading options of a raw trace arrivals, or undefined when the schema will refuse them anyway. */
 export function traceOptions(a: Record<string, unknown>): TraceOptions | undefined {
   if (a.kind !== 'trace' || typeof a.file !== 'string' || a.file === '' || (a.format !== 'csv' && a.format !== 'prometheus')) return undefined;
-  if (!optionalString(a.time) || !optionalString(a.count) || !optionalString(a.rate)) return undefined;
+  const columns = a.columns === undefined ? {} : a.columns;
+  if (!isObject(columns) || !optionalString(columns.time) || !optionalString(columns.count) || !optionalString(columns.rate)) return undefined;
   const timeUnit = a.timeUnit ?? 's';
   const gaps = a.gaps ?? 'refuse';
   if ((timeUnit !== 's' && timeUnit !== 'ms') || (gaps !== 'refuse' && gaps !== 'zero')) return undefined;
@@ -59,9 +60,9 @@ export function traceOptions(a: Record<string, unknown>): TraceOptions | undefin
   }
   return {
     file: a.file, format: a.format, timeUnit, gaps,
-    ...(a.time !== undefined ? { time: a.time as string } : {}),
-    ...(a.count !== undefined ? { count: a.count as string } : {}),
-    ...(a.rate !== undefined ? { rate: a.rate as string } : {}),
+    ...(columns.time !== undefined ? { time: columns.time as string } : {}),
+    ...(columns.count !== undefined ? { count: columns.count as string } : {}),
+    ...(columns.rate !== undefined ? { rate: columns.rate as string } : {}),
     ...(a.values !== undefined ? { values: a.values } : {}),
     ...(a.select !== undefined ? { select: a.select as Record<string, string> } : {}),
     ...(step !== undefined ? { step } : {}),
