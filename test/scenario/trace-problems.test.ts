@@ -85,8 +85,8 @@ server: { slots: 10, serviceTime: { kind: constant, value: 1ms } }
   });
 
   it('a column the header does not have: refused at the header, with the likely one', () => {
-    const ps = problemsOf('{ kind: trace, file: h.csv, format: csv, columns: { count: requests } }', { 'h.csv': 'time,request\n0,1\n' });
-    refused(ps, 'h.csv', 1, /no column "requests" in the header \("time", "request"\): did you mean "request"\?/);
+    const ps = problemsOf('{ kind: trace, file: h.csv, format: csv, columns: { count: requests } }', { 'h.csv': '# exported\ntime,request\n0,1\n' });
+    refused(ps, 'h.csv', 2, /no column "requests" in the header \("time", "request"\): did you mean "request"\?/);
   });
 
   it('a row with more fields than the header: csv-parse\'s error, at its line', () => {

@@ -49,10 +49,11 @@ export function readCsvTrace(text: string, o: TraceOptions): TraceParsed | Trace
       skip_empty_lines: true,
       trim: true,
       columns: (header: string[]) => {
+        const headerLine = headerLineOf(text);
         for (const want of [timeCol, ...(valueCol !== undefined ? [valueCol] : [])]) {
           if (header.includes(want)) continue;
           const guess = closest(want, header);
-          fail(1, `no column "${want}" in the header (${header.map((h) => `"${h}"`).join(', ')})${guess ? `: did you mean "${guess}"?` : ''}; the scenario names it in columns.${want === timeCol ? 'time' : o.count !== undefined ? 'count' : 'rate'}`);
+          fail(headerLine, `no column "${want}" in the header (${header.map((h) => `"${h}"`).join(', ')})${guess ? `: did you mean "${guess}"?` : ''}; the scenario names it in columns.${want === timeCol ? 'time' : o.count !== undefined ? 'count' : 'rate'}`);
         }
         return header;
       },
@@ -104,4 +105,17 @@ export function readCsvTrace(text: string, o: TraceOptions): TraceParsed | Trace
 /** A time as the file may have written it: an RFC 3339 instant when it is one since 1970, else seconds. */
 function timeText(t: number): string {
   return t > 1e8 && t < 1e11 ? new Date(t * 1000).toISOString().replace('.000Z', 'Z') : seconds(t);
+}
+
+/** The header's line: the first that is neither empty nor a comment (csv-parse does not say it). */
+function headerLineOf(text: string): number {
+  let line = 1;
+  for (let at = 0; at < text.length; line++) {
+    const end = text.indexOf('\n', at);
+    const row = text.slice(at, end < 0 ? text.length : end).trim();
+    if (row !== '' && !row.startsWith('#')) return line;
+    if (end < 0) break;
+    at = end + 1;
+  }
+  return 1;
 }
