@@ -13,6 +13,7 @@ import { loadScenario } from '../../src/scenario/load.js';
 import { ArrivalProcess, surgesFor } from '../../src/model/arrivals.js';
 import { stream } from '../../src/engine/rng.js';
 import { simulate } from '../../src/model/simulate.js';
+import { plainShape } from '../../src/model/plain/plain-shape.js';
 import { meanRate, rateAt } from '../../src/scenario/arrival-profile.js';
 import type { Scenario } from '../../src/scenario/schema.js';
 
@@ -209,4 +210,27 @@ describe('a Prometheus range query', () => {
     const a = load('{ kind: trace, file: inc.json, format: prometheus, values: increase }', { 'inc.json': body(values) }).clients.app.arrivals;
     expect(rateAt(a, 30)).toBeCloseTo(2 / 60, 12);
   });
+});
+
+describe('the plain world replays a trace as the general path does', () => {
+  // Both paths draw arrivals from ArrivalProcess: the same record, number for number.
+  const rng = stream(9, 'test/plain');
+  const times = `time\n${Array.from({ length: 3000 }, (_, i) => (i * 0.04 + (rng() < 0.2 ? 0 : rng() * 0.01)).toFixed(3)).sort((a, b) => Number(a) - Number(b)).join('\n')}\n`;
+  const counts = `time,n\n${Array.from({ length: 18 }, (_, i) => `${10 * i},${i === 9 ? 900 : 200}`).join('\n')}\n`;
+  const cases = {
+    'request times (with repeats)': ['{ kind: trace, file: plain-times.csv, format: csv, scale: 1.5 }', { 'plain-times.csv': times }],
+    'counts per step, a burst': ['{ kind: trace, file: plain-counts.csv, format: csv, columns: { count: n }, loop: true }', { 'plain-counts.csv': counts }],
+  } as const;
+  for (const [name, [spec, files]] of Object.entries(cases)) {
+    it(name, () => {
+      const s = load(spec, files, 'measures: { bucket: 10s }\nfaults: [{ kind: dependency-down, at: 1m, duration: 20s }]', '3m');
+      expect(plainShape(s)).toBe(true);
+      const plain = simulate(s, 2);
+      const general = simulate(s, 2, { generalPath: true });
+      expect(plain.totals.eventsProcessed).toBe(general.totals.eventsProcessed);
+      expect(JSON.stringify(plain, (_k, v: unknown) => (ArrayBuffer.isView(v) ? Array.from(v as Float64Array) : v))).toBe(
+        JSON.stringify(general, (_k, v: unknown) => (ArrayBuffer.isView(v) ? Array.from(v as Float64Array) : v)));
+      expect(plain.series.actionsStarted.reduce((x, y) => x + y, 0)).toBeGreaterThan(1000);
+    });
+  }
 });
