@@ -18,8 +18,8 @@ const column = (what: string) => z.string().min(1, 'a column name cannot be empt
  */
 const traceSchema = z.strictObject({
   kind: z.literal('trace'),
-  file: z.string().min(1, 'give the path of the trace file').meta({ description: 'The recorded traffic: a path relative to the scenario file\'s folder (CSV, or the JSON of a Prometheus range query).' }),
-  format: z.enum(['csv', 'prometheus']).meta({ description: 'csv: a header row and one row per request (its time) or per step (a count or a rate). prometheus: the JSON that Prometheus\' HTTP API returns for a range query (/api/v1/query_range, resultType matrix).' }),
+  file: z.string().min(1, 'give the path of the trace file').meta({ description: 'The recorded traffic: a path relative to the scenario file\'s folder (CSV, the JSON of a Prometheus range query, or OTLP JSON traces).' }),
+  format: z.enum(['csv', 'prometheus', 'otlp']).meta({ description: 'csv: a header row and one row per request (its time) or per step (a count or a rate). prometheus: the JSON that Prometheus\' HTTP API returns for a range query (/api/v1/query_range, resultType matrix). otlp: OpenTelemetry traces as OTLP JSON (or the Collector\'s JSON Lines): each server span\'s start is a request.' }),
   columns: z.strictObject({
     time: column('The column of times, as seconds (see timeUnit) or RFC 3339 timestamps with a zone (2026-12-07T10:00:00Z). Default "time".'),
     count: column('The column of request counts per step (a row covers [its time, its time + step)). Without count or rate, each row is one request at its time.'),
@@ -28,6 +28,8 @@ const traceSchema = z.strictObject({
   timeUnit: z.enum(['s', 'ms']).default('s').meta({ description: 'CSV: the unit of numeric times (seconds or milliseconds, since 1970 or since any origin).' }),
   values: z.enum(['rate', 'increase']).optional().meta({ description: 'prometheus (required there): what each value is: rate, requests per second (rate(...[step])); increase, requests during the step that ends at the value\'s time (increase(...[step])).' }),
   select: z.record(z.string(), z.string()).optional().meta({ description: 'prometheus: the labels of the one series to replay, e.g. { route: "/login" }, when the result holds several.' }),
+  service: z.string().min(1).optional().meta({ description: 'otlp: the service whose requests to replay (resource attribute service.name), when the file holds several.' }),
+  span: z.string().min(1).optional().meta({ description: 'otlp: only the server spans of this name (a route, e.g. "GET /login").' }),
   step: durationSchema('The length of each step of count or rate data (default: the smallest spacing between two rows or values; every spacing must be a whole number of steps, and more than one is a gap).', { positive: true }).optional(),
   gaps: z.enum(['refuse', 'zero']).default('refuse').meta({ description: 'A missing step in count or rate data (rows two steps apart or more): refused, or replayed as steps with no requests. Refused by default: a hole in an export is more often missing data than a silent service.' }),
   scale: z.number().gt(0, 'a scale is more than 0: 2 doubles the traffic, 0.5 halves it').default(1).meta({ description: 'Multiplies the traffic: each step\'s rate, or for request times each request (scale 2.5: every request twice, and a third time with probability 0.5).' }),
@@ -48,13 +50,16 @@ const traceSchema = z.strictObject({
   }).optional().meta({ 'x-loaded': true }),
 }).superRefine((t, ctx) => {
   const before = ctx.issues?.length ?? 0;
-  if (t.format === 'prometheus') {
-    if (t.columns !== undefined) ctx.addIssue({ code: 'custom', path: ['columns'], message: 'columns name CSV columns: a Prometheus export has none (remove them, or set format: csv)' });
-    if (t.values === undefined) ctx.addIssue({ code: 'custom', path: ['values'], message: 'say what the values are: values: rate (requests per second) or values: increase (requests per step)' });
-  } else {
-    if (t.columns?.count !== undefined && t.columns.rate !== undefined) ctx.addIssue({ code: 'custom', path: ['columns', 'rate'], message: 'give count (requests per step) or rate (requests per second), not both' });
-    for (const k of ['values', 'select'] as const) if (t[k] !== undefined) ctx.addIssue({ code: 'custom', path: [k], message: `${k} is for format: prometheus` });
-  }
+  const only = (keys: ReadonlyArray<'columns' | 'values' | 'select' | 'service' | 'span'>, format: string) => {
+    for (const k of keys) if (t[k] !== undefined) ctx.addIssue({ code: 'custom', path: [k], message: `${k} is for format: ${format} (this trace's format is ${t.format})` });
+  };
+  if (t.format !== 'csv') only(['columns'], 'csv');
+  if (t.format !== 'prometheus') only(['values', 'select'], 'prometheus');
+  if (t.format !== 'otlp') only(['service', 'span'], 'otlp');
+  const times = t.format === 'otlp' || (t.format === 'csv' && t.columns?.count === undefined && t.columns?.rate === undefined);
+  if (times && t.step !== undefined) ctx.addIssue({ code: 'custom', path: ['step'], message: 'step is for counts or rates per step: request times have none (name a count or rate column, or remove step)' });
+  if (t.format === 'prometheus' && t.values === undefined) ctx.addIssue({ code: 'custom', path: ['values'], message: 'say what the values are: values: rate (requests per second) or values: increase (requests per step)' });
+  if (t.columns?.count !== undefined && t.columns.rate !== undefined) ctx.addIssue({ code: 'custom', path: ['columns', 'rate'], message: 'give count (requests per step) or rate (requests per second), not both' });
   if (t.window?.to !== undefined && t.window.to <= t.window.from) ctx.addIssue({ code: 'custom', path: ['window', 'to'], message: 'the window ends after it starts' });
   if (!isTraceData(t.data)) {
     // The loader attaches the data of every trace it can read; none is here only without a loader.

@@ -234,3 +234,28 @@ describe('the plain world replays a trace as the general path does', () => {
     });
   }
 });
+
+describe('OpenTelemetry traces (OTLP JSON)', () => {
+  // Two services; the api's server spans (kind 2) are its requests, its client spans (kind 3)
+  // calls it made. Spans are not in time order in an export.
+  const starts = [5_000_000_123n, 1_000_000_000n, 3_500_000_000n, 3_500_000_000n, 9_250_000_001n].map((ns) => 1_765_000_000_000_000_000n + ns);
+  const span = (ns: bigint, kind: number, name = 'GET /login') => ({ traceId: 'a', spanId: 'b', name, kind, startTimeUnixNano: String(ns), endTimeUnixNano: String(ns + 1_000_000n) });
+  const request = (service: string, spans: object[]) => ({ resourceSpans: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: service } }] }, scopeSpans: [{ scope: { name: 'x' }, spans }] }] });
+  const body = [
+    JSON.stringify(request('api', [...starts.slice(0, 3).map((t) => span(t, 2)), span(starts[0], 3)])),
+    JSON.stringify(request('api', [...starts.slice(3).map((t) => span(t, 2)), span(starts[1], 2, 'GET /health')])),
+    JSON.stringify(request('db', [span(starts[2], 2, 'query')])),
+  ].join('\n');
+
+  it('replays the chosen service\'s server spans (JSON Lines), sorted, exactly, to the nanosecond', () => {
+    const s = load('{ kind: trace, file: spans.jsonl, format: otlp, service: api, span: "GET /login" }', { 'spans.jsonl': body });
+    const got = arrivals(s, Infinity);
+    const want = starts.map((t) => Number(t - starts[1]) / 1e9).sort((a, b) => a - b);
+    expect(got.length).toBe(5);
+    for (let i = 0; i < 5; i++) expect(Math.abs(got[i] - want[i])).toBeLessThan(1e-9);
+  });
+
+  it('every server span of the service without span (the health check too)', () => {
+    expect(arrivals(load('{ kind: trace, file: spans.jsonl, format: otlp, service: api }', { 'spans.jsonl': body }), Infinity)).toHaveLength(6);
+  });
+});

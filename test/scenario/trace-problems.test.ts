@@ -94,9 +94,10 @@ server: { slots: 10, serviceTime: { kind: constant, value: 1ms } }
     refused(ps, 'f.csv', 3, /CSV: .*columns length is 1, got 2/);
   });
 
-  it('a missing file, a folder: refused at the file', () => {
+  it('a missing file, a folder: refused at the scenario\'s file key, as a missing config is', () => {
     const missing = problemsOf('{ kind: trace, file: nope.csv, format: csv }', {});
-    expect(missing[0].message).toMatch(/cannot read the trace: no such file/);
+    expect(missing[0]).toMatchObject({ file: scenarioFile, line: 5, path: 'clients.app.arrivals.file' });
+    expect(missing[0].message).toMatch(/cannot read the trace nope.csv: no such file \(a path is relative to the scenario file's folder\)/);
     mkdirSync(join(dir, 'folder.csv'), { recursive: true });
     expect(problemsOf('{ kind: trace, file: folder.csv, format: csv }', {})[0].message).toMatch(/it is a folder, not a file/);
   });
@@ -164,11 +165,41 @@ server: { slots: 10, serviceTime: { kind: constant, value: 1ms } }
   });
 });
 
+describe('an OTLP export that cannot be replayed', () => {
+  const request = (service: string, spans: object[]) => JSON.stringify({ resourceSpans: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: service } }] }, scopeSpans: [{ spans }] }] });
+  const span = (kind: number, name = 'GET /') => ({ name, kind, startTimeUnixNano: '1765000000000000000' });
+
+  it('several services and no service: refused naming them', () => {
+    const ps = problemsOf('{ kind: trace, file: two.jsonl, format: otlp }', { 'two.jsonl': `${request('api', [span(2), span(2)])}\n${request('db', [span(2)])}\n` });
+    expect(ps[0]).toMatchObject({ file: join(dir, 'two.jsonl'), path: 'resourceSpans', message: expect.stringMatching(/spans of 2 services \(api, db\): choose one with service/) });
+  });
+
+  it('no server spans: refused saying which kinds there are', () => {
+    const ps = problemsOf('{ kind: trace, file: client.json, format: otlp }', { 'client.json': request('api', [span(3), span(3)]) });
+    expect(ps[0].message).toMatch(/no server spans \(kind 2\).*the spans here are of kind 3/);
+  });
+
+  it('a start time that is not nanoseconds: refused at its entry', () => {
+    const ps = problemsOf('{ kind: trace, file: t.json, format: otlp }', { 't.json': request('api', [span(2), { name: 'x', kind: 2, startTimeUnixNano: '2026-12-07T10:00:00Z' }]) });
+    expect(ps[0]).toMatchObject({ path: 'resourceSpans[0].scopeSpans[0].spans[1].startTimeUnixNano' });
+  });
+
+  it('a line of JSON Lines that is not JSON: refused at its line', () => {
+    const ps = problemsOf('{ kind: trace, file: l.jsonl, format: otlp }', { 'l.jsonl': `${request('api', [span(2)])}\n{ "resourceSpans": [\n` });
+    expect(ps[0].line).toBe(2);
+  });
+});
+
 describe('the trace\'s fields', () => {
   it('prometheus needs values; CSV columns are not for it', () => {
     writeFileSync(join(dir, 'ok.json'), matrix([{ metric: {}, values: steady(3) }]));
     const ps = problemsOf('{ kind: trace, file: ok.json, format: prometheus, columns: { count: n } }', {});
     expect(ps.map((p) => p.path).sort()).toEqual(['clients.app.arrivals.columns', 'clients.app.arrivals.values']);
+  });
+
+  it('step is refused for request times; service for a CSV', () => {
+    const ps = problemsOf('{ kind: trace, file: t.csv, format: csv, step: 1s, service: api }', { 't.csv': 'time\n1\n2\n' });
+    expect(ps.map((p) => p.path).sort()).toEqual(['clients.app.arrivals.service', 'clients.app.arrivals.step']);
   });
 
   it('data is not written by hand', () => {

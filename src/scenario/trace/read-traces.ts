@@ -20,6 +20,7 @@ import { makeTraceData, type TraceData } from './trace-data.js';
 import { traceOptions, type TraceOptions } from './trace-options.js';
 import { readCsvTrace } from './csv-trace.js';
 import { readPrometheusTrace } from './prometheus-trace.js';
+import { readOtlpTrace } from './otlp-trace.js';
 import { TRACE_MOST_BYTES } from './trace-steps.js';
 
 type Path = Array<string | number>;
@@ -44,8 +45,8 @@ export interface Traces {
 export function readTraces(raw: Record<string, unknown>, scenarioFile: string, locate: Locate): Traces {
   const base = scenarioFile === STDIN_NAME ? process.cwd() : dirname(resolve(scenarioFile));
   const shown = (rel: string) => (scenarioFile === STDIN_NAME ? rel : join(dirname(scenarioFile), rel));
-  const cache = new Map<string, TraceData | { problem: Problem }>();
-  const read = (o: TraceOptions): TraceData | { problem: Problem } => {
+  const cache = new Map<string, Read>();
+  const read = (o: TraceOptions): Read => {
     const key = JSON.stringify([resolve(base, o.file), o]);
     const known = cache.get(key);
     if (known) return known;
@@ -72,7 +73,11 @@ export function readTraces(raw: Record<string, unknown>, scenarioFile: string, l
       const o = traceOptions(spec);
       if (!o) continue;
       const got = read(o);
-      if ('problem' in got && !reported.has(got.problem)) {
+      if ('unreadable' in got) {
+        // A file that cannot be opened is the scenario's slip: said at its `file`, as a missing config is.
+        const { line, col } = locate(path, 'file');
+        problems.push({ file: scenarioFile, line, col, path: formatPath([...path, 'file']), message: got.unreadable });
+      } else if ('problem' in got && !reported.has(got.problem)) {
         reported.add(got.problem);
         problems.push({ ...got.problem, message: `${got.problem.message} (read for ${formatPath(path)})` });
       }
@@ -93,7 +98,7 @@ export function readTraces(raw: Record<string, unknown>, scenarioFile: string, l
       const o = traceOptions(pop.arrivals);
       if (!o) continue;
       const got = read(o);
-      const data: TraceData | UnreadTrace = 'problem' in got ? { unread: problemText(got.problem) } : got;
+      const data: TraceData | UnreadTrace = 'unreadable' in got ? { unread: got.unreadable } : 'problem' in got ? { unread: problemText(got.problem) } : got;
       clients ??= { ...world.clients };
       clients[name] = { ...pop, arrivals: { ...pop.arrivals, data } };
     }
@@ -108,7 +113,10 @@ function problemText(p: Problem): string {
   return `${where}${p.path ? ` ${p.path}` : ''}: ${p.message}`;
 }
 
-function readOne(o: TraceOptions, file: string, shown: string): TraceData | { problem: Problem } {
+/** A trace read: its data, what is wrong inside the file, or why the file cannot be read at all. */
+type Read = TraceData | { problem: Problem } | { unreadable: string };
+
+function readOne(o: TraceOptions, file: string, shown: string): Read {
   const problem = (line: number, path: string, message: string) => ({ problem: { file: shown, line, col: line > 0 ? 1 : 0, path, message } });
   const got = readBounded(file, TRACE_MOST_BYTES);
   if (!got.ok) {
@@ -116,9 +124,9 @@ function readOne(o: TraceOptions, file: string, shown: string): TraceData | { pr
       : got.why === 'not-a-file' ? `it is ${got.detail}, not a file`
       : got.why === 'too-large' ? `it is larger than ${formatCount(TRACE_MOST_BYTES)} bytes: export a shorter range, or counts per step instead of request times`
       : `cannot be read (${got.detail})`;
-    return problem(0, '', `cannot read the trace: ${why}`);
+    return { unreadable: `cannot read the trace ${o.file}: ${why}` };
   }
-  const parsed = o.format === 'csv' ? readCsvTrace(got.text, o) : readPrometheusTrace(got.text, o);
+  const parsed = o.format === 'csv' ? readCsvTrace(got.text, o) : o.format === 'prometheus' ? readPrometheusTrace(got.text, o) : readOtlpTrace(got.text, o);
   if ('message' in parsed) return problem(parsed.line, parsed.path, parsed.message);
   const sha256 = createHash('sha256').update(got.text).digest('hex');
   return makeTraceData(parsed.shape, parsed.numbers, parsed.step, parsed.length, o.file, sha256);

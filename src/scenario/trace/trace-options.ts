@@ -9,13 +9,15 @@ import { parseDuration } from '../units.js';
 export interface TraceOptions {
   /** As written, relative to the scenario file's folder. */
   file: string;
-  format: 'csv' | 'prometheus';
+  format: 'csv' | 'prometheus' | 'otlp';
   time?: string;
   count?: string;
   rate?: string;
   timeUnit: 's' | 'ms';
   values?: 'rate' | 'increase';
   select?: Record<string, string>;
+  service?: string;
+  span?: string;
   /** Seconds. */
   step?: number;
   gaps: 'refuse' | 'zero';
@@ -43,8 +45,9 @@ const optionalString = (x: unknown) => x === undefined || typeof x === 'string';
 
 /** The reading options of a raw trace arrivals, or undefined when the schema will refuse them anyway. */
 export function traceOptions(a: Record<string, unknown>): TraceOptions | undefined {
-  if (a.kind !== 'trace' || typeof a.file !== 'string' || a.file === '' || (a.format !== 'csv' && a.format !== 'prometheus')) return undefined;
+  if (a.kind !== 'trace' || typeof a.file !== 'string' || a.file === '' || (a.format !== 'csv' && a.format !== 'prometheus' && a.format !== 'otlp')) return undefined;
   const columns = a.columns === undefined ? {} : a.columns;
+  if (!optionalString(a.service) || !optionalString(a.span)) return undefined;
   if (!isObject(columns) || !optionalString(columns.time) || !optionalString(columns.count) || !optionalString(columns.rate)) return undefined;
   const timeUnit = a.timeUnit ?? 's';
   const gaps = a.gaps ?? 'refuse';
@@ -66,5 +69,7 @@ export function traceOptions(a: Record<string, unknown>): TraceOptions | undefin
     ...(a.values !== undefined ? { values: a.values } : {}),
     ...(a.select !== undefined ? { select: a.select as Record<string, string> } : {}),
     ...(step !== undefined ? { step } : {}),
+    ...(a.service !== undefined ? { service: a.service as string } : {}),
+    ...(a.span !== undefined ? { span: a.span as string } : {}),
   };
 }
