@@ -74,6 +74,8 @@ export function readTraces(raw: Record<string, unknown>, scenarioFile: string, l
       if (!o) continue;
       const got = read(o);
       if ('unreadable' in got) {
+        // An overlay that only changes how the base's trace plays is not told again.
+        if (baseClients !== undefined && pop.arrivals.file === undefined) continue;
         // A file that cannot be opened is the scenario's slip: said at its `file`, as a missing config is.
         const { line, col } = locate(path, 'file');
         problems.push({ file: scenarioFile, line, col, path: formatPath([...path, 'file']), message: got.unreadable });
