@@ -1,7 +1,7 @@
 /**
  * How user actions arrive: the rate profile of a population's Poisson process (open loop),
- * or a fixed number of users who each wait for their answer and think before acting again
- * (closed loop).
+ * a fixed number of users who each wait for their answer and think before acting again
+ * (closed loop), the next step of a journey, or recorded traffic replayed from a file (trace).
  */
 import { z } from 'zod';
 import { durationSchema, rateSchema, positiveInt, name } from './schema-primitives.js';
