@@ -152,6 +152,9 @@ describe('a trace of counts per step', () => {
     expect(Math.abs(chi2 - dof)).toBeLessThan(4 * Math.sqrt(2.1 * dof));
     const total = counts.reduce((x, y) => x + y, 0);
     expect(Math.abs(got.length - total)).toBeLessThan(4 * Math.sqrt(total));
+    // Deterministic under the seed: the same arrivals again, others with another seed.
+    expect(arrivals(s, 600)).toEqual(got.filter((t) => t < 600));
+    expect(arrivals(s, 600, 8)).not.toEqual(got.filter((t) => t < 600));
   });
 
   it('is Poisson within a step: inter-arrival times are exponential (mean and variance 1/rate)', () => {
