@@ -168,6 +168,19 @@ describe('a trace of counts per step', () => {
     expect(Math.sqrt(variance) / mean).toBeLessThan(1.05);
   });
 
+  it('is held in shared memory: the copy a worker task gets shares the numbers; its JSON is the file and digest', () => {
+    const a = load(spec, { 'counts.csv': csv }, '', '6h').clients.app.arrivals;
+    if (a.kind !== 'trace' || !a.data) throw new Error('not a trace');
+    expect(a.data.values.buffer).toBeInstanceOf(SharedArrayBuffer);
+    // What piscina does with a task: a structured clone, which shares a SharedArrayBuffer.
+    const copy = structuredClone(a);
+    const before = a.data.values[3];
+    copy.data!.values[3] = -1;
+    expect(a.data.values[3]).toBe(-1);
+    a.data.values[3] = before;
+    expect(JSON.parse(JSON.stringify(a.data))).toEqual({ shape: 'rates', file: 'counts.csv', sha256: expect.stringMatching(/^[0-9a-f]{64}$/), count: 2000, step: 10, length: 20_000 });
+  });
+
   it('rateAt and meanRate read the same steps (what the loader sizes runs with)', () => {
     const s = load(`{ kind: trace, file: counts.csv, format: csv, columns: { time: at, count: requests }, scale: 2, shift: 1m }`, { 'counts.csv': csv }, '', '6h');
     const a = s.clients.app.arrivals;
