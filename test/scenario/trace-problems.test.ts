@@ -89,6 +89,19 @@ server: { slots: 10, serviceTime: { kind: constant, value: 1ms } }
     refused(ps, 'h.csv', 2, /no column "requests" in the header \("time", "request"\): did you mean "request"\?/);
   });
 
+  it('a byte-order mark (a spreadsheet\'s UTF-8 export) does not rename the first column', () => {
+    writeFileSync(join(dir, 'bom.csv'), '\uFEFFtime\n1\n2\n');
+    const a = loadScenario(`name: t
+horizon: 1h
+clients:
+  app:
+    arrivals: { kind: trace, file: bom.csv, format: csv }
+    retry: { timeout: 1s }
+server: { slots: 10, serviceTime: { kind: constant, value: 1ms } }
+`, scenarioFile).base.clients.app.arrivals;
+    expect(a.kind === 'trace' && a.data?.values.length).toBe(2);
+  });
+
   it('a row with more fields than the header: csv-parse\'s error, at its line', () => {
     const ps = problemsOf('{ kind: trace, file: f.csv, format: csv }', { 'f.csv': 'time\n1\n2,3\n' });
     refused(ps, 'f.csv', 3, /CSV: .*columns length is 1, got 2/);

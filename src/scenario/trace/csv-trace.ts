@@ -46,6 +46,7 @@ export function readCsvTrace(text: string, o: TraceOptions): TraceParsed | Trace
   try {
     parse(text, {
       comment: '#',
+      bom: true, // a spreadsheet's UTF-8 export starts with one, which would rename the first column
       skip_empty_lines: true,
       trim: true,
       columns: (header: string[]) => {
