@@ -6,6 +6,7 @@
 import type { Arrivals } from './schema.js';
 import { distributionMean } from '../engine/distributions.js';
 import { toDistributionSpec } from './distribution-spec.js';
+import { traceMeanRate, traceRateAt, tracePlay } from './trace/trace-data.js';
 
 export function rateAt(a: Arrivals, t: number): number {
   switch (a.kind) {
@@ -27,6 +28,8 @@ export function rateAt(a: Arrivals, t: number): number {
     case 'after':
       // Started by another population's successes, not by a profile of its own (populationRates).
       return 0;
+    case 'trace':
+      return traceRateAt(tracePlay(a), t);
   }
 }
 
@@ -44,6 +47,8 @@ export function closedRateBound(a: Extract<Arrivals, { kind: 'closed' }>): numbe
 export function meanRate(a: Arrivals, horizon: number): number {
   if (a.kind === 'constant' || a.kind === 'diurnal') return a.kind === 'constant' ? a.rate : a.mean;
   if (a.kind === 'closed') return closedRateBound(a);
+  // Exact for a trace: sampling 1000 moments would miss a per-second trace's bursts.
+  if (a.kind === 'trace') return traceMeanRate(tracePlay(a), horizon);
   const n = 1000;
   let sum = 0;
   for (let i = 0; i < n; i++) sum += rateAt(a, ((i + 0.5) * horizon) / n);

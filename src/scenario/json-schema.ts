@@ -97,6 +97,12 @@ function strictNode(n: JS): JS {
     out.allOf = [...(out.allOf ?? []), { not: { required: atMost }, errorMessage: `Give ${atMost.join(' or ')}, not both.` }];
   }
   if (out['x-overlay']) delete out['x-overlay'];
+  // What the loader fills in (a trace's parsed data) is not written: not in the file's schema.
+  const loaded = Object.entries(out.properties ?? {}).filter(([, p]) => p['x-loaded']).map(([k]) => k);
+  if (loaded.length > 0) {
+    out.properties = Object.fromEntries(Object.entries(out.properties!).filter(([k]) => !loaded.includes(k)));
+    if (out.required) out.required = out.required.filter((k) => !loaded.includes(k));
+  }
   return out;
 }
 

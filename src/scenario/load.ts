@@ -30,6 +30,7 @@ import { shapeProblems, bucketsHeld, heldProblems } from './experiment-size.js';
 import { sweepParameters, applyPoint, scaleLoad, startsWith } from './sweep-apply.js';
 import { sweepPoints, LOAD_PARAMETER, type SweepPoint } from './sweep.js';
 import { expandConfigLayers } from './from-config/expand.js';
+import { readTraces } from './trace/read-traces.js';
 import { resolveSearch, writeValue, type ResolvedSearch } from './search-apply.js';
 import type { PathSegment } from './raw-path.js';
 
@@ -156,6 +157,10 @@ export function loadScenario(source: string, file = '<scenario>'): LoadedScenari
   // validated; a config that cannot be read is refused here, positioned in that file.
   const configProblems = expandConfigLayers(raw as Record<string, unknown>, file, locate);
   if (configProblems.length > 0) throw new ScenarioError(sortProblems(configProblems));
+  // Recorded traffic (arrivals kind trace) is read once, here; each world validated below gets
+  // the parsed data attached to its trace arrivals (read-traces.ts).
+  const traces = readTraces(raw as Record<string, unknown>, file, locate);
+  if (traces.problems.length > 0) throw new ScenarioError(traces.problems);
   const problems: Problem[] = [];
   const seen = new Set<string>();
   const report = (p: Problem) => {
@@ -165,7 +170,7 @@ export function loadScenario(source: string, file = '<scenario>'): LoadedScenari
   // What the base scenario got wrong, so that each variant does not say it again.
   const inBase = new Set<string>();
 
-  const base = validate(raw, (path, message, key) => {
+  const base = validate(traces.attach(raw), (path, message, key) => {
     const { line, col } = locate(path, key);
     const at = formatPath(key ? [...path, key] : path);
     inBase.add(`${at}:${message}`);
@@ -252,7 +257,7 @@ export function loadScenario(source: string, file = '<scenario>'): LoadedScenari
         const { line, col } = locate(at);
         reportFor(name, { file, line, col, path: formatPath(at), message: `${message} (at ${swept.parameter} = ${point.values[swept.parameter]}` }, 'at');
       };
-      const scenario = validate(applied.raw, pointSink, entries.length > 1 || declared ? overlay : undefined);
+      const scenario = validate(traces.attach(applied.raw), pointSink, entries.length > 1 || declared ? overlay : undefined);
       if (scenario && base) {
         // A variant is a whole scenario of its own: it does not carry the list of variants,
         // and its experiment blocks are the base's.
@@ -310,7 +315,7 @@ export function loadScenario(source: string, file = '<scenario>'): LoadedScenari
     const param = { index: 0, parameter: search.parameter, path: search.path, values: [written], valuesKey: 'range' as const };
     const applied = applyPoint(w.merged, { index: 0, values: { [search.parameter]: written } }, [param]);
     const found: Problem[] = [];
-    const scenario = validate(applied.raw, (path, message, key) => {
+    const scenario = validate(traces.attach(applied.raw), (path, message, key) => {
       const full = key ? [...path, key] : path;
       const { line, col } = locate(full.length ? full : ['search']);
       found.push({ file, line, col, path: formatPath(full), message });

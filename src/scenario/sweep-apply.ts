@@ -76,6 +76,7 @@ export function scaleLoad(s: Scenario, k: number): Scenario {
         : a.kind === 'ramp' ? { ...a, from: a.from * k, to: a.to * k }
         : a.kind === 'closed' ? { ...a, users: Math.max(1, Math.round(a.users * k)) } // k times the users: k times the most they can ask
         : a.kind === 'after' ? a // a journey's step follows its previous step, which is scaled
+        : a.kind === 'trace' ? { ...a, scale: a.scale * k } // the same recorded data, k times the traffic
         : { ...a, mean: a.mean * k };
       return [name, { ...pop, arrivals }];
     }),
