@@ -189,6 +189,6 @@ ${faults}`;
   });
 
   it('names closed (and after) among the kinds', () => {
-    expect(positionedProblems(yaml('{ kind: shut }'))).toEqual([expect.stringMatching(/expected kind: constant, steps, ramp, diurnal, closed or after/)]);
+    expect(positionedProblems(yaml('{ kind: shut }'))).toEqual([expect.stringMatching(/expected kind: constant, steps, ramp, diurnal, closed, after or trace/)]);
   });
 });
