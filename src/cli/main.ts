@@ -177,7 +177,7 @@ async function main(rawArgv: string[], io: Io): Promise<number> {
     .usage('$0 <command> [options]\n\nSimulate retry storms: write the world as a scenario file, run it, compare policies.')
     .command(
       'run <scenario>',
-      'simulate a scenario and write report.html, summary.md, summary.json, timeseries.csv, populations.csv, runs.json and scenario.yaml',
+      'simulate a scenario and write report.html, summary.md, summary.json, timeseries.csv, populations.csv, expectations.xml (JUnit), timeseries.openmetrics.txt, runs.json and scenario.yaml',
       (y) =>
         y
           .positional('scenario', { type: 'string', demandOption: true, describe: 'scenario file (YAML); - reads it from standard input' })
