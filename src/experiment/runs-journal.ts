@@ -14,6 +14,8 @@
  * journal then, naming its line. (runs.json has its own digest; before this, a hand-edited
  * journal merged cleanly and `--reuse` turned it into a complete result with a fresh digest.)
  * Only the last line may be torn by a kill: it is whole when its newline was written.
+ * The plan's line also records the files the scenario read (`inputs`, as runs.json does; the
+ * copies are in the staging folder's inputs/), so a killed run's folder merges from anywhere.
  */
 import { createHash } from 'node:crypto';
 import type { RunSpec, Shard } from './expand.js';
