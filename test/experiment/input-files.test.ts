@@ -2,13 +2,16 @@
 // path as written with the sha256 of their text, and bounded in all (a results folder keeps a
 // copy of each), the bound said at the path that crosses it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadScenario } from '../../src/scenario/load.js';
 import { ScenarioError } from '../../src/scenario/problems.js';
 import { storedName } from '../../src/scenario/input-files.js';
+import { runExperiment } from '../../src/experiment/experiment.js';
+import { mergeDirs } from '../../src/experiment/merge.js';
+import { OutputFolder } from '../../src/cli/output-folder.js';
 
 const TRACE = 'time,count\n0,100\n10,300\n20,200\n';
 const TRACE_B = 'time,count\n0,200\n10,100\n20,300\n';
@@ -62,4 +65,27 @@ describe('the inputs of a scenario', () => {
     // Within the bound, the same scenario loads.
     expect(loadScenario(scenario, join(dir, 's.yaml'), { allowOutside: false, mostBytes: bound + 1 }).inputs).toHaveLength(2);
   });
+});
+
+describe('the journal of a run that did not finish', () => {
+  it('keeps the inputs beside it, so its staging folder merges from its own copies once the originals are gone', async () => {
+    const project = join(dir, 'project');
+    mkdirSync(project);
+    writeFileSync(join(project, 'a.csv'), TRACE);
+    writeFileSync(join(project, 'b.csv'), TRACE_B);
+    const loaded = loadScenario(scenario, join(project, 's.yaml'), { allowOutside: false });
+    const folder = OutputFolder.claim(join(dir, 'results', 'killed'));
+    const x = await runExperiment(loaded, {
+      workers: 1,
+      onPlan: (runs) => folder.begin({ runs, source: loaded.source, inputs: loaded.inputs }, loaded.source),
+      onRun: (_d, _t, result, r) => folder.record(r.index, result),
+    });
+    // Killed before the commit: only the staging folder is left, and the originals move away.
+    folder.release(true);
+    rmSync(project, { recursive: true });
+    expect(readFileSync(join(folder.staging, 'inputs/b.csv'), 'utf8')).toBe(TRACE_B);
+    const merged = mergeDirs([folder.staging]);
+    expect(merged.results.map((r) => r?.summary.measures)).toEqual(x.results.map((r) => r?.summary.measures));
+    expect(merged.loaded.inputs.map(({ path, sha256 }) => ({ path, sha256 }))).toEqual(loaded.inputs.map(({ path, sha256 }) => ({ path, sha256 })));
+  }, 60_000);
 });
