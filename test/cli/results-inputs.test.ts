@@ -174,5 +174,8 @@ describe('a path that leaves the scenario\'s folder', () => {
     const m = await cli('elsewhere', 'merge', '../results/up', '--out', 'up-merged');
     expect(m.code, m.stderr).toBe(0);
     expect(read('elsewhere', 'up-merged', 'summary.json')).toBe(read('results', 'up', 'summary.json'));
+    // A results folder holding inputs/ is ours: a second run replaces it as a whole.
+    const again = await cli('project', 'run', 'sub/up.yaml', '--allow-outside', '--out', '../results/up', '--quiet', '--workers', '1');
+    expect(again.code, again.stderr).toBe(0);
   }, 60_000);
 });
