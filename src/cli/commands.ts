@@ -65,11 +65,14 @@ export interface RunArgs {
   base?: string;
   /** A results folder of an earlier run whose unchanged runs (same scenario and seed) are taken instead of simulated. */
   reuse?: string;
+  /** Read files the scenario names outside its folder too (a results folder still carries copies of them). */
+  allowOutside?: boolean;
 }
 
 /**
  * The runs a results folder keeps (`--reuse DIR`), read back and verified as `merge` reads
- * them: from its scenario.yaml, unedited, by this build. Asked for by name, so a folder that
+ * them: from its scenario.yaml and the copies of the files it read (inputs/), unedited, by
+ * this build. A run whose trace or config changed since has another key, and is simulated. Asked for by name, so a folder that
  * cannot be verified is refused with the reason rather than silently simulated again. A folder
  * of another build (an earlier checkout, another release) is not wrong, only not this code's:
  * a note says so and every run is simulated.
@@ -139,7 +142,7 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
     throw new UsageError(`--max-run-memory: ${args.maxRunMemory} is less than a run holds at its start; give each run at least 1MiB (the default is 4GiB)`);
   }
 
-  const loaded = await loadInput(args.scenario);
+  const loaded = await loadInput(args.scenario, { allowOutside: args.allowOutside });
   checkSizeFlags(loaded, args.seeds);
   const auto = args.seeds === undefined ? autoSeeds(loaded.base.seeds) : null;
   if (auto && typeof shard === 'object' && shard.count > 1) throw new UsageError(SHARDED_AUTO_SEEDS);
@@ -191,7 +194,7 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
       onRunStart: (r, horizonS) => bar.started(r.index, runLabel(r), horizonS),
       onRunProgress: (r, simS) => bar.moved(r.index, simS),
       // Each finished run is in the journal before anything else happens: a kill keeps it.
-      onPlan: (runs, seedsAuto) => folder.begin({ runs, ...(seedsAuto ? { seedsAuto } : {}), shard, source: loaded.source }, loaded.source),
+      onPlan: (runs, seedsAuto) => folder.begin({ runs, ...(seedsAuto ? { seedsAuto } : {}), shard, source: loaded.source, inputs: loaded.inputs }, loaded.source),
       onMoreRuns: (runs) => {
         folder.extend(runs);
         looked = true;

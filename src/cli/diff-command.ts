@@ -14,11 +14,11 @@
 import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
-import { loadScenario, loadScenarioFile, type LoadedScenario } from '../scenario/load.js';
+import { loadScenarioFile, type LoadedScenario } from '../scenario/load.js';
 import { ScenarioError } from '../scenario/problems.js';
 import { runExperiment, type ExperimentResult } from '../experiment/experiment.js';
 import { FinishedRuns } from '../experiment/run-reuse.js';
-import { mergeDirs } from '../experiment/merge.js';
+import { loadFolderScenario, mergeDirs } from '../experiment/merge.js';
 import { MergeError, OtherBuildError } from '../experiment/merge-error.js';
 import { bundleOf } from '../results/bundle.js';
 import { readResultsFolder } from '../results/bundle.js';
@@ -46,6 +46,8 @@ export interface DiffArgs {
   seeds?: number;
   workers?: number;
   failOnWorse?: boolean;
+  /** Read files a scenario names outside its folder too. */
+  allowOutside?: boolean;
 }
 
 interface Side {
@@ -58,13 +60,18 @@ interface Side {
   partial?: boolean;
 }
 
-/** A results folder's scenario.yaml, loaded again for the scenario diff (its config files may not be next to it). */
-function scenarioOfFolder(dir: string, source: string): LoadedScenario | string {
+/**
+ * A results folder's scenario, loaded again for the scenario diff from the folder alone (its
+ * scenario.yaml and the copies of the files it read, inputs/), or why it could not be.
+ */
+function scenarioOfFolder(dir: string, run: ExperimentResult | undefined): LoadedScenario | string {
+  if (run) return run.loaded;
   try {
-    return loadScenario(source, join(dir, 'scenario.yaml'));
+    return loadFolderScenario(dir);
   } catch (e) {
-    if (!(e instanceof ScenarioError)) throw e;
-    return `${dir}/scenario.yaml cannot be loaded again here (${e.problems[0]?.message ?? 'invalid'})`;
+    if (e instanceof ScenarioError) return `${dir}/scenario.yaml cannot be loaded again here (${e.problems[0]?.message ?? 'invalid'})`;
+    if (e instanceof MergeError) return `${dir}/scenario.yaml cannot be loaded again here (${e.message})`;
+    throw e;
   }
 }
 
@@ -75,10 +82,10 @@ type Given = { path: string; which: 'base' | 'head'; loaded?: LoadedScenario; ex
  * Reads what a side names, before either side runs: a scenario file with a problem is said
  * now, not after the base has been simulated ("nothing was run" was then untrue).
  */
-function given(path: string, which: 'base' | 'head'): Given {
+function given(path: string, which: 'base' | 'head', allowOutside: boolean): Given {
   if (!existsSync(path)) throw new UsageError(`${which} ${path}: no such file or folder (give a results folder or a scenario file)`);
   if (statSync(path).isDirectory()) return { path, which };
-  const loaded = loadScenarioFile(path);
+  const loaded = loadScenarioFile(path, { allowOutside });
   return { path, which, loaded, expectations: resolveMeasureReferences(loaded, MEASURES).expectations };
 }
 
@@ -105,7 +112,8 @@ async function side(g: Given, args: DiffArgs, io: Io, signal: AbortSignal, folde
   if (!g.loaded) {
     const bundle = readResultsFolder(path);
     // Only a base's runs are ever taken, and only by a head that runs: a folder is not read back a second time.
-    return { results: bundle.results, scenario: scenarioOfFolder(path, bundle.scenarioSource), run: takeRuns ? runsOfFolder(path, io) : undefined };
+    const run = takeRuns ? runsOfFolder(path, io) : undefined;
+    return { results: bundle.results, scenario: scenarioOfFolder(path, run), run };
   }
   const loaded = g.loaded;
   const workers = Math.min(args.workers ?? availableParallelism(), availableParallelism());
@@ -123,7 +131,7 @@ async function side(g: Given, args: DiffArgs, io: Io, signal: AbortSignal, folde
         io.err(planned === 0 ? `${which}: ${path}: ${taken}` : `${which}: running ${path}, ${planned} run(s) on ${Math.min(workers, planned)} worker(s)${reused ? `; ${taken}` : ''}`);
       },
       ...(folder ? {
-        onPlan: (runs, seedsAuto) => folder.begin({ runs, ...(seedsAuto ? { seedsAuto } : {}), source: loaded.source }, loaded.source),
+        onPlan: (runs, seedsAuto) => folder.begin({ runs, ...(seedsAuto ? { seedsAuto } : {}), source: loaded.source, inputs: loaded.inputs }, loaded.source),
         onMoreRuns: (runs) => folder.extend(runs),
         onReused: (r, result) => folder.record(r.index, result),
         onRun: (_d, _t, result, r) => folder.record(r.index, result),
@@ -171,8 +179,8 @@ export async function diffCommand(args: DiffArgs, io: Io): Promise<number> {
   if (args.json && args.markdown) throw new UsageError('give --json or --markdown, not both');
   checkCount(args.seeds, '--seeds');
   checkCount(args.workers, '--workers');
-  const baseGiven = given(args.base, 'base');
-  const headGiven = given(args.head, 'head');
+  const baseGiven = given(args.base, 'base', args.allowOutside ?? false);
+  const headGiven = given(args.head, 'head', args.allowOutside ?? false);
   const runsSomething = baseGiven.loaded !== undefined || headGiven.loaded !== undefined;
   // The folders of the sides that run are claimed before any run, as run claims its --out: a
   // file in the way, foreign files or a second diff writing there are said now.

@@ -18,6 +18,8 @@ import { EXIT, UsageError } from './errors.js';
 
 export interface EdgeArgs {
   scenario: string;
+  /** Read files the scenario names outside its folder too. */
+  allowOutside?: boolean;
   parameter?: string;
   /** "from..to", e.g. 1m..30m. */
   range?: string;
@@ -73,7 +75,7 @@ export function edgeSearch(loaded: LoadedScenario, args: EdgeArgs): ResolvedSear
 export async function edgeCommand(args: EdgeArgs, io: Io): Promise<number> {
   checkSeedFlag(args.seed);
   if (args.workers !== undefined && !(Number.isInteger(args.workers) && args.workers >= 1)) throw new UsageError(`--workers must be a whole number ≥ 1 (got ${Number.isNaN(args.workers) ? 'something that is not a number' : args.workers})`);
-  const loaded = await loadInput(args.scenario);
+  const loaded = await loadInput(args.scenario, { allowOutside: args.allowOutside });
   const search = edgeSearch(loaded, args);
   const workers = chooseWorkers(args.workers, args.forceWorkers ?? false, io, args.quiet ?? false);
   // The same signals as run and diff: SIGTERM exits 143, Ctrl-C 130, a second signal at once.

@@ -78,12 +78,12 @@ const processIo: Io = {
  * disagree; a test checks it against the options yargs declares.
  */
 export const OPTIONS: Record<string, { values: string[]; switches: string[] }> = {
-  run: { values: ['seed', 'seeds', 'out', 'workers', 'shard', 'report-url', 'base', 'reuse', 'progress-every', 'max-run-memory'], switches: ['force-workers', 'quiet'] },
+  run: { values: ['seed', 'seeds', 'out', 'workers', 'shard', 'report-url', 'base', 'reuse', 'progress-every', 'max-run-memory'], switches: ['force-workers', 'quiet', 'allow-outside'] },
   merge: { values: ['out', 'report-url'], switches: [] },
   report: { values: ['report-url'], switches: [] },
-  diff: { values: ['out', 'seeds', 'workers'], switches: ['json', 'markdown', 'fail-on-worse'] },
-  edge: { values: ['parameter', 'range', 'level', 'precision', 'budget', 'direction', 'seed', 'workers'], switches: ['force-workers', 'json', 'quiet'] },
-  validate: { values: [], switches: [] },
+  diff: { values: ['out', 'seeds', 'workers'], switches: ['json', 'markdown', 'fail-on-worse', 'allow-outside'] },
+  edge: { values: ['parameter', 'range', 'level', 'precision', 'budget', 'direction', 'seed', 'workers'], switches: ['force-workers', 'json', 'quiet', 'allow-outside'] },
+  validate: { values: [], switches: ['allow-outside'] },
   schema: { values: [], switches: [] },
 };
 /** Options yargs reads as numbers, of any command: an empty value becomes 0 there, so it is said here. */
@@ -188,6 +188,7 @@ async function main(rawArgv: string[], io: Io): Promise<number> {
           .option('force-workers', { type: 'boolean', default: false, describe: 'allow more workers than cores' })
           .option('shard', { type: 'string', describe: 'run only shard i of n (i/n); "auto" or "auto/n" reads i from JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID or RETRYSTORM_SHARD_INDEX; merge the folders with "merge"' })
           .option('quiet', { type: 'boolean', default: false, describe: 'print only the summary' })
+          .option('allow-outside', { type: 'boolean', default: false, describe: 'read files the scenario names (from: configs, traces) outside its folder too' })
           .option('base', { type: 'string', describe: 'results folder of the base (run --out): check the guards on change (worsenBy) against it' })
           .option('reuse', { type: 'string', describe: 'results folder of an earlier run (run --out): take its runs whose scenario and seed are unchanged instead of simulating them again' })
           .option('progress-every', { type: 'string', describe: 'time between progress updates (default 5s in a log, 200ms on a terminal)' })
@@ -199,7 +200,7 @@ async function main(rawArgv: string[], io: Io): Promise<number> {
       async (a) => {
         const { runCommand } = await import('./commands.js');
         code = await runCommand(
-          { scenario: undash(a.scenario as string), seed: a.seed, seeds: a.seeds, out: a.out === undefined ? undefined : undash(a.out), workers: a.workers, forceWorkers: a['force-workers'], shard: a.shard, quiet: a.quiet, progressEvery: a.progressEvery, report: reportOptions(a['report-url']), base: a.base === undefined ? undefined : undash(a.base), reuse: a.reuse === undefined ? undefined : undash(a.reuse), maxRunMemory: a.maxRunMemory },
+          { scenario: undash(a.scenario as string), seed: a.seed, seeds: a.seeds, out: a.out === undefined ? undefined : undash(a.out), workers: a.workers, forceWorkers: a['force-workers'], shard: a.shard, quiet: a.quiet, progressEvery: a.progressEvery, report: reportOptions(a['report-url']), base: a.base === undefined ? undefined : undash(a.base), reuse: a.reuse === undefined ? undefined : undash(a.reuse), maxRunMemory: a.maxRunMemory, allowOutside: a['allow-outside'] },
           io,
         );
       },
@@ -239,11 +240,12 @@ async function main(rawArgv: string[], io: Io): Promise<number> {
           .option('out', { type: 'string', describe: 'when running scenario files: keep their results in OUT/base and OUT/head' })
           .option('seeds', { type: 'number', describe: 'when running scenario files: seeds per variant for both (overrides the scenarios\')' })
           .option('workers', { type: 'number', describe: 'worker threads (default and most: the number of cores)' })
-          .option('fail-on-worse', { type: 'boolean', default: false, describe: 'exit 1 when a verdict measure gets worse beyond seed noise' }),
+          .option('fail-on-worse', { type: 'boolean', default: false, describe: 'exit 1 when a verdict measure gets worse beyond seed noise' })
+          .option('allow-outside', { type: 'boolean', default: false, describe: 'read files the scenario names (from: configs, traces) outside its folder too' }),
       async (a) => {
         const { diffCommand } = await import('./diff-command.js');
         code = await diffCommand(
-          { base: undash(a.base as string), head: undash(a.head as string), json: a.json, markdown: a.markdown, out: a.out, seeds: a.seeds, workers: a.workers, failOnWorse: a['fail-on-worse'] },
+          { base: undash(a.base as string), head: undash(a.head as string), json: a.json, markdown: a.markdown, out: a.out, seeds: a.seeds, workers: a.workers, failOnWorse: a['fail-on-worse'], allowOutside: a['allow-outside'] },
           io,
         );
       },
@@ -264,11 +266,12 @@ async function main(rawArgv: string[], io: Io): Promise<number> {
           .option('workers', { type: 'number', describe: 'worker threads (default and most: the number of cores)' })
           .option('force-workers', { type: 'boolean', default: false, describe: 'allow more workers than cores' })
           .option('json', { type: 'boolean', default: false, describe: 'print the search\'s results as JSON (the `search` part of summary.json)' })
-          .option('quiet', { type: 'boolean', default: false, describe: 'print only the tipping points' }),
+          .option('quiet', { type: 'boolean', default: false, describe: 'print only the tipping points' })
+          .option('allow-outside', { type: 'boolean', default: false, describe: 'read files the scenario names (from: configs, traces) outside its folder too' }),
       async (a) => {
         const { edgeCommand } = await import('./edge-command.js');
         code = await edgeCommand(
-          { scenario: undash(a.scenario as string), parameter: a.parameter, range: a.range, level: a.level, precision: a.precision, budget: a.budget, direction: a.direction as 'falling' | 'rising' | undefined, seed: a.seed, workers: a.workers, forceWorkers: a['force-workers'], json: a.json, quiet: a.quiet },
+          { scenario: undash(a.scenario as string), parameter: a.parameter, range: a.range, level: a.level, precision: a.precision, budget: a.budget, direction: a.direction as 'falling' | 'rising' | undefined, seed: a.seed, workers: a.workers, forceWorkers: a['force-workers'], json: a.json, quiet: a.quiet, allowOutside: a['allow-outside'] },
           io,
         );
       },
@@ -276,10 +279,11 @@ async function main(rawArgv: string[], io: Io): Promise<number> {
     .command(
       'validate <files..>',
       'check scenario files and report every problem with its position (- reads standard input)',
-      (y) => y.positional('files', { type: 'string', array: true, demandOption: true, default: undefined, describe: 'scenario files (YAML); - reads one from standard input' }),
+      (y) => y.positional('files', { type: 'string', array: true, demandOption: true, default: undefined, describe: 'scenario files (YAML); - reads one from standard input' })
+          .option('allow-outside', { type: 'boolean', default: false, describe: 'read files the scenario names (from: configs, traces) outside its folder too' }),
       async (a) => {
         const { validateCommand } = await import('./validate-command.js');
-        code = await validateCommand((a.files as string[]).map(undash), io);
+        code = await validateCommand((a.files as string[]).map(undash), io, { allowOutside: a['allow-outside'] });
       },
     )
     .command('schema', 'print the JSON Schema of scenario files (for editor autocompletion)', (y) => y, async () => {

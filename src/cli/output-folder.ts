@@ -10,7 +10,7 @@
  *   the staging folder is renamed into place as a whole, so readers see the previous
  *   experiment or the new one, never a mix; a write that fails (a full disk) leaves the
  *   previous folder untouched.
- * - Journaled: the scenario as written and the run plan go into the staging folder first,
+ * - Journaled: the scenario as written, copies of the files it read (inputs/) and the run plan go into the staging folder first,
  *   and each finished run is appended to its runs.ndjson as it finishes (each line's digest
  *   chained on the one before, so an edited journal is refused), so a kill, an
  *   out-of-memory crash or a power cut keeps the finished runs: `retrystorm merge` reads a
@@ -24,9 +24,10 @@ import { OutputError, UsageError } from './errors.js';
 import type { RunSpec } from '../experiment/expand.js';
 import { JournalWriter, JOURNAL_FILE, type JournalHeader } from '../experiment/runs-journal.js';
 import type { RunResult } from '../experiment/run-one.js';
+import { storedName, type InputFile } from '../scenario/input-files.js';
 
 /** Files a retrystorm results folder may hold: an existing folder with anything else is not ours to replace. */
-const OUR_FILES = /^(summary\.json|summary\.md|report\.html|timeseries\.csv|populations\.csv|expectations\.xml|timeseries\.openmetrics\.txt|runs\.json|scenario\.yaml|runs\.ndjson|[^/]+\.tmp)$/;
+const OUR_FILES = /^(summary\.json|summary\.md|report\.html|timeseries\.csv|populations\.csv|expectations\.xml|timeseries\.openmetrics\.txt|runs\.json|scenario\.yaml|runs\.ndjson|inputs|[^/]+\.tmp)$/;
 
 function isAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
@@ -174,9 +175,13 @@ export class OutputFolder {
       .map((n) => join(parent, n));
   }
 
-  /** Starts the journal: the scenario as written and the run plan, before any run finishes. */
-  begin(header: JournalHeader, scenarioSource: string): void {
+  /**
+   * Starts the journal: the scenario as written, the files it read (inputs/: a killed run's
+   * staging folder merges from anywhere, like a results folder) and the run plan, before any run finishes.
+   */
+  begin(header: Omit<JournalHeader, 'inputs'> & { inputs?: readonly InputFile[] }, scenarioSource: string): void {
     writeFileSync(join(this.staging, 'scenario.yaml'), scenarioSource);
+    this.writeFiles((header.inputs ?? []).map((f) => [storedName(f), f.text] as const));
     this.journal = new JournalWriter(header);
     writeFileSync(join(this.staging, JOURNAL_FILE), this.journal.header);
     this.journalBytes = Buffer.byteLength(this.journal.header);
@@ -229,7 +234,7 @@ export class OutputFolder {
    */
   commit(files: ReadonlyArray<readonly [string, string]>): string[] {
     try {
-      for (const [name, text] of files) writeFileSync(join(this.staging, name), text);
+      this.writeFiles(files);
     } catch (e) {
       throw new OutputError(`could not write the results into ${this.staging} (${describe(e)}); ${this.dir} is as it was, and the finished runs are kept in ${join(this.staging, JOURNAL_FILE)} (retrystorm merge ${this.staging} --out DIR writes them once there is room)`);
     }
@@ -246,6 +251,15 @@ export class OutputFolder {
     }
     if (hadPrevious) rmSync(old, { recursive: true, force: true });
     return files.map(([name]) => join(this.dir, name));
+  }
+
+  /** Writes files into the staging folder; a name may be in a subfolder (inputs/…), made as needed. */
+  private writeFiles(files: ReadonlyArray<readonly [string, string]>): void {
+    for (const [name, text] of files) {
+      const path = join(this.staging, name);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, text);
+    }
   }
 
   /** Gives up the lock (and the staging folder, if it holds no finished run). */

@@ -19,9 +19,13 @@ export interface Io {
   columns?: number;
 }
 
-/** A scenario file, or standard input for "-". */
-export async function loadInput(file: string): Promise<LoadedScenario> {
-  return file === STDIN ? loadScenario(await readScenarioStdin(), STDIN_NAME) : loadScenarioFile(file);
+/**
+ * A scenario file, or standard input for "-". The files it names are read only inside its
+ * folder unless `allowOutside` (--allow-outside): its results folder carries a copy of each.
+ */
+export async function loadInput(file: string, opts: { allowOutside?: boolean } = {}): Promise<LoadedScenario> {
+  const inputs = { allowOutside: opts.allowOutside ?? false };
+  return file === STDIN ? loadScenario(await readScenarioStdin(), STDIN_NAME, inputs) : loadScenarioFile(file, inputs);
 }
 
 /** --seed follows the rule of the file's `seed` (a whole number from 0 to 2^31), said in the flag's terms. */

@@ -12,13 +12,13 @@ import { editorSchema } from './docs.js';
 import { EXIT, UsageError } from './errors.js';
 import { loadInput, type Io } from './scenario-input.js';
 
-export async function validateCommand(files: string[], io: Io): Promise<number> {
+export async function validateCommand(files: string[], io: Io, opts: { allowOutside?: boolean } = {}): Promise<number> {
   if (files.length === 0) throw new UsageError('name the scenario file(s) to check (- reads standard input)');
   if (files.filter((f) => f === STDIN).length > 1) throw new UsageError('"-" (standard input) can be read once: name it once');
   let bad = 0;
   for (const f of files) {
     try {
-      const loaded = await loadInput(f);
+      const loaded = await loadInput(f, opts);
       resolveMeasureReferences(loaded, MEASURES); // what its expectations and objectives name
       const points = loaded.points.length > 1 ? `, ${loaded.points.length} sweep points` : '';
       io.out(`${f === STDIN ? STDIN_NAME : f}: ok (${loaded.variants.length} variant(s): ${loaded.variants.map((v) => v.name).join(', ')}${points})`);

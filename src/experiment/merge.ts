@@ -8,12 +8,18 @@
  * appear once, and (unless the shard says it was interrupted) be all of its share. A folder
  * that holds only the journal of a killed run (runs.ndjson) merges as an interrupted shard.
  * The outcome of the scenario's search comes from the one folder that ran it (shard 1).
+ *
+ * The scenario is loaded from the first folder alone, whatever the working folder: its
+ * scenario.yaml, and the files it read besides itself from the folder's inputs/ copies, as
+ * runs.json records them (input-files.ts). Folders whose inputs differ (a trace edited between
+ * two shards) are refused.
  */
 import { existsSync } from 'node:fs';
 import { readBounded } from '../scenario/bounded-read.js';
 import { RESULT_FILE_BYTES, resultFileProblem } from './result-file.js';
 import { join } from 'node:path';
 import { loadScenario, type LoadedScenario } from '../scenario/load.js';
+import type { InputRecord } from '../scenario/input-files.js';
 import { contentDigest, parseRuns, scenarioDigest, type SavedRuns } from './runs-json.js';
 import { JOURNAL_FILE, parseJournal } from './runs-journal.js';
 import { inShard, type RunSpec } from './expand.js';
@@ -64,6 +70,7 @@ export function mergeDirs(dirs: string[]): ExperimentResult {
     return saved;
   });
   checkShardSet(dirs, shards);
+  for (const [i, s] of shards.entries()) checkSameInputs(dirs[i], s, dirs[0], shards[0]);
   const runs = shards[0].runs;
   const plan = JSON.stringify(runs);
   for (const [i, s] of shards.entries()) {
@@ -91,11 +98,45 @@ export function mergeDirs(dirs: string[]): ExperimentResult {
       throw new MergeError(`run ${f.index} (${describeRun(runs[f.index])}) is listed as failed and also as ${results[f.index] ? `finished in ${from[f.index]}` : 'failed again'}: a run appears once in one experiment; rerun what wrote the folder`);
     }
   }
-  const loaded = loadScenario(source, join(dirs[0], 'scenario.yaml'));
+  const loaded = scenarioOfFolder(dirs[0], source, shards[0]);
   const x = assemble(loaded, runs, results, failures, shards.some((s) => s.interrupted), undefined, undefined, shards[0].seedsAuto);
   const search = searchOf(dirs, shards, loaded);
   if (search) withSearch(x, search);
   return x;
+}
+
+/** A results folder's scenario, loaded from the folder alone: its scenario.yaml, and its inputs from inputs/ as its runs record them. */
+function scenarioOfFolder(dir: string, source: string, saved: SavedRuns): LoadedScenario {
+  return loadScenario(source, join(dir, 'scenario.yaml'), { stored: { dir, files: saved.inputs ?? [] } });
+}
+
+/**
+ * A results folder's scenario, loaded again from the folder alone (for `diff`'s scenario diff):
+ * its runs are read for the inputs they record, and checked as merge checks them.
+ */
+export function loadFolderScenario(dir: string): LoadedScenario {
+  const source = read(dir, 'scenario.yaml');
+  const saved = readRuns(dir);
+  verifyOrigin(dir, saved, source);
+  return scenarioOfFolder(dir, source, saved);
+}
+
+/** A list of input records as runs.json keeps them: each a path and a sha256 in hex. */
+function checkInputRecords(dir: string, s: SavedRuns): void {
+  const ok = s.inputs === undefined || (Array.isArray(s.inputs) && s.inputs.every((r) => typeof r === 'object' && r !== null && typeof r.path === 'string' && typeof r.sha256 === 'string' && /^[0-9a-f]{64}$/.test(r.sha256)));
+  if (!ok) throw new MergeError(`${runsFile(dir)}: its "inputs" is not a list of { path, sha256 }: edited after the run?`);
+}
+
+/** Shards of one experiment read the same files: the same paths, with the same digests. */
+function checkSameInputs(dir: string, s: SavedRuns, first: string, f: SavedRuns): void {
+  const byPath = (list: InputRecord[] | undefined) => new Map((list ?? []).map((r) => [r.path, r.sha256]));
+  const mine = byPath(s.inputs), theirs = byPath(f.inputs);
+  for (const path of new Set([...mine.keys(), ...theirs.keys()])) {
+    const a = mine.get(path), b = theirs.get(path);
+    if (a === b) continue;
+    const said = (d: string | undefined) => (d === undefined ? 'not read' : `sha256 ${d.slice(0, 12)}…`);
+    throw new MergeError(`${dir} ran on other input files than ${first}: ${path} is ${said(a)} there and ${said(b)} in ${first} (edited between the runs?): only shards of one experiment, run on the same files, can be merged; rerun the shards on one version of the file`);
+  }
 }
 
 /**
@@ -124,7 +165,8 @@ function verifyOrigin(dir: string, s: SavedRuns, source: string): void {
   const file = runsFile(dir);
   if (s.tool !== toolBuild()) throw new OtherBuildError(file, String(s.tool), toolBuild());
   if (s.scenarioDigest !== scenarioDigest(source)) throw new MergeError(`${file} was made from another scenario than ${join(dir, 'scenario.yaml')} (their digests differ): was the scenario edited after the run?`);
-  if (s.digest !== contentDigest(s.results, s.search)) throw new MergeError(`${file}: its results do not match its digest: they were edited after they were written; rerun what wrote the folder`);
+  checkInputRecords(dir, s);
+  if (s.digest !== contentDigest(s.results, s.search, s.inputs)) throw new MergeError(`${file}: its results do not match its digest: they were edited after they were written; rerun what wrote the folder`);
 }
 
 /** A result must sit at an index of the plan that belongs to its shard, and be the run planned there. */

@@ -14,13 +14,16 @@
  * journal then, naming its line. (runs.json has its own digest; before this, a hand-edited
  * journal merged cleanly and `--reuse` turned it into a complete result with a fresh digest.)
  * Only the last line may be torn by a kill: it is whole when its newline was written.
+ * The plan's line also records the files the scenario read (`inputs`, as runs.json does; the
+ * copies are in the staging folder's inputs/), so a killed run's folder merges from anywhere.
  */
 import { createHash } from 'node:crypto';
 import type { RunSpec, Shard } from './expand.js';
 import type { RunResult } from './run-one.js';
 import { toolBuild } from './tool-build.js';
 import type { AutoSeeds } from '../scenario/seed-count.js';
-import { contentDigest, RUNS_FORMAT, scenarioDigest, type SavedRuns } from './runs-json.js';
+import { contentDigest, inputRecords, RUNS_FORMAT, scenarioDigest, type SavedRuns } from './runs-json.js';
+import type { InputRecord } from '../scenario/input-files.js';
 
 export const JOURNAL_FILE = 'runs.ndjson';
 const FORMAT = 'retrystorm-journal/2';
@@ -32,6 +35,8 @@ export interface JournalHeader {
   shard?: Shard;
   /** The scenario as written (only its digest is kept in the journal). */
   source: string;
+  /** The files the scenario read besides itself (their records are kept in the plan's line; the copies beside it, in inputs/). */
+  inputs?: readonly InputRecord[];
 }
 
 const sha256 = (text: string) => `sha256:${createHash('sha256').update(text).digest('hex')}`;
@@ -57,7 +62,8 @@ export class JournalWriter {
   private last: string;
 
   constructor(h: JournalHeader) {
-    this.header = JSON.stringify({ format: FORMAT, tool: toolBuild(), scenarioDigest: scenarioDigest(h.source), runs: h.runs, ...(h.seedsAuto ? { seedsAuto: h.seedsAuto } : {}), ...(h.shard ? { shard: h.shard } : {}) }) + '\n';
+    const inputs = inputRecords(h.inputs ?? []);
+    this.header = JSON.stringify({ format: FORMAT, tool: toolBuild(), scenarioDigest: scenarioDigest(h.source), runs: h.runs, ...(h.seedsAuto ? { seedsAuto: h.seedsAuto } : {}), ...(h.shard ? { shard: h.shard } : {}), ...(inputs.length ? { inputs } : {}) }) + '\n';
     this.last = sha256(this.header.slice(0, -1));
   }
 
@@ -85,7 +91,7 @@ export class JournalWriter {
 /** A journal as the runs of an interrupted experiment; throws with `where` (and the line) when it is not one, or its chain breaks. */
 export function parseJournal(text: string, where: string): SavedRuns {
   const lines = text.split('\n');
-  let header: { format?: string; tool?: string; scenarioDigest?: string; runs?: RunSpec[]; seedsAuto?: AutoSeeds; shard?: Shard };
+  let header: { format?: string; tool?: string; scenarioDigest?: string; runs?: RunSpec[]; seedsAuto?: AutoSeeds; shard?: Shard; inputs?: InputRecord[] };
   try {
     header = JSON.parse(lines[0]);
   } catch {
@@ -132,10 +138,11 @@ export function parseJournal(text: string, where: string): SavedRuns {
     format: RUNS_FORMAT,
     tool: header.tool,
     scenarioDigest: header.scenarioDigest,
-    digest: contentDigest(results),
+    digest: contentDigest(results, undefined, header.inputs),
     runs,
     ...(header.seedsAuto ? { seedsAuto: header.seedsAuto } : {}),
     ...(header.shard ? { shard: header.shard } : {}),
+    ...(header.inputs ? { inputs: header.inputs } : {}),
     interrupted: true,
     failures: [],
     results,

@@ -9,6 +9,11 @@
  * its own results, so an edited number, a result moved or copied, or shards of another
  * scenario or build are refused rather than folded in silently. A run recovered from the
  * journal of a killed run is marked so (`"fromJournal": true` in its result).
+ *
+ * It records the files the scenario read besides itself (`inputs`: each path as written and the
+ * sha256 of its text; absent when it read none), whose copies sit in the folder's inputs/: merge
+ * and run --reuse load the scenario from the folder with them, and refuse folders whose inputs
+ * differ. The digest covers the list, so a copy and its record cannot be swapped together.
  */
 import { createHash } from 'node:crypto';
 import type { ExperimentResult, RunFailure } from './experiment.js';
@@ -17,6 +22,7 @@ import type { RunResult } from './run-one.js';
 import { toolBuild } from './tool-build.js';
 import type { AutoSeeds } from '../scenario/seed-count.js';
 import type { SearchOutcome } from './search/run-search.js';
+import type { InputRecord } from '../scenario/input-files.js';
 
 export const RUNS_FORMAT = 'retrystorm-runs/4';
 
@@ -40,6 +46,8 @@ export interface SavedRuns {
    * it whole). Merge takes it from there. What was searched is the scenario's, not kept here.
    */
   search?: SavedSearch;
+  /** The files the scenario read besides itself (input-files.ts), by path as written; absent when none. */
+  inputs?: InputRecord[];
   results: SavedResult[];
 }
 
@@ -59,12 +67,18 @@ export function scenarioDigest(source: string): string {
   return sha256(source);
 }
 
-export function contentDigest(results: SavedRuns['results'], search?: SavedSearch): string {
-  return digestOf(JSON.stringify(results), search);
+export function contentDigest(results: SavedRuns['results'], search?: SavedSearch, inputs?: readonly InputRecord[]): string {
+  return digestOf(JSON.stringify(results), search, inputs);
 }
 
-/** The digest of the results' text, and of the search's outcome after it when there is one. */
-const digestOf = (resultsText: string, search: SavedSearch | undefined) => sha256(search ? `${resultsText}\n${JSON.stringify(search)}` : resultsText);
+/** The digest of the results' text, and of the search's outcome and the inputs' records after it when there are any. */
+const digestOf = (resultsText: string, search: SavedSearch | undefined, inputs?: readonly InputRecord[]) =>
+  sha256(`${resultsText}${search ? `\n${JSON.stringify(search)}` : ''}${inputs?.length ? `\ninputs ${JSON.stringify(inputs)}` : ''}`);
+
+/** The records of a scenario's inputs as runs.json and the journal keep them (path and digest, not the text). */
+export function inputRecords(inputs: ReadonlyArray<InputRecord>): InputRecord[] {
+  return inputs.map(({ path, sha256 }) => ({ path, sha256 }));
+}
 
 /** The fields of runs.json before its results, in file order (`results` is written last). */
 type SavedHead = Omit<SavedRuns, 'results'>;
@@ -80,17 +94,19 @@ export function runsJson(x: ExperimentResult): string {
   // JSON.stringify of the whole object, without a second pass over them.
   const resultsText = JSON.stringify(results);
   const search: SavedSearch | undefined = x.search && { seed: x.search.seed, variants: x.search.variants };
+  const inputs = inputRecords(x.loaded.inputs);
   const head: SavedHead = {
     format: RUNS_FORMAT,
     tool: toolBuild(),
     scenarioDigest: scenarioDigest(x.loaded.source),
-    digest: digestOf(resultsText, search),
+    digest: digestOf(resultsText, search, inputs),
     runs: x.runs,
     ...(x.seeding ? { seedsAuto: autoOf(x.seeding) } : {}),
     ...(x.shard ? { shard: x.shard } : {}),
     interrupted: x.partial,
     failures: x.failures,
     ...(search ? { search } : {}),
+    ...(inputs.length ? { inputs } : {}),
   };
   return `${JSON.stringify(head).slice(0, -1)},"results":${resultsText}}\n`;
 }

@@ -8,9 +8,10 @@
  * name then renamed, so an interrupted write never leaves half a file behind.
  */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { ExperimentResult } from '../experiment/experiment.js';
 import { runsJson } from '../experiment/runs-json.js';
+import { storedName } from '../scenario/input-files.js';
 import { FILES, bundleOf, type ResultsBundle } from '../results/bundle.js';
 import { summaryJson } from '../results/summary-json.js';
 import { seriesCsv } from '../results/series.js';
@@ -25,6 +26,7 @@ export type ReportOptions = SummaryOptions;
 function writeWhole(dir: string, files: Array<[string, string]>): string[] {
   for (const [name, text] of files) {
     const path = join(dir, name);
+    mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path + '.tmp', text);
     renameSync(path + '.tmp', path);
   }
@@ -55,6 +57,9 @@ export function renderOutputs(x: ExperimentResult, opts: ReportOptions = {}): { 
     ['runs.json', runsJson(x)],
     // The scenario as written, so results can be reviewed (and re-rendered) next to it.
     [FILES.scenario, x.loaded.source],
+    // The files it read besides itself (configs, traces), so merge, run --reuse and diff read
+    // the scenario from this folder alone (inputs/, scenario/input-files.ts).
+    ...x.loaded.inputs.map((f): [string, string] => [storedName(f), f.text]),
     ['report.html', renderReportHtml(bundle)],
     ['summary.md', summaryMarkdown(bundle, opts)],
   ];

@@ -31,6 +31,7 @@ import { sweepParameters, applyPoint, scaleLoad, startsWith } from './sweep-appl
 import { sweepPoints, LOAD_PARAMETER, type SweepPoint } from './sweep.js';
 import { expandConfigLayers } from './from-config/expand.js';
 import { readTraces } from './trace/read-traces.js';
+import { ScenarioInputs, type InputFile, type InputOptions } from './input-files.js';
 import { resolveSearch, writeValue, type ResolvedSearch } from './search-apply.js';
 import type { PathSegment } from './raw-path.js';
 
@@ -54,6 +55,8 @@ export interface LoadedScenario {
   file: string;
   /** The file's text, kept for the report (reviewers read the scenario next to its results). */
   source: string;
+  /** The files it read besides itself (configs, traces), by path as written: a results folder keeps a copy of each (input-files.ts). */
+  inputs: InputFile[];
   base: Scenario;
   /** At least one: without declared variants, the base runs as variant "base". */
   variants: ScenarioVariant[];
@@ -78,12 +81,16 @@ export interface LoadedScenario {
 
 type Path = ReadonlyArray<PropertyKey>;
 
-/** Reads and loads a scenario file (at most LIMITS.fileBytes; see read-source.ts for standard input). */
-export function loadScenarioFile(file: string): LoadedScenario {
-  return loadScenario(readScenarioText(file), file);
+/**
+ * Reads and loads a scenario file (at most LIMITS.fileBytes; see read-source.ts for standard input).
+ * `inputs`: how the files it names are read (input-files.ts); a library caller reads them
+ * wherever they are unless it says otherwise, the command line only inside the scenario's folder.
+ */
+export function loadScenarioFile(file: string, inputs: InputOptions = { allowOutside: true }): LoadedScenario {
+  return loadScenario(readScenarioText(file), file, inputs);
 }
 
-export function loadScenario(source: string, file = '<scenario>'): LoadedScenario {
+export function loadScenario(source: string, file = '<scenario>', inputOptions: InputOptions = { allowOutside: true }): LoadedScenario {
   // Guards before any parsing: what is too large or too deep is refused in milliseconds.
   if (source.length > LIMITS.fileBytes || Buffer.byteLength(source) > LIMITS.fileBytes) throw tooLargeText(file, Buffer.byteLength(source));
   const deep = tooDeep(source);
@@ -155,11 +162,12 @@ export function loadScenario(source: string, file = '<scenario>'): LoadedScenari
   }
   // Layers read from deployed configs (from: { envoy: … }) get their fields before anything is
   // validated; a config that cannot be read is refused here, positioned in that file.
-  const configProblems = expandConfigLayers(raw as Record<string, unknown>, file, locate);
+  const inputs = new ScenarioInputs(file, inputOptions);
+  const configProblems = expandConfigLayers(raw as Record<string, unknown>, file, locate, inputs);
   if (configProblems.length > 0) throw new ScenarioError(sortProblems(configProblems));
   // Recorded traffic (arrivals kind trace) is read once, here; each world validated below gets
   // the parsed data attached to its trace arrivals (read-traces.ts).
-  const traces = readTraces(raw as Record<string, unknown>, file, locate);
+  const traces = readTraces(raw as Record<string, unknown>, file, locate, inputs);
   if (traces.problems.length > 0) throw new ScenarioError(traces.problems);
   const problems: Problem[] = [];
   const seen = new Set<string>();
@@ -356,7 +364,7 @@ export function loadScenario(source: string, file = '<scenario>'): LoadedScenari
   }
 
   if (problems.length > 0 || !base) throw new ScenarioError(sortProblems(problems));
-  return { file, source, base, variants, points, locate, setsValue, scenarioAt, ...(search ? { search } : {}) };
+  return { file, source, inputs: inputs.files, base, variants, points, locate, setsValue, scenarioAt, ...(search ? { search } : {}) };
 }
 
 

@@ -8,12 +8,10 @@
  * a value came from. A config that cannot be read, or that says what the simulator cannot
  * express, is a problem positioned in the config file.
  */
-import { dirname, resolve } from 'node:path';
-import { readBounded, type BoundedRead } from '../bounded-read.js';
+import type { InputRead, ScenarioInputs } from '../input-files.js';
 import type { Problem } from '../problems.js';
 import { formatPath } from '../problems.js';
 import { LIMITS } from '../limits.js';
-import { STDIN_NAME } from '../read-source.js';
 import { readConfig } from './config-file.js';
 import { envoyLayer } from './envoy.js';
 import { grpcLayer } from './grpc.js';
@@ -73,8 +71,9 @@ function layUnder(layer: Record<string, unknown>, fromConfig: Record<string, unk
 
 /** Expands every `from` in place; returns the problems (an empty list when every config was read). */
 /** Why a config file cannot be read, in the words of the problem said at `from`. */
-function unreadableConfig(rel: string, base: string, read: Extract<BoundedRead, { ok: false }>): string {
+function unreadableConfig(rel: string, base: string, read: Extract<InputRead, { ok: false }>): string {
   switch (read.why) {
+    case 'refused': return `cannot read ${rel}: ${read.detail}`;
     case 'missing': return `cannot read ${rel}: no such file (a path is relative to the scenario file's folder: ${base})`;
     case 'not-a-file': return `cannot read ${rel}: it is ${read.detail}, not a file (give the file that holds the route or service config)`;
     case 'too-large': return `${rel} is larger than ${LIMITS.fileBytes} bytes: give the file that holds the route or service config`;
@@ -82,13 +81,12 @@ function unreadableConfig(rel: string, base: string, read: Extract<BoundedRead, 
   }
 }
 
-export function expandConfigLayers(raw: Record<string, unknown>, scenarioFile: string, locate: Locate): Problem[] {
+export function expandConfigLayers(raw: Record<string, unknown>, scenarioFile: string, locate: Locate, inputs: ScenarioInputs): Problem[] {
   const problems: Problem[] = [];
   const here = (path: Path, message: string, key?: string) => {
     const { line, col } = locate(path, key);
     problems.push({ file: scenarioFile, line, col, path: formatPath(key === undefined ? path : [...path, key]), message });
   };
-  const base = scenarioFile === STDIN_NAME ? process.cwd() : dirname(resolve(scenarioFile));
   const cache = new Map<string, Record<string, unknown> | undefined>();
   for (const { path, layer } of layers(raw)) {
     const from = layer.from;
@@ -100,11 +98,11 @@ export function expandConfigLayers(raw: Record<string, unknown>, scenarioFile: s
     if (layer.preset !== undefined) { here(path, 'give preset or from, not both: a layer starts from a library\'s defaults or from a deployed config', 'from'); continue; }
     const kind = kinds[0];
     const rel = from[kind] as string;
-    const file = resolve(base, rel);
-    const key = JSON.stringify([file, kind, from.route, from.service, from.method]);
+    // Where the path points, whether it may be read, and the record of it: input-files.ts.
+    const key = JSON.stringify([inputs.key(rel), kind, from.route, from.service, from.method]);
     if (!cache.has(key)) {
-      const read = readBounded(file, LIMITS.fileBytes);
-      if (!read.ok) { here(at, unreadableConfig(rel, base, read), kind); cache.set(key, undefined); continue; }
+      const read = inputs.read(rel, LIMITS.fileBytes);
+      if (!read.ok) { here(at, unreadableConfig(rel, inputs.folder, read), kind); cache.set(key, undefined); continue; }
       const cfg = readConfig(read.text, rel);
       const fields = cfg.problems.length ? undefined
         : kind === 'envoy' ? envoyLayer(cfg, from.route as string | undefined)

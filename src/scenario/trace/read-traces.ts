@@ -10,8 +10,8 @@
  * TRACE_MOST_BYTES counted as read.
  */
 import { createHash } from 'node:crypto';
-import { dirname, join, resolve } from 'node:path';
-import { readBounded } from '../bounded-read.js';
+import { dirname, join } from 'node:path';
+import type { InputRead, ScenarioInputs } from '../input-files.js';
 import { deepMerge } from '../merge.js';
 import { formatPath, type Problem } from '../problems.js';
 import { STDIN_NAME } from '../read-source.js';
@@ -42,15 +42,15 @@ export interface Traces {
   attach(raw: unknown): unknown;
 }
 
-export function readTraces(raw: Record<string, unknown>, scenarioFile: string, locate: Locate): Traces {
-  const base = scenarioFile === STDIN_NAME ? process.cwd() : dirname(resolve(scenarioFile));
+export function readTraces(raw: Record<string, unknown>, scenarioFile: string, locate: Locate, inputs: ScenarioInputs): Traces {
   const shown = (rel: string) => (scenarioFile === STDIN_NAME ? rel : join(dirname(scenarioFile), rel));
   const cache = new Map<string, Read>();
   const read = (o: TraceOptions): Read => {
-    const key = JSON.stringify([resolve(base, o.file), o]);
+    // Where the path points, whether it may be read, and the record of it: input-files.ts.
+    const key = JSON.stringify([inputs.key(o.file), o]);
     const known = cache.get(key);
     if (known) return known;
-    const got = readOne(o, resolve(base, o.file), shown(o.file));
+    const got = readOne(o, inputs.read(o.file, TRACE_MOST_BYTES), shown(o.file));
     cache.set(key, got);
     return got;
   };
@@ -118,11 +118,11 @@ function problemText(p: Problem): string {
 /** A trace read: its data, what is wrong inside the file, or why the file cannot be read at all. */
 type Read = TraceData | { problem: Problem } | { unreadable: string };
 
-function readOne(o: TraceOptions, file: string, shown: string): Read {
+function readOne(o: TraceOptions, got: InputRead, shown: string): Read {
   const problem = (line: number, path: string, message: string) => ({ problem: { file: shown, line, col: line > 0 ? 1 : 0, path, message } });
-  const got = readBounded(file, TRACE_MOST_BYTES);
   if (!got.ok) {
-    const why = got.why === 'missing' ? 'no such file (a path is relative to the scenario file\'s folder)'
+    const why = got.why === 'refused' ? got.detail
+      : got.why === 'missing' ? 'no such file (a path is relative to the scenario file\'s folder)'
       : got.why === 'not-a-file' ? `it is ${got.detail}, not a file`
       : got.why === 'too-large' ? `it is larger than ${formatCount(TRACE_MOST_BYTES)} bytes: export a shorter range, or counts per step instead of request times`
       : `cannot be read (${got.detail})`;
