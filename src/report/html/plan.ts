@@ -58,7 +58,7 @@ export function planReport(b: ResultsBundle, seriesBudget?: number): ReportPlan 
   const r = b.results;
   const names = r.variants.map((v) => v.name);
   const time = timeScale(longestHorizon(r));
-  const ctx: ChartContext = { variants: names, colors: variantColors(names.length), time, width: CHART_WIDTH };
+  const ctx: ChartContext = { variants: names, colors: variantColors(names.length), time, width: CHART_WIDTH, ...(r.observed ? { observed: r.observed.series.map((s) => s.column) } : {}) };
   const featured = featuredPointIndex(r);
   const all = prepareAllSeries(b, seriesBudget);
   const series = all ? all.points.find((p) => (p.point?.index ?? 0) === featured) ?? all.points[0] : null;
@@ -138,6 +138,7 @@ export function planReport(b: ResultsBundle, seriesBudget?: number): ReportPlan 
       [DATASETS.sweep]: sweep?.rows ?? [],
       [DATASETS.heatmap]: heat?.rows ?? [],
       [DATASETS.populations]: pops.rows,
+      [DATASETS.observed]: observedRows(r, time.divisor),
       [DATASETS.search]: search?.tried ?? [],
       [DATASETS.searchTipping]: search?.tipping ?? [],
     },
@@ -378,4 +379,11 @@ export function specWithData(plan: ReportPlan, chart: Chart): Chart['spec'] {
   const all: Record<string, unknown[]> = { ...plan.datasets, [DATASETS.series]: rows };
   const datasets = Object.fromEntries(chart.datasets.map((n) => [n, all[n] ?? []]));
   return { ...chart.spec, datasets } as Chart['spec'];
+}
+
+/** The observed series as chart rows, on the charts' time unit, each labelled at its first value. */
+function observedRows(r: Results, divisor: number): Row[] {
+  return (r.observed?.series ?? []).flatMap((s) => s.values.map((value, j) => ({
+    name: s.name, column: s.column, label: `observed: ${s.name}`, t: (s.startS + j * s.stepS) / divisor, value, first: j === 0,
+  })));
 }
