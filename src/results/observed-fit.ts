@@ -15,6 +15,7 @@ import { foldMeasure } from '../experiment/aggregate.js';
 import { measureSettings } from '../experiment/settings.js';
 import { bucketWidth } from '../model/simulate.js';
 import { recoveredAtS } from '../measures/recovery.js';
+import type { MeasureDescriptor } from '../measures/measure.js';
 import { healthyStretchStart, timeToRecover, type TriggerSpan } from '../measures/health-stretch.js';
 import { OBSERVED_SERIES, type ObservedData, type ObservedKind, type ObservedSpec } from '../scenario/observed-schema.js';
 import type { Scenario } from '../scenario/schema.js';
@@ -136,6 +137,11 @@ export function observedRecovery(ratio: Converted, attempts: Converted | undefin
   return from === null ? null : ratio.startS + from * step;
 }
 
+/** How the seeds' NRMSEs fold: a mean with its interval, never below 0 (not a measure of a run: a run knows nothing observed). */
+const NRMSE: Omit<MeasureDescriptor, 'compute'> = {
+  key: 'nrmse', label: 'NRMSE', doc: 'RMSE over the compared intervals ÷ the observed mean.', unit: 'number', better: 'lower', aggregate: 'mean', scope: 'subject', range: { min: 0 },
+};
+
 /** The observed block of summary.json, or undefined when the scenario has none. */
 export function buildObserved(x: ExperimentResult): ObservedResults | undefined {
   const specs = x.loaded.base.observed;
@@ -148,7 +154,6 @@ export function buildObserved(x: ExperimentResult): ObservedResults | undefined 
     byRun.set(key, [...(byRun.get(key) ?? []), r]);
   }
   const fits: ObservedResults['fits'] = [];
-  const nrmseMeasure = { key: 'nrmse', aggregate: 'mean', range: { min: 0, max: Infinity } } as const;
   for (const v of x.variants) {
     const scenario = x.loaded.variants.find((l) => l.name === v.name)?.scenario ?? x.loaded.base;
     const horizonS = scenario.horizon, bucketS = bucketWidth(scenario);
@@ -175,7 +180,7 @@ export function buildObserved(x: ExperimentResult): ObservedResults | undefined 
           name: o.name,
           column: o.column,
           intervals: Math.max(0, ...per.map((q) => q.intervals)),
-          nrmse: foldMeasure(nrmseMeasure as never, per.map((q) => q.value), horizonS),
+          nrmse: foldMeasure(NRMSE, per.map((q) => q.value), horizonS),
           recovery,
         });
       }

@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readResultsFolder } from '../../src/results/bundle.js';
 import { cleanupFixtures, type Fixture } from './fixtures.js';
 import { observedFolder } from './observed-fixture.js';
+import { planReport } from '../../src/report/html/plan.js';
+import { DATASETS } from '../../src/report/charts/common.js';
 
 let f: Fixture;
 beforeAll(async () => {
@@ -47,5 +49,16 @@ describe('the observed incident in summary.json and summary.md', () => {
     expect(md).toContain('### Fit to the observed incident');
     expect(md).toMatch(/\| retries \| ok \| success_ratio \| 30 \| \d\.\d{3} \| at 2m30s \|/);
     expect(readResultsFolder(f.dir).results.observed).toEqual(f.bundle.results.observed);
+  });
+
+  it('draws a long observed series as at most 2,000 means of consecutive intervals', () => {
+    const results = structuredClone(f.bundle.results);
+    const ok = results.observed!.series.find((s) => s.name === 'ok')!;
+    ok.stepS = 0.01;
+    ok.values = Array.from({ length: 5000 }, (_, j) => (j % 3 === 2 ? null : j % 3));
+    const rows = planReport({ ...f.bundle, results }).datasets[DATASETS.observed].filter((r) => r.name === 'ok');
+    expect(rows).toHaveLength(1667); // 3 intervals a point
+    expect(rows.slice(0, 2).map((r) => r.value)).toEqual([0.5, 0.5]);
+    expect(rows[1].t).toBeCloseTo(0.03, 9);
   });
 });

@@ -381,9 +381,22 @@ export function specWithData(plan: ReportPlan, chart: Chart): Chart['spec'] {
   return { ...chart.spec, datasets } as Chart['spec'];
 }
 
-/** The observed series as chart rows, on the charts' time unit, each labelled at its first value. */
+/** The most points an observed series draws: a day of per-second values would weigh megabytes in the page. */
+const OBSERVED_POINTS = 2000;
+
+/**
+ * The observed series as chart rows, on the charts' time unit, each labelled at its first
+ * value; a long one averaged over runs of consecutive intervals (the values there, an empty
+ * run none) so it draws at most OBSERVED_POINTS points. The fit is computed on every value.
+ */
 function observedRows(r: Results, divisor: number): Row[] {
-  return (r.observed?.series ?? []).flatMap((s) => s.values.map((value, j) => ({
-    name: s.name, column: s.column, label: `observed: ${s.name}`, t: (s.startS + j * s.stepS) / divisor, value, first: j === 0,
-  })));
+  return (r.observed?.series ?? []).flatMap((s) => {
+    const k = Math.max(1, Math.ceil(s.values.length / OBSERVED_POINTS));
+    const rows: Row[] = [];
+    for (let j = 0; j < s.values.length; j += k) {
+      const xs = s.values.slice(j, j + k).filter((x): x is number => x !== null);
+      rows.push({ name: s.name, column: s.column, label: `observed: ${s.name}`, t: (s.startS + j * s.stepS) / divisor, value: xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null, first: j === 0 });
+    }
+    return rows;
+  });
 }
