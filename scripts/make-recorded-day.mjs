@@ -6,6 +6,7 @@
 // the traffic for five minutes, decaying after. Deterministic (its own seeded generator): run
 // `node scripts/make-recorded-day.mjs` and the file comes out byte for byte the same.
 import { writeFileSync } from 'node:fs';
+import { writeIncident } from './recorded-day-incident.mjs';
 
 /** mulberry32: a small seeded generator, so the file does not depend on Math.random. */
 function mulberry32(seed) {
@@ -33,13 +34,19 @@ function poisson(m) {
 const bump = (h, at, width) => Math.exp(-(((h - at) / width) ** 2) / 2);
 const lines = ['# A made-up day of a mobile API (requests per minute, UTC): scripts/make-recorded-day.mjs', 'minute,requests'];
 const start = Date.UTC(2026, 11, 7) / 1000;
-for (let m = 0; m < 1440; m++) {
+/** The day's mean requests per second at minute m. */
+function meanPerS(m) {
   const h = m / 60;
   // Requests per second: a night floor, the morning and evening peaks.
   let perS = 4 + 26 * bump(h, 11, 2.6) + 20 * bump(h, 20.5, 2.2) + 6 * bump(h, 15.5, 2);
   // 12:30: the push notification, 3x for five minutes, then a decaying tail.
   if (m >= 750 && m < 755) perS *= 3;
   else if (m >= 755) perS *= 1 + 1.2 * Math.exp(-(m - 755) / 8);
-  lines.push(`${new Date((start + 60 * m) * 1000).toISOString().replace('.000Z', 'Z')},${poisson(perS * 60)}`);
+  return perS;
+}
+for (let m = 0; m < 1440; m++) {
+  lines.push(`${new Date((start + 60 * m) * 1000).toISOString().replace('.000Z', 'Z')},${poisson(meanPerS(m) * 60)}`);
 }
 writeFileSync(new URL('../scenarios/recorded-day.csv', import.meta.url), lines.join('\n') + '\n');
+// What the dashboards showed around the push, beside the traffic (observed: in the scenario).
+writeIncident(meanPerS);

@@ -12,6 +12,7 @@
 import { FAILURE_CAUSES, POPULATION_COUNTERS, type FaultWindow, type PopulationSeries, type RunRecord } from '../model/series.js';
 import { LatencyHistogram } from '../model/latency-histogram.js';
 import type { MeasureSettings } from './settings.js';
+import { healthyStretchStart, timeToRecover } from './health-stretch.js';
 import { latencyJudged } from '../scenario/subject.js';
 
 /** Start time (s) of bucket i. Always computed the same way so comparisons agree everywhere. */
@@ -296,55 +297,18 @@ export class RunView {
     const n = fine.n;
     const windowCells = Math.max(1, Math.round(this.healthWindowS / cellS));
     const holdCells = Math.max(1, Math.round(this.settings.holdS / cellS));
-    const span = Math.max(holdCells, windowCells);
     const startCell = Math.max(0, Math.ceil(this.firstTriggerStartS / cellS - 1e-9));
     const endCell = Math.max(0, Math.ceil(lastEnd / cellS - 1e-9));
-    const ok = prefix(fine.actionsOk), ended = prefix(fine.actionsEnded), attempts = prefix(fine.attempts);
     const lim = this.limits;
-    const rate = this.baseline.rate;
-    const windowS = windowCells * cellS;
-    // healthyRun[i]: how many consecutive window starts from i on are healthy.
-    const lastStart = n - windowCells;
-    const healthyRun = new Int32Array(Math.max(0, lastStart + 2));
-    for (let i = lastStart; i >= startCell; i--) {
-      const e = ended[i + windowCells] - ended[i];
-      // The load is judged from the last trigger's end on: before it, the trigger's own.
-      // `!(load > max)`: with a 0 baseline both sides are NaN, and the load cannot veto recovery.
-      const loadOk = i < endCell || !((rate > 0 ? (attempts[i + windowCells] - attempts[i]) / windowS / rate : NaN) > lim.maxLoadMultiple);
-      const healthy = e > 0 && (ok[i + windowCells] - ok[i]) / e >= lim.minSuccessRatio && loadOk;
-      healthyRun[i] = healthy ? healthyRun[i + 1] + 1 : 0;
-    }
-    // The stretch [i, stop) must end by the horizon, last the hold, and, begun before the
-    // last trigger's end, run on to the hold after it (or to the horizon).
-    for (let i = startCell; i + span <= n; i++) {
-      const stop = i >= endCell ? i + span : Math.max(i + span, Math.min(n, endCell + span));
-      if (healthyRun[i] >= stop - windowCells - i + 1) {
-        const from = i * cellS;
-        return (this._recovery = { recovered: true, recoveryTimeS: this.timeToRecover(from), healthyFromS: from });
-      }
+    const i = healthyStretchStart({
+      ok: fine.actionsOk.subarray(0, n), ended: fine.actionsEnded.subarray(0, n), attempts: fine.attempts.subarray(0, n), cellS, windowCells, holdCells, startCell, endCell,
+      minSuccessRatio: lim.minSuccessRatio, rate: this.baseline.rate, maxLoadMultiple: lim.maxLoadMultiple,
+    });
+    if (i !== null) {
+      const from = i * cellS;
+      return (this._recovery = { recovered: true, recoveryTimeS: timeToRecover(from, this.triggers, this.horizonS), healthyFromS: from });
     }
     return (this._recovery = { recovered: false, recoveryTimeS: null, healthyFromS: null });
-  }
-
-  /**
-   * Recovery time for a lasting healthy stretch begun at `from`. With the last trigger over
-   * before the run ends: from its end, and 0 for a stretch begun before it (restored while the
-   * trigger went on, the service needed no time after it). A trigger still on at the end of
-   * the run has no end to count from: then how long users had been under the triggers in
-   * force when the stretch began (overlapping or touching triggers count as one), or, begun
-   * between triggers, the time since the last one ended.
-   */
-  private timeToRecover(from: number): number {
-    const lastEnd = this.lastTriggerEndS!;
-    if (lastEnd < this.horizonS) return Math.max(0, from - lastEnd);
-    // The triggers begun by `from`, merged into spans: the last span is in force, or the last to end.
-    let spanStart = from, spanEnd = -Infinity;
-    for (const t of [...this.triggers].sort((a, b) => a.startS - b.startS)) {
-      if (t.startS > from) break;
-      if (t.startS > spanEnd) spanStart = t.startS;
-      spanEnd = Math.max(spanEnd, t.endS);
-    }
-    return from < spanEnd ? from - spanStart : Math.max(0, from - spanEnd);
   }
 
   /**
@@ -464,11 +428,4 @@ export class RunView {
       utilisation: slots > 0 ? busy / slots : NaN,
     };
   }
-}
-
-/** prefix[i] = sum of xs[0..i). */
-function prefix(xs: Float64Array): Float64Array {
-  const out = new Float64Array(xs.length + 1);
-  for (let i = 0; i < xs.length; i++) out[i + 1] = out[i] + xs[i];
-  return out;
 }

@@ -17,6 +17,7 @@ import { verdictPoint, verdictText } from './verdict.js';
 import { populationRows, populationMeasures, roleFlag } from './populations-view.js';
 import { TIER_MEASURE_INFO, tierRows } from './tiers-view.js';
 import { topConsumerRows } from './top-consumers-view.js';
+import { FIT_HEADER, FIT_NOTE, fitRows } from './observed-view.js';
 import { searchHeading, tippingSentence, triedRows, TRIED_HEADER } from './search-view.js';
 
 /** Text safe in Markdown: no HTML, no table breaks, on one line when `oneLine`. */
@@ -85,6 +86,11 @@ export function summaryMarkdown(b: ResultsBundle, opts: SummaryOptions = {}): st
   out.push(`**[Full report with charts](${link})** · ${formatDuration(r.horizonS)} simulated per run${ownHorizons(r)}, ${seedsPhrase(r)}; "not recovered": at least one seed had not recovered when the run ended.`, '');
 
   // The fold: what a reviewer reads only when they want the detail.
+  const fits = fitRows(r);
+  if (fits.length > 0) {
+    out.push('### Fit to the observed incident', '', mdText(FIT_NOTE, true), '');
+    out.push(...table(FIT_HEADER, fits.map((f) => [f.variant, f.name, f.column, String(f.intervals), f.nrmse, f.observedAt, f.simulatedAt, f.difference].map((c) => mdText(c, true)))), '');
+  }
   out.push('<details>', `<summary>Full comparison${r.variants.length > 0 ? ` (${r.variants.reduce((n, v) => n + v.points.length, 0)} rows)` : ''}, per population${ex.folded.length > 0 ? ', more expectations' : ''} and the ranking rule</summary>`, '');
   out.push(...ex.folded);
   if (r.ranking && r.ranking.points.length > 0) {

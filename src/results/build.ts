@@ -14,6 +14,7 @@ import { roundMeasured } from './numbers.js';
 import { SUMMARY_FORMAT, type PointResult, type Results } from './results.js';
 import { TOOL_VERSION } from '../experiment/tool-version.js';
 import { buildSearchResults } from './search.js';
+import { buildObserved } from './observed-fit.js';
 import type { Scenario } from '../scenario/schema.js';
 
 function pointOf(p: PointAggregate): PointResult {
@@ -104,6 +105,7 @@ export function buildResults(x: ExperimentResult): Results {
     ranking: x.ranking ? rankingOf(x.ranking) : null,
     variants: x.variants.map((v) => ({ name: v.name, description: v.description ?? null, ...ownClock(base, x.loaded.variants.find((l) => l.name === v.name)?.scenario), points: v.points.map(pointOf) })),
     ...(x.search ? { search: buildSearchResults(x.search) } : {}),
+    ...withObserved(buildObserved(x)),
   };
 }
 
@@ -120,4 +122,9 @@ function ownClock(base: Scenario, s: Scenario | undefined): { horizonS?: number;
     ...(horizonS === base.horizon && bucketS === bucketWidth(base) ? {} : { horizonS, bucketS }),
     ...(holdS === measureSettings(base).holdS ? {} : { holdS }),
   };
+}
+
+/** The observed block only when the scenario has one: summary.json stays as it was otherwise. */
+function withObserved(o: Results['observed']): { observed?: NonNullable<Results['observed']> } {
+  return o ? { observed: o } : {};
 }

@@ -203,6 +203,41 @@ const seedingSchema = z.strictObject({
   })),
 });
 
+/**
+ * What a real incident showed beside what each variant simulated (the scenario's observed:
+ * block; src/results/observed-fit.ts): each observed series on the run's clock, in the chart
+ * unit of its simulated column (counts per second, ratios 0-1, ms, levels), and per variant,
+ * point and series the fit. Optional without a format bump: a folder written before has no
+ * observed block and reads as before, and a scenario with one could not be run by an older
+ * retrystorm at all (its schema refuses the key).
+ */
+const observedResultsSchema = z.strictObject({
+  /** NRMSE is the RMSE divided by the observed mean over the compared intervals (by their range when the mean is 0). */
+  normalisation: z.literal('observed-mean'),
+  series: z.array(z.strictObject({
+    name: z.string(),
+    column: z.string(),
+    unit: z.string(),
+    file: z.string(),
+    stepS: num,
+    /** Run time of the first value kept (the first whole interval inside the run). */
+    startS: num,
+    values: z.array(maybe),
+  })),
+  fits: z.array(z.strictObject({
+    variant: z.string(),
+    point: z.number().int(),
+    name: z.string(),
+    column: z.string(),
+    /** Intervals compared (inside the run, a value on both sides), the most of any seed. */
+    intervals: z.number().int(),
+    /** Per seed, then averaged over seeds like a measure (mean, with its interval). */
+    nrmse: aggregateSchema,
+    /** For an observed success_ratio: when recovery began, observed (by the simulated rule) and simulated (recoveredAtS); differenceS = simulated − observed. */
+    recovery: z.strictObject({ observedAtS: maybe, simulatedAtS: aggregateSchema, differenceS: maybe }).nullable(),
+  })),
+});
+
 export const resultsSchema = z.strictObject({
   format: z.literal(SUMMARY_FORMAT),
   /** The retrystorm version that made the results. */
@@ -238,6 +273,8 @@ export const resultsSchema = z.strictObject({
   variants: z.array(variantSchema),
   /** Each variant's tipping point, when the scenario has a search: block (docs/search.md). */
   search: searchResultsSchema.optional(),
+  /** The scenario's observed series and each variant's fit to them (docs/traces.md, "Comparing with what happened"). */
+  observed: observedResultsSchema.optional(),
 });
 
 export type Results = z.infer<typeof resultsSchema>;

@@ -32,6 +32,7 @@ import { sweepPoints, LOAD_PARAMETER, type SweepPoint } from './sweep.js';
 import { expandConfigLayers } from './from-config/expand.js';
 import { readTraces } from './trace/read-traces.js';
 import { ScenarioInputs, type InputFile, type InputOptions } from './input-files.js';
+import { readObserved } from './observed-read.js';
 import { resolveSearch, writeValue, type ResolvedSearch } from './search-apply.js';
 import type { PathSegment } from './raw-path.js';
 
@@ -169,6 +170,10 @@ export function loadScenario(source: string, file = '<scenario>', inputOptions: 
   // the parsed data attached to its trace arrivals (read-traces.ts).
   const traces = readTraces(raw as Record<string, unknown>, file, locate, inputs);
   if (traces.problems.length > 0) throw new ScenarioError(traces.problems);
+  // An incident's observed series (observed:) are read once too, and placed on the run's clock.
+  const observed = readObserved(raw as Record<string, unknown>, file, locate, inputs);
+  if (observed.problems.length > 0) throw new ScenarioError(observed.problems);
+  raw = observed.raw;
   const problems: Problem[] = [];
   const seen = new Set<string>();
   const report = (p: Problem) => {
@@ -495,13 +500,14 @@ function withoutKeys(obj: Record<string, unknown>, keys: readonly string[]): Rec
 
 /** A variant's scenario with the base's experiment blocks (which an overlay cannot change). */
 function withExperimentOf(base: Scenario, s: Scenario): Scenario {
-  const { variants: _, sweep: _s, search: _f, expectations: _e, compare: _c, ...alone } = s;
+  const { variants: _, sweep: _s, search: _f, expectations: _e, compare: _c, observed: _o, ...alone } = s;
   return {
     ...alone,
     ...(base.sweep !== undefined ? { sweep: base.sweep } : {}),
     ...(base.search !== undefined ? { search: base.search } : {}),
     ...(base.expectations !== undefined ? { expectations: base.expectations } : {}),
     ...(base.compare !== undefined ? { compare: base.compare } : {}),
+    ...(base.observed !== undefined ? { observed: base.observed } : {}),
   };
 }
 

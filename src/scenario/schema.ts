@@ -8,6 +8,7 @@
  * plain seconds and per-second numbers. Objects are strict: an unknown key is an error,
  * because a misspelt key silently ignored is a policy silently not tested.
  */
+import { observedSchema } from './observed-schema.js';
 import { z } from 'zod';
 import { durationSchema, rateSchema, name, positiveInt } from './schema-primitives.js';
 import { populationSchema } from './schema-clients.js';
@@ -45,7 +46,7 @@ export const measuresSchema = z.strictObject({
  * because the experiment is one (its seeds, sweep, checks and ranking apply to every
  * variant) and a value set in an overlay would be silently ignored.
  */
-export const EXPERIMENT_KEYS = ['$schema', 'name', 'question', 'description', 'seed', 'seeds', 'sweep', 'search', 'expectations', 'compare', 'variants'] as const;
+export const EXPERIMENT_KEYS = ['$schema', 'name', 'question', 'description', 'seed', 'seeds', 'sweep', 'search', 'expectations', 'compare', 'observed', 'variants'] as const;
 
 const overlayKey = z.string().refine((k) => !(EXPERIMENT_KEYS as readonly string[]).includes(k), {
   error: 'it belongs to the whole experiment, not to one variant: set it at the top level (an overlay changes the world: clients, server, faults, horizon, measures)',
@@ -208,6 +209,7 @@ export const scenarioSchema = z
     sweep: z.array(sweepSchema).max(2, 'sweep one or two parameters').optional().meta({ description: 'Parameters to vary; every variant runs at every point (two parameters: every combination).' }),
     search: searchSchema.optional().meta({ description: 'Find each variant\'s tipping point: the value of one parameter at which the probability of recovering crosses a level, by an adaptive search (`retrystorm edge`, or with `run`; docs/search.md).' }),
     expectations: z.array(expectationSchema).optional().meta({ description: 'Checks on the results, for CI: a failing one makes `run` exit with code 1.' }),
+    observed: observedSchema,
     compare: compareSchema.optional().meta({ description: 'The ranking of the variants against a baseline, shown at the top of the report (default: against the first variant, at every sweep point).' }),
     variants: z
       .record(name, variantSchema)

@@ -77,6 +77,7 @@ const SCENARIO: Rules<Scenario> = {
   search: EXPERIMENT,
   expectations: EXPERIMENT,
   compare: EXPERIMENT,
+  observed: EXPERIMENT,
   variants: EXPERIMENT,
 };
 

@@ -3,6 +3,7 @@
  * demand and how much the clients' retries added. In a storm the retry layer grows on top
  * of steady first tries and does not shrink after the fault ends.
  */
+import { observedLayers, withObservedData } from './observed.js';
 import { DATASETS, colorOf, faultLayer, onlyVariant, perVariant, timeX, tint, topLevel, type Chart, type ChartContext } from './common.js';
 
 export function attemptsChart(ctx: ChartContext): Chart {
@@ -12,7 +13,7 @@ export function attemptsChart(ctx: ChartContext): Chart {
     caption:
       'Attempts per second reaching the server, stacked: first tries (light) and retries (dark), one panel per variant on a shared scale. ' +
       'Retries that keep coming after the fault ends are what holds a service down.',
-    datasets: [DATASETS.series, DATASETS.faults],
+    datasets: withObservedData(ctx, ['attempts'], [DATASETS.series, DATASETS.faults]),
     spec: topLevel(
       perVariant(ctx, 110, (v) => ({
         // The fault band goes on top: a stacked area would hide it.
@@ -39,6 +40,8 @@ export function attemptsChart(ctx: ChartContext): Chart {
             },
           },
           faultLayer(ctx, v),
+          // An observed request rate is every attempt: the stack's top.
+          ...observedLayers(ctx, ['attempts'], { title: 'attempts/s' }),
         ],
       }), { y: 'shared', color: 'independent' }),
     ),

@@ -28,6 +28,8 @@ export const DATASETS = {
   /** The cliff search's tried values and tipping points: see tipping-points.ts. */
   search: 'search',
   searchTipping: 'searchTipping',
+  /** A real incident's observed series: `name`, `column` (the simulated column it stands beside), `t` (time unit), `value` (see observed.ts). */
+  observed: 'observed',
 } as const;
 
 export interface ChartContext {
@@ -39,6 +41,8 @@ export interface ChartContext {
   time: { unit: string; divisor: number; domain: [number, number] };
   /** Plot width in pixels. */
   width: number;
+  /** The simulated columns an observed series stands beside (the scenario's observed: block); none without one. */
+  observed?: string[];
 }
 
 export interface Chart {

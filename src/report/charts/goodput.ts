@@ -3,6 +3,7 @@
  * actions that succeeded, per variant. Load can look fine while goodput is near zero: the
  * server is busy, but with work for clients that already gave up.
  */
+import { observedLayers, withObservedData } from './observed.js';
 import { DATASETS, LINE_GAPS, actionLayer, faultLayer, pickParam, picked, timeX, topLevel, variantColor, zoomParam, type Chart, type ChartContext } from './common.js';
 
 export function goodputChart(ctx: ChartContext): Chart {
@@ -25,6 +26,7 @@ export function goodputChart(ctx: ChartContext): Chart {
         },
       },
       actionLayer(ctx),
+      ...observedLayers(ctx, [field], { title, axis: { format }, ...extra }),
     ],
   });
   return {
@@ -33,7 +35,7 @@ export function goodputChart(ctx: ChartContext): Chart {
     caption:
       'Top: user actions completed successfully per second. Bottom: the share of user actions ending in each bucket that succeeded ' +
       '(an action succeeds if any of its attempts does). Gaps mean no action ended in that bucket. Dashed vertical lines: operator actions.',
-    datasets: [DATASETS.series, DATASETS.faultWindows, DATASETS.actions],
+    datasets: withObservedData(ctx, ['goodput_per_s', 'success_ratio'], [DATASETS.series, DATASETS.faultWindows, DATASETS.actions]),
     spec: topLevel({
       vconcat: [
         panel('goodput_per_s', 'goodput (actions/s)', ',.0f', {}, true),

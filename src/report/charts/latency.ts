@@ -5,6 +5,7 @@
  * actions, start to final outcome: what they waited), drawn beside the offered load, and the
  * attempts' latency (one request, send to answer: what the server and the timeouts see).
  */
+import { observedLayers, withObservedData } from './observed.js';
 import { DATASETS, LINE_GAPS, actionLayer, decadeTicks, faultLayer, pickParam, picked, timeX, topLevel, variantColor, zoomParam, type Chart, type ChartContext } from './common.js';
 
 interface Percentiles {
@@ -28,7 +29,7 @@ function percentilesChart(ctx: ChartContext, c: Percentiles): Chart {
     id: c.id,
     title: c.title,
     caption: c.caption,
-    datasets: c.actions ? [DATASETS.series, DATASETS.faultWindows, DATASETS.actions] : [DATASETS.series, DATASETS.faultWindows],
+    datasets: withObservedData(ctx, [c.p50, c.p99], c.actions ? [DATASETS.series, DATASETS.faultWindows, DATASETS.actions] : [DATASETS.series, DATASETS.faultWindows]),
     spec: topLevel({
       width: ctx.width,
       height: 200,
@@ -57,6 +58,8 @@ function percentilesChart(ctx: ChartContext, c: Percentiles): Chart {
           },
         },
         ...(c.actions ? [actionLayer(ctx)] : []),
+        // On the log axis: a 0 sits on the floor, as the simulated lines do.
+        ...observedLayers(ctx, [c.p50, c.p99], { scale: { type: 'log', domain: ticks.domain } }, ticks.domain[0]),
       ],
     }),
   };

@@ -4,6 +4,7 @@
  * of abandoned attempts, with every slot busy on wasted work, is the signature of a
  * metastable failure.
  */
+import { observedLayers, withObservedData } from './observed.js';
 import { DATASETS, LINE_GAPS, decadeTicks, faultLayer, pickParam, picked, timeX, topLevel, variantColor, zoomParam, type Chart, type ChartContext } from './common.js';
 
 export function queueChart(ctx: ChartContext): Chart {
@@ -16,7 +17,7 @@ export function queueChart(ctx: ChartContext): Chart {
     caption:
       'Top: attempts waiting in the server queue (time-averaged per bucket; symmetric log scale). ' +
       'Bottom: busy slots (solid), capacity (dashed) and busy slots working for callers that had already given up (dotted, "wasted").',
-    datasets: [DATASETS.series, DATASETS.faultWindows],
+    datasets: withObservedData(ctx, ['queue_len', 'busy_slots'], [DATASETS.series, DATASETS.faultWindows]),
     spec: topLevel({
       vconcat: [
         {
@@ -36,6 +37,7 @@ export function queueChart(ctx: ChartContext): Chart {
                 tooltip: tooltip('queue_len', 'queue length (attempts)'),
               },
             },
+            ...observedLayers(ctx, ['queue_len'], { title: 'queue length', scale: { type: 'symlog', domain: ticks.domain } }),
           ],
         },
         {
@@ -59,6 +61,7 @@ export function queueChart(ctx: ChartContext): Chart {
                 tooltip: [...tooltip('slots_value', 'slots'), { field: 'line' }],
               },
             },
+            ...observedLayers(ctx, ['busy_slots'], { title: 'slots' }),
           ],
         },
       ],

@@ -28,6 +28,7 @@ import { PAGE_SCRIPT } from './page-script.js';
 import { STYLE } from './style.js';
 import { TIER_MEASURE_INFO, tierRows } from '../tiers-view.js';
 import { topConsumerRows } from '../top-consumers-view.js';
+import { FIT_HEADER, FIT_NOTE, fitRows } from '../observed-view.js';
 
 type RankedPoint = RankingResult['points'][number];
 
@@ -53,7 +54,7 @@ export function renderReportHtml(b: ResultsBundle): string {
     timeDivisor: plan.ctx.time.divisor,
     featured: plan.featured,
     points: plan.points.map((p) => ({ index: p.index, series: p.series?.variants ?? [], datasets: p.datasets })),
-    datasets: { [DATASETS.sweep]: plan.datasets[DATASETS.sweep], [DATASETS.heatmap]: plan.datasets[DATASETS.heatmap], [DATASETS.populations]: plan.datasets[DATASETS.populations] },
+    datasets: { [DATASETS.sweep]: plan.datasets[DATASETS.sweep], [DATASETS.heatmap]: plan.datasets[DATASETS.heatmap], [DATASETS.populations]: plan.datasets[DATASETS.populations], ...(plan.datasets[DATASETS.observed]?.length ? { [DATASETS.observed]: plan.datasets[DATASETS.observed] } : {}) },
     charts: plan.charts.map((c) => ({ id: c.id, datasets: c.datasets, fields: seriesFields(c, plan.series), spec: c.spec })),
   };
 
@@ -87,7 +88,7 @@ ${partialWarning(r)}
 </header>
 <main>
 ${answerSection(r, plan.ctx.colors, answer.map(figure).join('\n'))}
-${comparisonSection(r, plan.ctx.colors, heatmap.map(figure).join('\n'))}
+${comparisonSection(r, plan.ctx.colors, heatmap.map(figure).join('\n'))}${fitSection(r)}
 ${populationSection(r, plan.ctx.colors, populations.map(figure).join('\n'))}${tierSection(r)}${topConsumersSection(r)}
 ${actionsSection(r, plan.ctx.colors)}
 ${over.length > 0 ? `<section id="over-time">\n<h2>Over time</h2>\n${seriesControls(r, plan)}\n${plan.notes.map((n) => `<p class="note">${esc(n)}</p>`).join('\n')}\n${over.map(figure).join('\n')}\n</section>` : plan.notes.map((n) => `<p class="note">${esc(n)}</p>`).join('\n')}
@@ -369,5 +370,25 @@ ${body}
 </tbody>
 </table></div>
 </details>
+</section>`;
+}
+
+/** Each variant's fit to the observed incident at the compared point (none without an observed: block). */
+function fitSection(r: Results): string {
+  const rows = fitRows(r);
+  if (rows.length === 0) return '';
+  const body = rows.map((f) =>
+    `<tr data-variant="${esc(f.variant)}" data-observed="${esc(f.name)}"><th scope="row"><span class="variant-name">${esc(f.variant)}</span></th>` +
+    [f.name, f.column, String(f.intervals), f.nrmse, f.observedAt, f.simulatedAt, f.difference].map((c, i) => `<td${i === 3 ? ' data-measure="nrmse"' : ''}><span class="value">${esc(c)}</span></td>`).join('') + '</tr>').join('\n');
+  return `
+<section id="observed-fit">
+<h2>Fit to the observed incident</h2>
+<p class="note">${esc(FIT_NOTE)}</p>
+<div class="table-wrap"><table id="fit-table">
+<thead><tr>${FIT_HEADER.map((h) => `<th scope="col">${esc(h)}</th>`).join('')}</tr></thead>
+<tbody>
+${body}
+</tbody>
+</table></div>
 </section>`;
 }

@@ -58,7 +58,7 @@ export function planReport(b: ResultsBundle, seriesBudget?: number): ReportPlan 
   const r = b.results;
   const names = r.variants.map((v) => v.name);
   const time = timeScale(longestHorizon(r));
-  const ctx: ChartContext = { variants: names, colors: variantColors(names.length), time, width: CHART_WIDTH };
+  const ctx: ChartContext = { variants: names, colors: variantColors(names.length), time, width: CHART_WIDTH, ...(r.observed ? { observed: r.observed.series.map((s) => s.column) } : {}) };
   const featured = featuredPointIndex(r);
   const all = prepareAllSeries(b, seriesBudget);
   const series = all ? all.points.find((p) => (p.point?.index ?? 0) === featured) ?? all.points[0] : null;
@@ -138,6 +138,7 @@ export function planReport(b: ResultsBundle, seriesBudget?: number): ReportPlan 
       [DATASETS.sweep]: sweep?.rows ?? [],
       [DATASETS.heatmap]: heat?.rows ?? [],
       [DATASETS.populations]: pops.rows,
+      [DATASETS.observed]: observedRows(r, time.divisor),
       [DATASETS.search]: search?.tried ?? [],
       [DATASETS.searchTipping]: search?.tipping ?? [],
     },
@@ -378,4 +379,24 @@ export function specWithData(plan: ReportPlan, chart: Chart): Chart['spec'] {
   const all: Record<string, unknown[]> = { ...plan.datasets, [DATASETS.series]: rows };
   const datasets = Object.fromEntries(chart.datasets.map((n) => [n, all[n] ?? []]));
   return { ...chart.spec, datasets } as Chart['spec'];
+}
+
+/** The most points an observed series draws: a day of per-second values would weigh megabytes in the page. */
+const OBSERVED_POINTS = 2000;
+
+/**
+ * The observed series as chart rows, on the charts' time unit, each labelled at its first
+ * value; a long one averaged over runs of consecutive intervals (the values there, an empty
+ * run none) so it draws at most OBSERVED_POINTS points. The fit is computed on every value.
+ */
+function observedRows(r: Results, divisor: number): Row[] {
+  return (r.observed?.series ?? []).flatMap((s) => {
+    const k = Math.max(1, Math.ceil(s.values.length / OBSERVED_POINTS));
+    const rows: Row[] = [];
+    for (let j = 0; j < s.values.length; j += k) {
+      const xs = s.values.slice(j, j + k).filter((x): x is number => x !== null);
+      rows.push({ name: s.name, column: s.column, label: `observed: ${s.name}`, t: (s.startS + j * s.stepS) / divisor, value: xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null, first: j === 0 });
+    }
+    return rows;
+  });
 }

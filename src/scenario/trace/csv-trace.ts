@@ -17,7 +17,7 @@ const RFC3339 = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}:\d{2})(\.\d+)?([Zz]|[+-]\
 const SECONDS_AT_MOST = 1e11;
 
 /** A time cell in seconds, or why it is not one. */
-function readTime(cell: string, unit: 's' | 'ms'): number | string {
+export function readTime(cell: string, unit: 's' | 'ms'): number | string {
   if (NUMBER.test(cell)) {
     const v = Number(cell) * (unit === 'ms' ? 1e-3 : 1);
     if (unit === 's' && Math.abs(v) > SECONDS_AT_MOST) return `the time ${cell} is not in seconds: it would be after the year 5000 (milliseconds since 1970?); write timeUnit: ms`;
@@ -69,9 +69,10 @@ export function readCsvTrace(text: string, o: TraceOptions): TraceParsed | Trace
           if (times.length >= TRACE_MOST_VALUES) return void fail(line, `more than ${formatCount(TRACE_MOST_VALUES)} requests: give counts per step instead (a count column, e.g. requests per second), or take a shorter range`), null;
         } else {
           const cell = record[valueCol] ?? '';
-          const v = NUMBER.test(cell) ? Number(cell) : NaN;
+          // An observed series may have no value in an interval (a ratio with nothing ended): kept as NaN.
+          const v = NUMBER.test(cell) ? Number(cell) : o.blanks && (cell === '' || cell === 'NaN') ? NaN : Infinity;
           const what = o.count !== undefined ? 'count' : 'rate';
-          if (!Number.isFinite(v)) return void fail(line, `the ${what} "${cell}" is not a number: write ${what === 'rate' ? 'requests per second' : 'the requests in the step'} as a plain number`), null;
+          if (v === Infinity) return void fail(line, `the ${what} "${cell}" is not a number: write ${what === 'rate' ? 'requests per second' : 'the requests in the step'} as a plain number`), null;
           if (v < 0) return void fail(line, `the ${what} ${cell} is negative: a ${what} of requests is 0 or more`), null;
           values.push(v);
           lines.push(line);

@@ -71,7 +71,8 @@ export function readPrometheusTrace(text: string, o: TraceOptions): TraceParsed 
       return fail(path, `expected [unixSeconds, "value"] (a number and a string), got ${JSON.stringify(pair)?.slice(0, 60)}`);
     }
     const v = Number(pair[1]);
-    if (!Number.isFinite(v) || pair[1].trim() === '') return fail(path, `the value "${pair[1]}" is not a finite number (a counter reset or a division by 0 in the query?)`);
+    const blank = o.blanks === true && pair[1] === 'NaN'; // an observed ratio of 0/0: no value in that step
+    if (!blank && (!Number.isFinite(v) || pair[1].trim() === '')) return fail(path, `the value "${pair[1]}" is not a finite number (a counter reset or a division by 0 in the query?)`);
     if (v < 0) return fail(path, `the value ${pair[1]} is negative: a ${o.values} of requests is 0 or more (a counter reset read without rate() or increase()?)`);
     times.push(pair[0]);
     values.push(v);

@@ -21,6 +21,8 @@ export interface TraceOptions {
   /** Seconds. */
   step?: number;
   gaps: 'refuse' | 'zero';
+  /** An empty (CSV) or NaN value is kept as NaN, "no value in this step": for observed series only (observed-read.ts), never for arrivals. */
+  blanks?: boolean;
 }
 
 /** A file read into numbers: rates per step, or request times (seconds after the first). */
