@@ -45,19 +45,20 @@ const empiricalSchema = z.strictObject({
   const issue = (path: string[], message: string) => ctx.addIssue({ code: 'custom', path, message });
   const before = ctx.issues?.length ?? 0;
   if (d.file === undefined) {
-    if (d.percentiles === undefined) issue(['percentiles'], 'give percentiles (e.g. { p0: 5ms, p50: 40ms, p100: 3s }) or file (observed latency: a Prometheus histogram, or a CSV of buckets, samples or quantiles)');
+    // Said at the distribution itself: at a key it does not have, the message would be "missing required key".
+    if (d.percentiles === undefined) issue([], 'give percentiles (e.g. { p0: 5ms, p50: 40ms, p100: 3s }) or file (observed latency: a Prometheus histogram, or a CSV of buckets, samples or quantiles)');
     for (const k of ['format', 'columns', 'unit', 'select', 'max'] as const) {
       if (d[k] !== undefined) issue([k], `${k} is for a distribution read from file (this one gives percentiles)`);
     }
     return;
   }
   if (d.percentiles !== undefined) return issue(['percentiles'], 'give percentiles or file, not both');
-  if (d.format === undefined) return issue(['format'], 'say what the file is: format: prometheus (the JSON of a histogram query) or format: csv');
+  if (d.format === undefined) return issue([], 'say what the file is: format: prometheus (the JSON of a histogram query) or format: csv');
   if (d.format === 'prometheus' && d.columns !== undefined) issue(['columns'], 'columns is for format: csv (a Prometheus histogram\'s buckets are its le label)');
   if (d.format === 'csv') {
     if (d.select !== undefined) issue(['select'], 'select is for format: prometheus');
     const shape = d.columns === undefined ? undefined : csvShape(d.columns);
-    if (shape === undefined) issue(['columns'], 'name the columns of one of: { le, count } (histogram buckets: upper bound and cumulative count), { sample } (one duration per row), { quantile, value } (the duration at each quantile)');
+    if (shape === undefined) issue(d.columns === undefined ? [] : ['columns'], 'name the columns of one of: { le, count } (histogram buckets: upper bound and cumulative count), { sample } (one duration per row), { quantile, value } (the duration at each quantile)');
     else if (shape !== 'buckets' && d.max !== undefined) issue(['max'], 'max is for a histogram (the +Inf bucket\'s upper bound): samples and quantiles carry their own largest value');
   }
   if (!isLatencyData(d.data) && (ctx.issues?.length ?? 0) === before) issue(['data'], 'was not read: a latency file is read by the scenario loader, from file');
