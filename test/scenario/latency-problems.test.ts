@@ -124,6 +124,11 @@ describe('a Prometheus response that is not a histogram', () => {
     refused(ps, 'nc.json', { path: 'data.result[2].value' }, /not cumulative: le=0\.5 counts 20, fewer than le=0\.1 below it \(30\)/);
   });
 
+  it('bounds in milliseconds are named as the file writes them', () => {
+    const ps = problemsOf(prom('ms.json', ', unit: ms'), { 'ms.json': vector([at('+Inf', '40'), at('100', '30'), at('250', '20')]) });
+    refused(ps, 'ms.json', { path: 'data.result[2].value' }, /not cumulative: le=250 counts 20, fewer than le=100 below it \(30\)/);
+  });
+
   it('a negative count', () => {
     refused(problemsOf(prom('neg.json'), { 'neg.json': vector([at('0.1', '-2'), at('+Inf', '4')]) }), 'neg.json', { path: 'data.result[0].value' }, /the count -2 is negative/);
   });

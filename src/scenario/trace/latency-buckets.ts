@@ -17,6 +17,8 @@ export interface Bucket {
   le: number;
   /** Observations at or below le (cumulative). */
   count: number;
+  /** The bound as the file writes it (in its unit), for messages. */
+  text?: string;
 }
 
 export type BucketsOut = Knots | { at: number; message: string };
@@ -26,9 +28,9 @@ export function knotsFromBuckets(buckets: Bucket[], max: number | undefined): Bu
   if (buckets.length === 0) return { at: -1, message: 'no buckets' };
   for (let i = 0; i < buckets.length; i++) {
     const b = buckets[i];
-    if (b.le < 0) return { at: i, message: `the bucket le=${b.le} is below 0: durations are 0 or more` };
+    if (b.le < 0) return { at: i, message: `the bucket le=${leText(b)} is below 0: durations are 0 or more` };
     if (i > 0 && b.count < buckets[i - 1].count) {
-      return { at: i, message: `the buckets are not cumulative: le=${leText(b.le)} counts ${b.count}, fewer than le=${leText(buckets[i - 1].le)} below it (${buckets[i - 1].count}); each bucket counts the observations at or below its bound, so counts never decrease (per-bucket counts? add them up)` };
+      return { at: i, message: `the buckets are not cumulative: le=${leText(b)} counts ${b.count}, fewer than le=${leText(buckets[i - 1])} below it (${buckets[i - 1].count}); each bucket counts the observations at or below its bound, so counts never decrease (per-bucket counts? add them up)` };
     }
   }
   let bs = buckets;
@@ -38,9 +40,9 @@ export function knotsFromBuckets(buckets: Bucket[], max: number | undefined): Bu
     if (top.count > below.count) {
       if (max === undefined) {
         const share = (100 * (top.count - below.count)) / top.count;
-        return { at: bs.length - 1, message: `${top.count - below.count} observations (${Number(share.toPrecision(3))}%) are above the largest bound, le=${leText(below.le)}, in the +Inf bucket, which has no upper bound to spread them to: give max (the largest duration you believe, e.g. max: 30s, above ${seconds(below.le)}), or export buckets that reach the slowest requests` };
+        return { at: bs.length - 1, message: `${top.count - below.count} observations (${Number(share.toPrecision(3))}%) are above the largest bound, le=${leText(below)}, in the +Inf bucket, which has no upper bound to spread them to: give max (the largest duration you believe, e.g. max: 30s, above ${seconds(below.le)}), or export buckets that reach the slowest requests` };
       }
-      if (!(max > below.le)) return { at: bs.length - 1, message: `max (${seconds(max)}) must be above the largest finite bound, le=${leText(below.le)} (${seconds(below.le)}): the +Inf bucket's observations are spread between the two` };
+      if (!(max > below.le)) return { at: bs.length - 1, message: `max (${seconds(max)}) must be above the largest finite bound, le=${leText(below)} (${seconds(below.le)}): the +Inf bucket's observations are spread between the two` };
       bs = [...bs.slice(0, -1), { le: max, count: top.count }];
     } else {
       bs = bs.slice(0, -1);
@@ -65,9 +67,9 @@ export function knotsFromBuckets(buckets: Bucket[], max: number | undefined): Bu
   return { probs, values, observations: total };
 }
 
-/** A bound as Prometheus writes it. */
-function leText(le: number): string {
-  return le === Infinity ? '+Inf' : String(le);
+/** A bound as the file writes it, or as Prometheus would. */
+function leText(b: Bucket): string {
+  return b.text ?? (b.le === Infinity ? '+Inf' : String(b.le));
 }
 
 /** A bucket bound as written: a number or +Inf (Prometheus writes "+Inf"); NaN when it is neither. */

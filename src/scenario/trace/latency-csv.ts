@@ -75,7 +75,7 @@ export function readLatencyCsv(text: string, o: LatencyOptions): Knots | TraceFa
           const prev = buckets[buckets.length - 1];
           const bound = le === Infinity ? Infinity : le * scale;
           if (prev && !(bound > prev.le)) return void fail(line, `the bound ${leCell} is not above the one before it (line ${prev.line}): the buckets must be in increasing le, each once (sort them by le)`), null;
-          buckets.push({ le: bound, count, line });
+          buckets.push({ le: bound, count, line, text: leCell });
         } else {
           const qCell = record[c.quantile!] ?? '';
           const q = NUMBER.test(qCell) ? Number(qCell) : NaN;

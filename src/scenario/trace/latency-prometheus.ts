@@ -110,7 +110,7 @@ export function readPrometheusHistogram(text: string, o: LatencyOptions): Knots 
       }
       count = Number(last[1]) - Number(first[1]);
     }
-    buckets.push({ le: le * scale, count, i });
+    buckets.push({ le: le * scale, count, i, text: s.metric.le as string });
   }
   buckets.sort((a, b) => a.le - b.le);
   for (let k = 1; k < buckets.length; k++) {
