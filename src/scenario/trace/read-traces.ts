@@ -1,14 +1,12 @@
 /**
  * Reads the recorded files a scenario names, once, when the scenario is loaded: traffic
  * (arrivals kind trace) and observed latency (a distribution kind empirical with file,
- * wherever a distribution is written). For traffic: every trace of the base and of each variant's overlay, before validation, so a
- * file that cannot be read is refused at its own line (or JSON entry) before anything else;
- * then hands the parsed numbers forward by attaching them to each validated world's trace
- * arrivals (`data`), where the format's arithmetic, the model and the workers read them. A
- * file read for several variants or sweep points is read and held once.
- *
- * Latency files are read the same way, and their knots attached (`data`) to each world's
- * distribution that names them.
+ * wherever a distribution is written). Every such file of the base and of each variant's
+ * overlay is read before validation, so a file that cannot be read is refused at its own line
+ * (or JSON entry) before anything else; then the parsed numbers are handed forward by
+ * attaching them (`data`) to each validated world's trace arrivals and file distributions,
+ * where the format's arithmetic, the model and the workers read them. A file read for several
+ * variants or sweep points is read and held once.
  *
  * Bounded like every file the loader reads (bounded-read.ts): regular files only, at most
  * TRACE_MOST_BYTES counted as read.
@@ -71,7 +69,7 @@ export function readTraces(raw: Record<string, unknown>, scenarioFile: string, l
     const key = JSON.stringify([resolve(base, o.file), o]);
     const known = latencyCache.get(key);
     if (known) return known;
-    const got = readRecorded(o.file, resolve(base, o.file), shown(o.file), 'latency file', (text) => (o.format === 'prometheus' ? readPrometheusHistogram(text, o) : readLatencyCsv(text, o)), (k: Knots, sha256) => makeLatencyData(k, o.file, sha256));
+    const got = readRecorded(o.file, resolve(base, o.file), shown(o.file), 'latency file', 'export a histogram or quantiles instead of samples', (text) => (o.format === 'prometheus' ? readPrometheusHistogram(text, o) : readLatencyCsv(text, o)), (k: Knots, sha256) => makeLatencyData(k, o.file, sha256));
     latencyCache.set(key, got);
     return got;
   };
@@ -197,20 +195,20 @@ type Read<D> = D | { problem: Problem } | { unreadable: string };
 
 function readOne(o: TraceOptions, file: string, shown: string): Read<TraceData> {
   const parse = (text: string) => (o.format === 'csv' ? readCsvTrace(text, o) : o.format === 'prometheus' ? readPrometheusTrace(text, o) : readOtlpTrace(text, o));
-  return readRecorded(o.file, file, shown, 'trace', parse, (p, sha256) => makeTraceData(p.shape, p.numbers, p.step, p.length, o.file, sha256));
+  return readRecorded(o.file, file, shown, 'trace', 'export a shorter range, or counts per step instead of request times', parse, (p, sha256) => makeTraceData(p.shape, p.numbers, p.step, p.length, o.file, sha256));
 }
 
 /**
  * One recorded file, bounded like every file the loader reads, parsed, and made into what the
  * scenario holds (with a digest of its bytes), or the first thing wrong with it.
  */
-function readRecorded<P extends object, D>(written: string, file: string, shown: string, what: string, parse: (text: string) => P | TraceFailure, make: (parsed: P, sha256: string) => D): Read<D> {
+function readRecorded<P extends object, D>(written: string, file: string, shown: string, what: string, smaller: string, parse: (text: string) => P | TraceFailure, make: (parsed: P, sha256: string) => D): Read<D> {
   const problem = (line: number, path: string, message: string) => ({ problem: { file: shown, line, col: line > 0 ? 1 : 0, path, message } });
   const got = readBounded(file, TRACE_MOST_BYTES);
   if (!got.ok) {
     const why = got.why === 'missing' ? 'no such file (a path is relative to the scenario file\'s folder)'
       : got.why === 'not-a-file' ? `it is ${got.detail}, not a file`
-      : got.why === 'too-large' ? `it is larger than ${formatCount(TRACE_MOST_BYTES)} bytes: export a shorter range, or counts per step instead of request times`
+      : got.why === 'too-large' ? `it is larger than ${formatCount(TRACE_MOST_BYTES)} bytes: ${smaller}`
       : `cannot be read (${got.detail})`;
     return { unreadable: `cannot read the ${what} ${written}: ${why}` };
   }
