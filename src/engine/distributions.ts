@@ -21,7 +21,8 @@ export type DistributionSpec =
   | { kind: 'exponential'; mean: number }
   | { kind: 'lognormal'; mean: number; p99: number }
   | { kind: 'lognormal'; mu: number; sigma: number }
-  | { kind: 'empirical'; percentiles: Record<string, number> };
+  | { kind: 'empirical'; percentiles: Record<string, number> }
+  | { kind: 'inverse-cdf'; probs: Float64Array; values: Float64Array };
 
 /** Draws one value (seconds) per call. */
 export type Sampler = () => number;
@@ -156,6 +157,8 @@ export function validateDistribution(spec: DistributionSpec): string | null {
       const knots = parseKnots(spec.percentiles);
       return typeof knots === 'string' ? knots : null;
     }
+    case 'inverse-cdf':
+      return inverseCdfProblem(spec.probs, spec.values);
     default:
       return `unknown distribution kind '${String((spec as { kind?: unknown }).kind)}' (use constant, uniform, exponential, lognormal or empirical)`;
   }
@@ -182,13 +185,67 @@ export function distributionMean(spec: DistributionSpec): number {
       // The mean is the integral of the inverse CDF over [0,1]; piecewise
       // linear, so it is a sum of trapezoids.
       const { probs, values } = parseKnots(spec.percentiles) as Knots;
-      let mean = 0;
-      for (let i = 0; i + 1 < probs.length; i++) {
-        mean += ((probs[i + 1] - probs[i]) * (values[i] + values[i + 1])) / 2;
-      }
-      return mean;
+      return piecewiseMean(probs, values);
     }
+    case 'inverse-cdf':
+      return piecewiseMean(spec.probs, spec.values);
   }
+}
+
+/** The mean of a piecewise-linear inverse CDF: the integral over [0,1], a sum of trapezoids. */
+function piecewiseMean(probs: ArrayLike<number>, values: ArrayLike<number>): number {
+  let mean = 0;
+  for (let i = 0; i + 1 < probs.length; i++) {
+    mean += ((probs[i + 1] - probs[i]) * (values[i] + values[i + 1])) / 2;
+  }
+  return mean;
+}
+
+/**
+ * Why an inverse-CDF table (a distribution read from a file: histogram buckets, samples or
+ * quantiles, src/scenario/trace/latency-*.ts) is unusable, or null. Unlike a percentile table
+ * two knots may share a probability: an empty histogram bucket is a jump of the inverse CDF
+ * (no value between its bounds is ever drawn).
+ */
+function inverseCdfProblem(probs: Float64Array, values: Float64Array): string | null {
+  const n = probs.length;
+  if (n < 2 || values.length !== n) return 'empirical: a table needs at least two knots, as many probabilities as values';
+  if (probs[0] !== 0 || probs[n - 1] !== 1) return `empirical: the probabilities must run from 0 to 1 (got ${probs[0]} to ${probs[n - 1]})`;
+  for (let i = 0; i < n; i++) {
+    if (!(Number.isFinite(values[i]) && values[i] >= 0)) return `empirical: values must be finite and >= 0 (knot ${i} is ${secs(values[i])})`;
+    if (i > 0 && !(probs[i] >= probs[i - 1])) return `empirical: the probabilities must not decrease (knot ${i})`;
+    if (i > 0 && values[i] < values[i - 1]) return `empirical: values must not decrease (knot ${i} is ${secs(values[i])}, below ${secs(values[i - 1])})`;
+  }
+  return null;
+}
+
+/**
+ * A sampler of the piecewise-linear inverse CDF through (probs[i], values[i]), probs[0] = 0,
+ * probs[last] = 1, both non-decreasing: one draw u, the last knot with probs[i] <= u, and a
+ * straight line to the next. Typed arrays keep the values unboxed; slopes are precomputed so a
+ * call is a short binary search, one multiply and one add. A segment of no probability (two
+ * knots at one probability: a jump) is never the last knot at or below u, so its slope is
+ * never used (it is 0 rather than a division by 0).
+ */
+function piecewiseSampler(probs: Float64Array, values: Float64Array, rng: Rng): Sampler {
+  const last = probs.length - 2; // index of the last segment
+  const slopes = new Float64Array(last + 1);
+  for (let i = 0; i <= last; i++) {
+    const dp = probs[i + 1] - probs[i];
+    slopes[i] = dp > 0 ? (values[i + 1] - values[i]) / dp : 0;
+  }
+  return () => {
+    const u = rng();
+    // Largest i in [0, last] with probs[i] <= u; probs[0] = 0 <= u < 1 = probs[last + 1].
+    let lo = 0;
+    let hi = last;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (probs[mid] <= u) lo = mid;
+      else hi = mid - 1;
+    }
+    return values[lo] + slopes[lo] * (u - probs[lo]);
+  };
 }
 
 // Coefficients of Acklam's rational approximation to the standard normal
@@ -255,27 +312,11 @@ export function sampler(spec: DistributionSpec, rng: Rng): Sampler {
       return () => Math.exp(mu + sigma * standardNormal(rng()));
     }
     case 'empirical': {
-      // Piecewise-linear inverse CDF through the knots. Typed arrays keep the
-      // values unboxed; slopes are precomputed so a call is a short binary
-      // search, one multiply and one add.
+      // Piecewise-linear inverse CDF through the knots.
       const knots = parseKnots(spec.percentiles) as Knots;
-      const probs = Float64Array.from(knots.probs);
-      const values = Float64Array.from(knots.values);
-      const last = probs.length - 2; // index of the last segment
-      const slopes = new Float64Array(last + 1);
-      for (let i = 0; i <= last; i++) slopes[i] = (values[i + 1] - values[i]) / (probs[i + 1] - probs[i]);
-      return () => {
-        const u = rng();
-        // Largest i in [0, last] with probs[i] <= u; probs[0] = 0 <= u < 1 = probs[last + 1].
-        let lo = 0;
-        let hi = last;
-        while (lo < hi) {
-          const mid = (lo + hi + 1) >> 1;
-          if (probs[mid] <= u) lo = mid;
-          else hi = mid - 1;
-        }
-        return values[lo] + slopes[lo] * (u - probs[lo]);
-      };
+      return piecewiseSampler(Float64Array.from(knots.probs), Float64Array.from(knots.values), rng);
     }
+    case 'inverse-cdf':
+      return piecewiseSampler(spec.probs, spec.values, rng);
   }
 }

@@ -110,7 +110,7 @@ function timeText(t: number): string {
 }
 
 /** The header's line: the first that is neither empty nor a comment (csv-parse does not say it). */
-function headerLineOf(text: string): number {
+export function headerLineOf(text: string): number {
   let line = 1;
   for (let at = 0; at < text.length; line++) {
     const end = text.indexOf('\n', at);
