@@ -15,58 +15,29 @@ import { knotsFromBuckets, parseLe, type Bucket } from './latency-buckets.js';
 import type { Knots } from './latency-data.js';
 import type { LatencyOptions } from './latency-options.js';
 import type { TraceFailure } from './trace-options.js';
-
-const isObject = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x);
-
-/** A series' labels as PromQL writes them, `le` left out unless asked: {route="/login"}. */
-function labelSet(metric: unknown, withLe = false): string {
-  if (!isObject(metric)) return '{}';
-  const name = typeof metric.__name__ === 'string' ? metric.__name__ : '';
-  const rest = Object.entries(metric).filter(([k]) => k !== '__name__' && (withLe || k !== 'le')).map(([k, v]) => `${k}="${String(v)}"`);
-  return `${name}{${rest.join(', ')}}`;
-}
-
-function lineAt(text: string, offset: number): number {
-  let line = 1;
-  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) line++;
-  return line;
-}
+import { fail, isObject, labelSet, readResponse } from './prometheus-response.js';
 
 export function readPrometheusHistogram(text: string, o: LatencyOptions): Knots | TraceFailure {
-  const fail = (path: string, message: string, line = 0): TraceFailure => ({ line, path, message });
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (e) {
-    const m = /position (\d+)/.exec((e as Error).message);
-    return fail('', `not JSON: ${(e as Error).message.split('\n')[0]}`, m ? lineAt(text, Number(m[1])) : 1);
-  }
-  if (!isObject(doc) || (doc.status !== 'success' && doc.status !== 'error')) {
-    return fail('', 'not a Prometheus API response: expected { "status": "success", "data": { "resultType": "vector" or "matrix", … } } (the body of /api/v1/query or /api/v1/query_range)');
-  }
-  if (doc.status === 'error') {
-    return fail('status', `Prometheus answered with an error${typeof doc.errorType === 'string' ? ` (${doc.errorType})` : ''}${typeof doc.error === 'string' ? `: "${doc.error}"` : ''}; export the response of a query that succeeded`);
-  }
-  const data = doc.data;
-  if (!isObject(data)) return fail('data', 'missing: a successful response holds its result in data');
-  if (data.resultType !== 'vector' && data.resultType !== 'matrix') {
-    return fail('data.resultType', `the result is ${typeof data.resultType === 'string' ? `a ${data.resultType}` : 'neither a vector nor a matrix'}: export the buckets of a histogram (an instant query such as sum by (le) (increase(x_bucket[1h])), or a range query of x_bucket)`);
-  }
-  if (!Array.isArray(data.result)) return fail('data.result', 'expected a list of series');
-  if (data.result.length === 0) return fail('data.result', 'the query returned no series (the result is empty): check the query and its time range in Prometheus before exporting');
+  const response = readResponse(text, {
+    resultTypes: ['vector', 'matrix'],
+    shape: '{ "status": "success", "data": { "resultType": "vector" or "matrix", … } } (the body of /api/v1/query or /api/v1/query_range)',
+    wrongType: (got) => `the result is ${got !== undefined ? `a ${got}` : 'neither a vector nor a matrix'}: export the buckets of a histogram (an instant query such as sum by (le) (increase(x_bucket[1h])), or a range query of x_bucket)`,
+  });
+  if ('message' in response) return response;
+  const data = response;
   for (let i = 0; i < data.result.length; i++) {
     const s: unknown = data.result[i];
     if (!isObject(s) || !isObject(s.metric)) return fail(`data.result[${i}]`, 'expected a series: { "metric": { labels }, … }');
     if (typeof s.metric.le !== 'string') {
-      return fail(`data.result[${i}].metric`, `the series ${labelSet(s.metric, true)} has no le label: a histogram's buckets are its <name>_bucket series, one per le (query http_request_duration_seconds_bucket, or keep le in sum by (le))`);
+      return fail(`data.result[${i}].metric`, `the series ${labelSet(s.metric)} has no le label: a histogram's buckets are its <name>_bucket series, one per le (query http_request_duration_seconds_bucket, or keep le in sum by (le))`);
     }
   }
   const series = data.result as Array<Record<string, unknown> & { metric: Record<string, unknown> }>;
   const select = o.select ?? {};
   const chosen = series.map((s, i) => ({ s, i })).filter(({ s }) => Object.entries(select).every(([k, v]) => s.metric[k] === v));
-  const groups = [...new Set(chosen.map(({ s }) => labelSet(s.metric)))];
+  const groups = [...new Set(chosen.map(({ s }) => labelSet(s.metric, true)))];
   const listed = (xs: string[]) => xs.slice(0, 5).join(', ') + (xs.length > 5 ? ` and ${xs.length - 5} more` : '');
-  if (chosen.length === 0) return fail('data.result', `no series has the labels select names (${labelSet(select)}); the histograms are ${listed([...new Set(series.map((s) => labelSet(s.metric)))])}`);
+  if (chosen.length === 0) return fail('data.result', `no series has the labels select names (${labelSet(select, true)}); the histograms are ${listed([...new Set(series.map((s) => labelSet(s.metric, true)))])}`);
   if (groups.length > 1) {
     return fail('data.result', `${groups.length} histograms${o.select ? ' have the labels select names' : ''}: ${listed(groups)}; choose one with select (e.g. select: { route: "/login" }), or sum them in the query (sum by (le) (…))`);
   }

@@ -8,46 +8,16 @@
  */
 import { NumberList, toSteps } from './trace-steps.js';
 import type { TraceFailure, TraceOptions, TraceParsed } from './trace-options.js';
-
-const isObject = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x);
-
-/** A series' labels as PromQL writes them: {route="/login", code="200"}. */
-function labelSet(metric: unknown): string {
-  if (!isObject(metric)) return '{}';
-  const name = typeof metric.__name__ === 'string' ? metric.__name__ : '';
-  const rest = Object.entries(metric).filter(([k]) => k !== '__name__').map(([k, v]) => `${k}="${String(v)}"`);
-  return `${name}{${rest.join(', ')}}`;
-}
-
-/** Line and column of a character offset, for a JSON syntax error. */
-function lineAt(text: string, offset: number): number {
-  let line = 1;
-  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) line++;
-  return line;
-}
+import { fail, isObject, labelSet, readResponse } from './prometheus-response.js';
 
 export function readPrometheusTrace(text: string, o: TraceOptions): TraceParsed | TraceFailure {
-  const fail = (path: string, message: string, line = 0): TraceFailure => ({ line, path, message });
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (e) {
-    const m = /position (\d+)/.exec((e as Error).message);
-    return fail('', `not JSON: ${(e as Error).message.split('\n')[0]}`, m ? lineAt(text, Number(m[1])) : 1);
-  }
-  if (!isObject(doc) || (doc.status !== 'success' && doc.status !== 'error')) {
-    return fail('', 'not a Prometheus API response: expected { "status": "success", "data": { "resultType": "matrix", … } } (the body of /api/v1/query_range)');
-  }
-  if (doc.status === 'error') {
-    return fail('status', `Prometheus answered with an error${typeof doc.errorType === 'string' ? ` (${doc.errorType})` : ''}${typeof doc.error === 'string' ? `: "${doc.error}"` : ''}; export the response of a query that succeeded`);
-  }
-  const data = doc.data;
-  if (!isObject(data)) return fail('data', 'missing: a successful response holds its result in data');
-  if (data.resultType !== 'matrix') {
-    return fail('data.resultType', `the result is ${typeof data.resultType === 'string' ? `a ${data.resultType}` : 'not a matrix'}: export a range query (/api/v1/query_range with start, end and step), whose result is a matrix of values over time`);
-  }
-  if (!Array.isArray(data.result)) return fail('data.result', 'expected a list of series');
-  if (data.result.length === 0) return fail('data.result', 'the query returned no series (the result is empty): check the query and its time range in Prometheus before exporting');
+  const response = readResponse(text, {
+    resultTypes: ['matrix'],
+    shape: '{ "status": "success", "data": { "resultType": "matrix", … } } (the body of /api/v1/query_range)',
+    wrongType: (got) => `the result is ${got !== undefined ? `a ${got}` : 'not a matrix'}: export a range query (/api/v1/query_range with start, end and step), whose result is a matrix of values over time`,
+  });
+  if ('message' in response) return response;
+  const data = { result: response.result };
   const select = o.select ?? {};
   const chosen = data.result
     .map((s, i) => ({ s, i }))
