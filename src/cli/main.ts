@@ -83,6 +83,7 @@ export const OPTIONS: Record<string, { values: string[]; switches: string[] }> =
   report: { values: ['report-url'], switches: [] },
   diff: { values: ['out', 'seeds', 'workers'], switches: ['json', 'markdown', 'fail-on-worse', 'allow-outside'] },
   edge: { values: ['parameter', 'range', 'level', 'precision', 'budget', 'direction', 'seed', 'workers'], switches: ['force-workers', 'json', 'quiet', 'allow-outside'] },
+  calibrate: { values: ['out', 'fitted', 'budget', 'seed', 'workers'], switches: ['force-workers', 'json', 'quiet', 'allow-outside'] },
   validate: { values: [], switches: ['allow-outside'] },
   schema: { values: [], switches: [] },
 };
@@ -96,6 +97,7 @@ const MISSING_ARGUMENT: Record<string, string> = {
   run: 'give a scenario file (or - for standard input), e.g. retrystorm run scenarios/retry-storm.yaml',
   validate: 'give a scenario file (or - for standard input), e.g. retrystorm validate scenarios/retry-storm.yaml',
   edge: 'give a scenario file (or - for standard input), e.g. retrystorm edge scenarios/retry-storm.yaml --parameter faults[0].duration --range 1m..30m',
+  calibrate: 'give a scenario file with observed: and calibrate: blocks, e.g. retrystorm calibrate scenarios/recorded-day.yaml --out reports/recorded-day-fit',
   merge: 'give the results folders of the shards, e.g. retrystorm merge shard-1 shard-2 --out merged',
   report: 'give a results folder (written by run --out or merge), e.g. retrystorm report reports/retry-storm',
   diff: 'give two results folders or scenario files, the base then the head, e.g. retrystorm diff reports/before reports/after',
@@ -105,6 +107,7 @@ const GLOBAL_OPTIONS = ['help', 'version'];
 const POSITIONALS: Record<string, { count: number; what: string }> = {
   run: { count: 1, what: 'one scenario file' },
   edge: { count: 1, what: 'one scenario file' },
+  calibrate: { count: 1, what: 'one scenario file' },
   report: { count: 1, what: 'one results folder' },
   diff: { count: 2, what: 'two results folders or scenario files, the base then the head' },
   schema: { count: 0, what: 'no arguments' },
@@ -277,6 +280,29 @@ async function main(rawArgv: string[], io: Io): Promise<number> {
       },
     )
     .command(
+      'calibrate <scenario>',
+      'fit the scenario\'s calibrate: parameters to its observed: incident, and write the fitted scenario beside it (docs/calibrate.md)',
+      (y) =>
+        y
+          .positional('scenario', { type: 'string', demandOption: true, describe: 'scenario file (YAML) with observed: and calibrate: blocks' })
+          .option('out', { type: 'string', demandOption: 'give --out DIR: the folder for calibration.json and calibration.md', describe: 'folder for the fit\'s account (calibration.json, calibration.md)' })
+          .option('fitted', { type: 'string', describe: 'where the fitted scenario goes, in the scenario\'s folder (default NAME.fitted.yaml beside it)' })
+          .option('budget', { type: 'number', describe: 'most trials (overrides the scenario\'s calibrate.budget)' })
+          .option('seed', { type: 'number', describe: 'base seed (overrides the scenario\'s): trials run seeds seed … seed + seeds - 1' })
+          .option('workers', { type: 'number', describe: 'worker threads (default and most: the number of cores)' })
+          .option('force-workers', { type: 'boolean', default: false, describe: 'allow more workers than cores' })
+          .option('json', { type: 'boolean', default: false, describe: 'print calibration.json instead of the summary' })
+          .option('quiet', { type: 'boolean', default: false, describe: 'print only the fitted values' })
+          .option('allow-outside', { type: 'boolean', default: false, describe: 'read files the scenario names (traces, observed series) outside its folder too' }),
+      async (a) => {
+        const { calibrateCommand } = await import('./calibrate-command.js');
+        code = await calibrateCommand(
+          { scenario: undash(a.scenario as string), out: a.out as string, fitted: a.fitted, budget: a.budget, seed: a.seed, workers: a.workers, forceWorkers: a['force-workers'], json: a.json, quiet: a.quiet, allowOutside: a['allow-outside'] },
+          io,
+        );
+      },
+    )
+    .command(
       'validate <files..>',
       'check scenario files and report every problem with its position (- reads standard input)',
       (y) => y.positional('files', { type: 'string', array: true, demandOption: true, default: undefined, describe: 'scenario files (YAML); - reads one from standard input' })
@@ -290,7 +316,7 @@ async function main(rawArgv: string[], io: Io): Promise<number> {
       const { schemaCommand } = await import('./validate-command.js');
       code = await schemaCommand(io);
     })
-    .demandCommand(1, 'name a command: run, merge, report, diff, edge, validate or schema')
+    .demandCommand(1, 'name a command: run, merge, report, diff, edge, calibrate, validate or schema')
     .strict()
     .recommendCommands()
     .help()

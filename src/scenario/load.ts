@@ -33,7 +33,8 @@ import { expandConfigLayers } from './from-config/expand.js';
 import { readTraces } from './trace/read-traces.js';
 import { ScenarioInputs, type InputFile, type InputOptions } from './input-files.js';
 import { readObserved } from './observed-read.js';
-import { resolveSearch, writeValue, type ResolvedSearch } from './search-apply.js';
+import { resolveSearch, writeValue, type ResolvedSearch, type ValueKind } from './search-apply.js';
+import { resolveCalibrate, type ResolvedCalibrate } from './calibrate-apply.js';
 import type { PathSegment } from './raw-path.js';
 
 /**
@@ -78,6 +79,18 @@ export interface LoadedScenario {
    * applied), validated like any scenario; a ScenarioError says what the value breaks.
    */
   scenarioAt(variant: string, search: ResolvedSearch, value: number): Scenario;
+  /** The file's `calibrate` block, read (absent without one). */
+  calibrate?: ResolvedCalibrate;
+  /** A variant with several values set at once (a calibration's trial), validated like any scenario; a ScenarioError says what they break. */
+  scenarioWith(variant: string, settings: readonly ParameterSetting[]): Scenario;
+}
+
+/** A value of the world set to a number, written in its kind of unit ("372.5s", "12.5/s", 0.75). */
+export interface ParameterSetting {
+  parameter: string;
+  path: PathSegment[] | typeof LOAD_PARAMETER;
+  kind: ValueKind;
+  value: number;
 }
 
 type Path = ReadonlyArray<PropertyKey>;
@@ -320,20 +333,31 @@ export function loadScenario(source: string, file = '<scenario>', inputOptions: 
   }
 
   const setsValue = (path: PathSegment[]) => hasPath(rawBase, path);
-  /** The variant with the searched parameter at a value, or what is wrong there (each message still to say at which value). */
-  const atValue = (variant: string, search: ResolvedSearch, value: number): { scenario?: Scenario; found: Problem[]; written: string | number } => {
+  /** The variant with values set (a search's or a fit's), or what is wrong there (each message still to say at which values). */
+  const atValues = (variant: string, settings: readonly ParameterSetting[], at: PropertyKey[]): { scenario?: Scenario; found: Problem[]; written: Array<string | number> } => {
     const w = worlds.get(variant);
     if (!w || !base) throw new Error(`no variant named "${variant}"`);
-    const written = writeValue(search.kind, value);
-    const param = { index: 0, parameter: search.parameter, path: search.path, values: [written], valuesKey: 'range' as const };
-    const applied = applyPoint(w.merged, { index: 0, values: { [search.parameter]: written } }, [param]);
+    const written = settings.map((p) => writeValue(p.kind, p.value));
+    const params = settings.map((p, index) => ({ index, parameter: p.parameter, path: p.path, values: [written[index]], valuesKey: 'range' as const }));
+    const applied = applyPoint(w.merged, { index: 0, values: Object.fromEntries(settings.map((p, i) => [p.parameter, written[i]])) }, params);
     const found: Problem[] = [];
     const scenario = validate(traces.attach(applied.raw), (path, message, key) => {
       const full = key ? [...path, key] : path;
-      const { line, col } = locate(full.length ? full : ['search']);
+      const { line, col } = locate(full.length ? full : at);
       found.push({ file, line, col, path: formatPath(full), message });
     }, entries.length > 1 || declared ? w.overlay : undefined);
     return { scenario: scenario && withExperimentOf(base, scaleLoad(scenario, applied.load)), found, written };
+  };
+  const atValue = (variant: string, search: ResolvedSearch, value: number) => {
+    const { scenario, found, written } = atValues(variant, [{ ...search, value }], ['search']);
+    return { scenario, found, written: written[0] };
+  };
+  const scenarioWith = (variant: string, settings: readonly ParameterSetting[]): Scenario => {
+    const { scenario, found, written } = atValues(variant, settings, ['calibrate']);
+    if (scenario) return scenario;
+    const values = settings.map((p, i) => `${p.parameter} = ${written[i]}`).join(', ');
+    const at = ` (at ${values}${entries.length > 1 ? `, variant "${variant}"` : ''})`;
+    throw new ScenarioError(sortProblems(found.map((p) => ({ ...p, message: p.message + at }))));
   };
   const scenarioAt = (variant: string, search: ResolvedSearch, value: number): Scenario => {
     const { scenario, found, written } = atValue(variant, search, value);
@@ -368,8 +392,39 @@ export function loadScenario(source: string, file = '<scenario>', inputOptions: 
     }
   }
 
+  // The file's calibrate block: its parameters and ranges read, and the world built with every
+  // parameter at its lower and at its upper end, so a range the scenario cannot take is
+  // refused now, not after an hour of fitting.
+  let calibrate: ResolvedCalibrate | undefined;
+  if (base?.calibrate && variants.length === entries.length) {
+    const resolved = resolveCalibrate(base.calibrate, {
+      valueAt: (path) => valueAt(rawBase, path),
+      setsValue,
+      variants: variants.map((v) => v.name),
+      observed: Object.keys(base.observed ?? {}),
+    });
+    if (Array.isArray(resolved)) {
+      for (const p of resolved) {
+        const at = ['calibrate', ...p.path];
+        const { line, col } = locate(at);
+        report({ file, line, col, path: formatPath(at), message: p.message });
+      }
+    } else {
+      calibrate = resolved;
+      for (const end of ['from', 'to'] as const) {
+        const settings = resolved.parameters.map((p) => ({ ...p, value: p[end] }));
+        const { scenario, found, written } = atValues(resolved.variant, settings, ['calibrate']);
+        if (scenario) continue;
+        const values = settings.map((p, i) => `${p.parameter} = ${written[i]}`).join(', ');
+        const at = ['calibrate', 'parameters', resolved.parameters[0].parameter, end];
+        const { line, col } = locate(at);
+        for (const p of found) report({ file, line, col, path: formatPath(at), message: `${p.path}: ${p.message} (with every parameter at its "${end}": ${values})` });
+      }
+    }
+  }
+
   if (problems.length > 0 || !base) throw new ScenarioError(sortProblems(problems));
-  return { file, source, inputs: inputs.files, base, variants, points, locate, setsValue, scenarioAt, ...(search ? { search } : {}) };
+  return { file, source, inputs: inputs.files, base, variants, points, locate, setsValue, scenarioAt, scenarioWith, ...(search ? { search } : {}), ...(calibrate ? { calibrate } : {}) };
 }
 
 
@@ -489,7 +544,7 @@ function keyOffset(doc: Document, path: Path): number | undefined {
 }
 
 /** The blocks of a scenario that describe the experiment rather than the world: checked once, with the base. */
-const PER_EXPERIMENT = ['sweep', 'search', 'expectations', 'compare', 'variants'] as const;
+const PER_EXPERIMENT = ['sweep', 'search', 'calibrate', 'expectations', 'compare', 'variants'] as const;
 
 function withoutKeys(obj: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
   if (!keys.some((k) => Object.hasOwn(obj, k))) return obj;
@@ -500,11 +555,12 @@ function withoutKeys(obj: Record<string, unknown>, keys: readonly string[]): Rec
 
 /** A variant's scenario with the base's experiment blocks (which an overlay cannot change). */
 function withExperimentOf(base: Scenario, s: Scenario): Scenario {
-  const { variants: _, sweep: _s, search: _f, expectations: _e, compare: _c, observed: _o, ...alone } = s;
+  const { variants: _, sweep: _s, search: _f, calibrate: _k, expectations: _e, compare: _c, observed: _o, ...alone } = s;
   return {
     ...alone,
     ...(base.sweep !== undefined ? { sweep: base.sweep } : {}),
     ...(base.search !== undefined ? { search: base.search } : {}),
+    ...(base.calibrate !== undefined ? { calibrate: base.calibrate } : {}),
     ...(base.expectations !== undefined ? { expectations: base.expectations } : {}),
     ...(base.compare !== undefined ? { compare: base.compare } : {}),
     ...(base.observed !== undefined ? { observed: base.observed } : {}),

@@ -19,6 +19,7 @@ import { faultSchema } from './schema-faults.js';
 import { actionSchema } from './schema-actions.js';
 import { LIMITS, formatCount } from './limits.js';
 import { searchSchema } from './schema-search.js';
+import { calibrateSchema } from './schema-calibrate.js';
 import { AUTO_SEEDS_DEFAULT } from './seed-count.js';
 
 // ── Measures ─────────────────────────────────────────────────────────────────
@@ -46,7 +47,7 @@ export const measuresSchema = z.strictObject({
  * because the experiment is one (its seeds, sweep, checks and ranking apply to every
  * variant) and a value set in an overlay would be silently ignored.
  */
-export const EXPERIMENT_KEYS = ['$schema', 'name', 'question', 'description', 'seed', 'seeds', 'sweep', 'search', 'expectations', 'compare', 'observed', 'variants'] as const;
+export const EXPERIMENT_KEYS = ['$schema', 'name', 'question', 'description', 'seed', 'seeds', 'sweep', 'search', 'calibrate', 'expectations', 'compare', 'observed', 'variants'] as const;
 
 const overlayKey = z.string().refine((k) => !(EXPERIMENT_KEYS as readonly string[]).includes(k), {
   error: 'it belongs to the whole experiment, not to one variant: set it at the top level (an overlay changes the world: clients, server, faults, horizon, measures)',
@@ -208,6 +209,7 @@ export const scenarioSchema = z
     actions: z.array(actionSchema).default([]).meta({ description: 'What operators (or their automation) do during the run, and when: at a time or on an alert (see docs/incidents.md).' }),
     sweep: z.array(sweepSchema).max(2, 'sweep one or two parameters').optional().meta({ description: 'Parameters to vary; every variant runs at every point (two parameters: every combination).' }),
     search: searchSchema.optional().meta({ description: 'Find each variant\'s tipping point: the value of one parameter at which the probability of recovering crosses a level, by an adaptive search (`retrystorm edge`, or with `run`; docs/search.md).' }),
+    calibrate: calibrateSchema.optional().meta({ description: 'What `retrystorm calibrate` may change to make the incident match the `observed:` series: parameters with ranges, the variant that lived it (docs/calibrate.md).' }),
     expectations: z.array(expectationSchema).optional().meta({ description: 'Checks on the results, for CI: a failing one makes `run` exit with code 1.' }),
     observed: observedSchema,
     compare: compareSchema.optional().meta({ description: 'The ranking of the variants against a baseline, shown at the top of the report (default: against the first variant, at every sweep point).' }),
@@ -233,3 +235,4 @@ export type Expectation = z.output<typeof expectationSchema>;
 export type CompareSpec = z.output<typeof compareSchema>;
 export type SweepSpec = z.output<typeof sweepSchema>;
 export type { SearchSpec } from './schema-search.js';
+export type { CalibrateSpec } from './schema-calibrate.js';

@@ -169,7 +169,7 @@ describe('schema', () => {
 
 describe('usage errors', () => {
   it.each([
-    [['frobnicate'], /^retrystorm: unknown command "frobnicate" \(commands: run, merge, report, diff, edge, validate, schema\)$/],
+    [['frobnicate'], /^retrystorm: unknown command "frobnicate" \(commands: run, merge, report, diff, edge, calibrate, validate, schema\)$/],
     [['validate', 'scenarios/reference-storm.yaml', '--bogus'], /^retrystorm: unknown option --bogus \(options: --allow-outside, --help, --version\)$/],
     [['run', 'scenarios/reference-storm.yaml', '--seedz', '3', '--seed-count=2'], /^retrystorm: unknown option --seedz \(did you mean --seed\?\); unknown option --seed-count \(options: --seed, --seeds, --out, /],
     [['run'], /^retrystorm: run: give a scenario file \(or - for standard input\), e\.g\. retrystorm run scenarios\/retry-storm\.yaml$/],

@@ -75,6 +75,7 @@ const SCENARIO: Rules<Scenario> = {
   actions: (actions) => actions.length === 0 || 'operator actions',
   sweep: EXPERIMENT,
   search: EXPERIMENT,
+  calibrate: EXPERIMENT,
   expectations: EXPERIMENT,
   compare: EXPERIMENT,
   observed: EXPERIMENT,
