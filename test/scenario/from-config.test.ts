@@ -307,6 +307,64 @@ describe('an Istio VirtualService', () => {
   });
 });
 
+describe("an Istio VirtualService with its DestinationRule in one file: the rule's maxRetries is the layer's budget, per sidecar or per gateway", () => {
+  it('reads maxRetries of the route subset (which overrides the host), per client for a mesh route (a sidecar each), shared for a gateway route; what does not change the load is a warning', () => {
+    const mesh = load('{ from: { istio: istio-ratings.yaml, route: ratings-v1 } }');
+    expect(resolveLayer('proxy', mesh.base.clients.app.layers!.proxy)).toMatchObject({
+      maxAttempts: 4, timeout: 2, deadline: 10, retryOn: ['reset', 503], budget: { kind: 'envoy-max-retries', maxRetries: 4, scope: 'client' },
+    });
+    expect(mesh.warnings.map((w) => `${w.file}:${w.line}:${w.col} ${w.path}`)).toEqual([
+      `${AT}/istio-ratings.yaml:23:7 retries.retryRemoteLocalities`,
+      `${AT}/istio-ratings.yaml:33:7 DestinationRule ratings.spec.trafficPolicy.connectionPool.tcp`,
+      `${AT}/istio-ratings.yaml:36:9 DestinationRule ratings.spec.trafficPolicy.connectionPool.http.http1MaxPendingRequests`,
+      `${AT}/istio-ratings.yaml:37:9 DestinationRule ratings.spec.trafficPolicy.connectionPool.http.maxRequestsPerConnection`,
+      `${AT}/istio-ratings.yaml:39:5 DestinationRule ratings.spec.trafficPolicy.outlierDetection`,
+    ]);
+    expect(mesh.warnings[4].message).toMatch(/^outlierDetection is ignored: it takes failing hosts out of the balancing/);
+    expect(layerOf('{ from: { istio: istio-ratings.yaml, route: ratings-edge } }').budget).toEqual({ kind: 'envoy-max-retries', maxRetries: 10, scope: 'population' });
+  });
+
+  it("assumes Istio's default, no limit, with a warning, without a DestinationRule for the host", () => {
+    const l = load('{ from: { istio: istio-virtualservice.yaml, route: ratings-v1 } }');
+    expect(resolveLayer('proxy', l.base.clients.app.layers!.proxy).budget).toBeUndefined();
+    expect(l.warnings.map((w) => `${w.line}:${w.col} ${w.path}: ${w.message}`)).toEqual([
+      expect.stringMatching(/^10:5 route: no DestinationRule for ratings\.prod\.svc\.cluster\.local in this file: Istio's default is assumed, no limit on the retries outstanding/),
+    ]);
+  });
+});
+
+describe('a gRPC service config: fields that do not change the attempts are warnings, a misspelt one a problem', () => {
+  const grpcFile = (config: object) => {
+    const dir = mkdtempSync(join(tmpdir(), 'rs-grpc-'));
+    try {
+      writeFileSync(join(dir, 'sc.json'), JSON.stringify(config, null, 2));
+      const loaded = loadScenario(scenario('{ from: { grpc: sc.json } }'), join(dir, 's.yaml'));
+      return { layer: resolveLayer('proxy', loaded.base.clients.app.layers!.proxy), problems: [] as string[], warnings: loaded.warnings.map((w) => `${w.path}: ${w.message}`) };
+    } catch (e) {
+      if (!(e instanceof ScenarioError)) throw e;
+      return { layer: undefined, problems: e.problems.map((p) => `${p.path}: ${p.message}`), warnings: [] };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  const policy = { maxAttempts: 3, initialBackoff: '0.1s', maxBackoff: '1s', backoffMultiplier: 2, retryableStatusCodes: ['UNAVAILABLE'] };
+
+  it('reads retryThrottling (per channel), and says what it reads past', () => {
+    const r = grpcFile({ loadBalancingConfig: [{ round_robin: {} }], methodConfig: [{ name: [{}], waitForReady: true, retryPolicy: policy }], retryThrottling: { maxTokens: 10, tokenRatio: 0.1 } });
+    expect(r.layer).toMatchObject({ maxAttempts: 3, budget: { kind: 'grpc-throttle', maxTokens: 10, tokenRatio: 0.1 } });
+    expect(r.warnings).toEqual([
+      expect.stringMatching(/^loadBalancingConfig: loadBalancingConfig is ignored: it chooses which backend an RPC goes to/),
+      expect.stringMatching(/^methodConfig\.waitForReady: waitForReady is ignored/),
+    ]);
+  });
+
+  it('refuses a top-level field it does not know: a misspelt retryThrottling would drop the throttle', () => {
+    expect(grpcFile({ methodConfig: [{ name: [{}], retryPolicy: policy }], retryThrotling: { maxTokens: 10, tokenRatio: 0.1 } }).problems).toEqual([
+      expect.stringMatching(/^retryThrotling: unknown service config field retryThrotling \(methodConfig, retryThrottling, /),
+    ]);
+  });
+});
+
 describe('the scenario diff of a layer read from a config', () => {
   it('says the values came from the config', () => {
     const a = load('{ preset: envoy }'), b = load('{ from: { envoy: envoy-routes.yaml, route: api } }');

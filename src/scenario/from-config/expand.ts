@@ -110,8 +110,9 @@ export function expandConfigLayers(raw: Record<string, unknown>, scenarioFile: s
     problems.push({ file: scenarioFile, line, col, path: formatPath(key === undefined ? path : [...path, key]), message });
   };
   const cache = new Map<string, Record<string, unknown> | undefined>();
-  // Which population (or service call) of the base reads its budget from which Envoy file:
-  // Envoy holds one breaker per cluster for all of them, the simulation one per population.
+  // Which population (or service call) of the base reads a shared budget from which Envoy or
+  // Istio file: Envoy holds one breaker per cluster for all of them, the simulation one per
+  // population. (A sidecar's, per client, is not shared.)
   const sharedBy = new Map<string, string[]>();
   for (const { path, owner, layer } of layers(raw)) {
     const from = layer.from;
@@ -132,10 +133,12 @@ export function expandConfigLayers(raw: Record<string, unknown>, scenarioFile: s
       const read = inputs.read(rel, LIMITS.fileBytes);
       if (!read.ok) { here(at, unreadableConfig(rel, inputs.folder, read), kind); cache.set(key, undefined); continue; }
       const cfg = readConfig(read.text, shown(scenarioFile, rel));
+      // Only an Istio file holds several resources (a VirtualService and its DestinationRules).
+      if (kind !== 'istio' && cfg.documents.length > 1) cfg.report(cfg.documents[1], '', `this file holds ${cfg.documents.length} YAML documents (---): ${kind === 'envoy' ? 'an Envoy bootstrap or route configuration' : 'a gRPC service config'} is one; give the file of the one this layer reads`);
       const fields = cfg.problems.length ? undefined
         : kind === 'envoy' ? envoyLayer(cfg, from.route as string | undefined, budgetWritten)
         : kind === 'grpc' ? grpcLayer(cfg, from.service as string | undefined, from.method as string | undefined)
-        : istioLayer(cfg, from.route as string | undefined);
+        : istioLayer(cfg, from.route as string | undefined, budgetWritten);
       problems.push(...cfg.problems.map(readFor));
       warnings.push(...cfg.warnings.map(readFor));
       cache.set(key, cfg.problems.length ? undefined : fields);
@@ -144,7 +147,7 @@ export function expandConfigLayers(raw: Record<string, unknown>, scenarioFile: s
     if (!fields) continue;
     layUnder(layer, fields);
     const budget = layer.budget;
-    if (kind === 'envoy' && path[0] !== 'variants' && !budgetWritten && isObject(budget) && budget.scope === 'population') {
+    if (kind !== 'grpc' && path[0] !== 'variants' && !budgetWritten && isObject(budget) && budget.scope === 'population') {
       const file = inputs.key(rel);
       const owners = sharedBy.get(file) ?? [];
       sharedBy.set(file, owners);
