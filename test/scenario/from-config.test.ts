@@ -235,10 +235,18 @@ describe("an Envoy route's cluster: its circuit breaker is the layer's budget, s
     expect(withEnvoyFile(bootstrap({ policy: 'per_try_idle_timeout: 3s\n                    per_try_timeout: 2s' }), { app: ENVOY }).layers.app.timeout).toBe(2);
   });
 
-  it('warns when two populations read their breaker from one Envoy: Envoy shares it, the simulation holds one per population', () => {
+  it('warns when two populations read the breaker of one cluster: Envoy shares it, the simulation holds one per population; not for two clusters', () => {
     const r = withEnvoyFile(bootstrap(), { web: ENVOY, mobile: ENVOY });
     expect(r.layers.mobile.budget).toEqual({ kind: 'envoy-max-retries', maxRetries: 3, scope: 'population' });
-    expect(r.warnings).toEqual([expect.stringMatching(/^s\.yaml:\d+:\d+ clients\.mobile\.layers\.proxy\.from\.envoy: clients\.web also reads its retry limit from envoy\.yaml: Envoy holds one circuit breaker per cluster/)]);
+    expect(r.warnings).toEqual([expect.stringMatching(/^s\.yaml:\d+:\d+ clients\.mobile\.layers\.proxy\.from\.envoy: clients\.web also reads its retry limit from cluster api in envoy\.yaml: the proxy holds one circuit breaker for every request through it/)]);
+    const two = loadScenario(`name: s
+horizon: 10m
+clients:
+  web: { arrivals: { kind: constant, rate: 1/s }, retry: { from: { envoy: envoy-bootstrap.yaml, route: checkout } } }
+  mobile: { arrivals: { kind: constant, rate: 1/s }, retry: { from: { envoy: envoy-bootstrap.yaml, route: catalog } } }
+server: { slots: 10, serviceTime: { kind: exponential, mean: 100ms } }
+`, join(AT, 's.yaml'));
+    expect(two.warnings.filter((w) => /also reads its retry limit/.test(w.message))).toEqual([]);
   });
 });
 

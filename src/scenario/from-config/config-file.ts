@@ -20,6 +20,12 @@ export interface ConfigFile {
   problems: Problem[];
   /** What was read past or assumed, positioned in this file: said, but the config is read. */
   warnings: Problem[];
+  /**
+   * The proxy's retry limiter the layer's budget stands for, when one proxy shares it with
+   * every request through it (an Envoy cluster and priority): two populations reading the
+   * same one share it in the proxy, not in the simulation, and the loader says so.
+   */
+  sharedLimiter?: string;
   /** Adds a problem at a node (its key when given), with the path inside the file. */
   report(at: Node | undefined, path: string, message: string): void;
   /** Adds a warning at a node, with the path inside the file. */

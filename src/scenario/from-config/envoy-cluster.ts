@@ -140,6 +140,7 @@ export function clusterRetryLimit(cfg: ConfigFile, action: Node | undefined): Re
     cfg.report(entry(action, 'weighted_clusters')!.key, 'route.weighted_clusters', `the route splits its requests across ${names.length} clusters (${names.join(', ')}), each with its own retry circuit breaker, and a layer has one: write budget: on the layer (its kind, and for instance the clusters' max_retries summed), or read a route to one cluster`);
     return shared({ kind: 'envoy-max-retries', maxRetries: MAX_RETRIES });
   }
+  cfg.sharedLimiter = `cluster ${names[0]}${priority === 'HIGH' ? ' (priority HIGH)' : ''}`;
   const cluster = clustersIn(cfg.root).get(names[0]);
   if (!cluster) {
     cfg.warn(single?.value ?? weighted[0], single ? 'route.cluster' : 'route.weighted_clusters', `cluster "${names[0]}" is not defined in this file (it comes from elsewhere, such as CDS): ${assumed}`);

@@ -109,7 +109,7 @@ export function expandConfigLayers(raw: Record<string, unknown>, scenarioFile: s
     const { line, col } = locate(path, key);
     problems.push({ file: scenarioFile, line, col, path: formatPath(key === undefined ? path : [...path, key]), message });
   };
-  const cache = new Map<string, Record<string, unknown> | undefined>();
+  const cache = new Map<string, { fields: Record<string, unknown>; limiter?: string } | undefined>();
   // Which population (or service call) of the base reads a shared budget from which Envoy or
   // Istio file: Envoy holds one breaker per cluster for all of them, the simulation one per
   // population. (A sidecar's, per client, is not shared.)
@@ -141,22 +141,22 @@ export function expandConfigLayers(raw: Record<string, unknown>, scenarioFile: s
         : istioLayer(cfg, from.route as string | undefined, budgetWritten);
       problems.push(...cfg.problems.map(readFor));
       warnings.push(...cfg.warnings.map(readFor));
-      cache.set(key, cfg.problems.length ? undefined : fields);
+      cache.set(key, cfg.problems.length || !fields ? undefined : { fields, limiter: cfg.sharedLimiter });
     }
-    const fields = cache.get(key);
-    if (!fields) continue;
-    layUnder(layer, fields);
+    const read = cache.get(key);
+    if (!read) continue;
+    layUnder(layer, read.fields);
     const budget = layer.budget;
-    if (kind !== 'grpc' && path[0] !== 'variants' && !budgetWritten && isObject(budget) && budget.scope === 'population') {
-      const file = inputs.key(rel);
-      const owners = sharedBy.get(file) ?? [];
-      sharedBy.set(file, owners);
+    if (read.limiter && path[0] !== 'variants' && isObject(budget) && budget.scope === 'population') {
+      const limiter = JSON.stringify([inputs.key(rel), read.limiter]);
+      const owners = sharedBy.get(limiter) ?? [];
+      sharedBy.set(limiter, owners);
       const who = formatPath(owner);
       if (owners.length > 0 && !owners.includes(who)) {
         const { line, col } = locate(at, kind);
         warnings.push({
           file: scenarioFile, line, col, path: formatPath([...at, kind]),
-          message: `${owners[0]} also reads its retry limit from ${rel}: Envoy holds one circuit breaker per cluster for every request through it, the simulation one per population, so here each is bounded alone (together they may have more retries outstanding than Envoy allows)`,
+          message: `${owners[0]} also reads its retry limit from ${read.limiter} in ${rel}: the proxy holds one circuit breaker for every request through it, the simulation one per population, so here each is bounded alone (together they may have more retries outstanding than the proxy allows)`,
         });
       }
       if (!owners.includes(who)) owners.push(who);

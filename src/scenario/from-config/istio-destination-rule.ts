@@ -86,5 +86,6 @@ export function destinationRuleBudget(cfg: ConfigFile, virtualService: Node | un
   }
   const gateways = items(entry(entry(virtualService, 'spec')?.value, 'gateways')?.value).map((g) => String(scalar(g)));
   const sidecar = gateways.length === 0 || gateways.includes('mesh');
+  if (!sidecar) cfg.sharedLimiter = `the gateways' cluster of ${targets[0].host}${targets[0].subset ? ` subset ${targets[0].subset}` : ''}`;
   return { kind: 'envoy-max-retries', maxRetries: limits[0], scope: sidecar ? 'client' : 'population' };
 }
