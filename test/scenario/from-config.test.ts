@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { loadScenario } from '../../src/scenario/load.js';
 import { ScenarioError } from '../../src/scenario/problems.js';
 import { resolveLayer } from '../../src/model/client/resolve-layer.js';
+import { makeBudget } from '../../src/model/client/budgets.js';
+import { budgetSchema } from '../../src/scenario/schema-clients.js';
 import { diffScenarios, changeText } from '../../src/results/diff/scenario-diff.js';
 
 const DIR = resolve(import.meta.dirname, 'from-config');
@@ -196,6 +198,21 @@ describe("an Envoy route's cluster: its circuit breaker is the layer's budget, s
     expect(budgetOf({ breakers: '      thresholds:\n      - priority: DEFAULT\n        retry_budget: {}\n' })).toEqual({ kind: 'envoy-budget', budgetPercent: 20, minRetryConcurrency: 3, scope: 'population' });
   });
 
+  it('binds as Envoy does, in the model: the default breaker lets 3 of 50 concurrent failing requests retry; the default retry budget 20 with 100 requests in flight, 3 with 10', () => {
+    /** How many retries the budget read from the config grants at once with `inFlight` tries in flight. */
+    const granted = (budget: unknown, inFlight: number) => {
+      const b = makeBudget(budgetSchema.parse(budget), 1, { retryOn: [], status: [] });
+      for (let i = 0; i < inFlight; i++) b.started(0, 0, false);
+      let n = 0;
+      while (n < 1000 && b.acquire(0, 0, 1) >= 0) n++;
+      return n;
+    };
+    expect(granted(budgetOf({}), 50)).toBe(3);
+    const retryBudget = budgetOf({ breakers: '      thresholds:\n      - retry_budget: {}\n' });
+    expect(granted(retryBudget, 100)).toBe(20);
+    expect(granted(retryBudget, 10)).toBe(3);
+  });
+
   it('assumes the default breaker, with a warning, for a cluster the file does not define', () => {
     const r = withEnvoyFile(bootstrap({ cluster: 'cluster: elsewhere' }), { app: ENVOY });
     expect(r.layers.app.budget).toEqual({ kind: 'envoy-max-retries', maxRetries: 3, scope: 'population' });
@@ -228,6 +245,10 @@ describe("an Envoy route's cluster: its circuit breaker is the layer's budget, s
     expect(withEnvoyFile(bootstrap({ breakers: '      thresholds:\n      - retry_budget: { budget_percent: 25 }\n' }), { app: ENVOY }).problems).toEqual([
       expect.stringMatching(/retry_budget\.budget_percent: expected a percent, written \{ value: 25\.0 \}, from 0 to 100/),
     ]);
+  });
+
+  it("reads gRPC conditions in retry_on by the answer's grpc-status only, as Envoy does: unavailable a 503, resource-exhausted a 429, never a reset or a per-try timeout", () => {
+    expect(withEnvoyFile(bootstrap().replace('retry_on: 5xx', 'retry_on: "unavailable,resource-exhausted,deadline-exceeded,cancelled,internal"'), { app: ENVOY }).layers.app.retryOn).toEqual([503, 429]);
   });
 
   it('reads per_try_idle_timeout as a per-try timeout (a simulated try is idle until its answer), the shorter of the two', () => {

@@ -14,8 +14,11 @@ import { clusterRetryLimit } from './envoy-cluster.js';
 /** Envoy's defaults (route_components.proto): 1 retry, back-off base 25 ms, max 10x base, route timeout 15 s, rate-limited max 300 s. */
 const DEFAULT_RETRIES = 1, DEFAULT_BASE = 0.025, ROUTE_TIMEOUT = 15, RATE_LIMITED_MAX = 300;
 
-/** What each retry_on condition retries, in the simulator's outcomes (docs/real-configs.md). */
-const RETRY_ON: Record<string, Array<string | number>> = {
+/**
+ * What each retry_on condition retries, in the simulator's outcomes (docs/real-configs.md);
+ * Istio's retryOn is read with the same table (istio.ts).
+ */
+export const RETRY_ON: Record<string, Array<string | number>> = {
   // Per-try timeouts are retried only under 5xx and gateway-error (RetryStateImpl); resets under those and reset.
   '5xx': ['timeout', 'reset', '5xx'],
   'gateway-error': ['timeout', 'reset', 502, 503, 504],
@@ -25,6 +28,15 @@ const RETRY_ON: Record<string, Array<string | number>> = {
   'refused-stream': ['reset'],
   'retriable-4xx': [409],
   'retriable-status-codes': [],
+  // gRPC conditions (x-envoy-retry-grpc-on, also valid in retry_on) read the grpc-status of an
+  // answer only (wouldRetryFromHeaders), never a reset or a per-try timeout. A simulated 503
+  // is UNAVAILABLE and a 429 RESOURCE_EXHAUSTED, as the grpc preset reads them; the simulated
+  // server never answers DEADLINE_EXCEEDED, CANCELLED or INTERNAL.
+  unavailable: [503],
+  'resource-exhausted': [429],
+  'deadline-exceeded': [],
+  cancelled: [],
+  internal: [],
 };
 /** Conditions about things the simulated server never sends. */
 const NEVER = new Set(['envoy-ratelimited', 'retriable-headers', 'http3-post-connect-failure']);

@@ -7,26 +7,13 @@
 import type { Node } from 'yaml';
 import { entry, items, keysOf, protoDuration, scalar, durationText, type ConfigFile } from './config-file.js';
 import { destinationRuleBudget } from './istio-destination-rule.js';
+import { RETRY_ON } from './envoy.js';
 
 /** Istio's default when a route sets no retries (attempts 2, these conditions, with 503 as the retriable status code). */
 const DEFAULT_ATTEMPTS = 2;
 const DEFAULT_RETRY_ON = 'connect-failure,refused-stream,unavailable,cancelled,retriable-status-codes';
-const ENVOY: Record<string, Array<string | number>> = {
-  '5xx': ['timeout', 'reset', '5xx'],
-  'gateway-error': ['timeout', 'reset', 502, 503, 504],
-  reset: ['reset'],
-  'connect-failure': ['reset'],
-  'refused-stream': ['reset'],
-  'retriable-4xx': [409],
-  // Istio sets retriable_status_codes [503] with it.
-  'retriable-status-codes': [503],
-  // gRPC conditions (x-envoy-retry-grpc-on), as the grpc service config reads them.
-  unavailable: ['reset', 503],
-  'resource-exhausted': [429],
-  'deadline-exceeded': ['timeout'],
-  cancelled: [],
-  internal: [],
-};
+/** Envoy's conditions (envoy.ts), but for retriable-status-codes: Istio sets retriable_status_codes [503] with it. */
+const ENVOY: Record<string, Array<string | number>> = { ...RETRY_ON, 'retriable-status-codes': [503] };
 
 /** `budgetWritten`: the scenario's layer writes its own budget, which wins: no DestinationRule is read. */
 export function istioLayer(cfg: ConfigFile, routeName: string | undefined, budgetWritten = false): Record<string, unknown> | undefined {
