@@ -76,7 +76,8 @@ export interface LoadedScenario {
   /**
    * What the loader read past or assumed without refusing the file, positioned like problems:
    * fields of deployed configs that do not change the load, defaults taken for what they
-   * leave out (from-config/expand.ts). A command says them on standard error.
+   * leave out (from-config/expand.ts). For the commands to print (standard error, or
+   * validate's report) as warnings, not problems.
    */
   warnings: Problem[];
   /**
