@@ -75,6 +75,13 @@ export interface LoadedScenario {
   /** The file's `search` block, read (absent without one). */
   search?: ResolvedSearch;
   /**
+   * What the loader read past or assumed without refusing the file, positioned like problems:
+   * fields of deployed configs that do not change the load, defaults taken for what they
+   * leave out (from-config/expand.ts). For the commands to print (standard error, or
+   * validate's report) as warnings, not problems.
+   */
+  warnings: Problem[];
+  /**
    * A variant with the searched parameter set to a value (the world of the base, its sweep not
    * applied), validated like any scenario; a ScenarioError says what the value breaks.
    */
@@ -177,8 +184,8 @@ export function loadScenario(source: string, file = '<scenario>', inputOptions: 
   // Layers read from deployed configs (from: { envoy: … }) get their fields before anything is
   // validated; a config that cannot be read is refused here, positioned in that file.
   const inputs = new ScenarioInputs(file, inputOptions);
-  const configProblems = expandConfigLayers(raw as Record<string, unknown>, file, locate, inputs);
-  if (configProblems.length > 0) throw new ScenarioError(sortProblems(configProblems));
+  const configs = expandConfigLayers(raw as Record<string, unknown>, file, locate, inputs);
+  if (configs.problems.length > 0) throw new ScenarioError(sortProblems(configs.problems));
   // Recorded traffic (arrivals kind trace) is read once, here; each world validated below gets
   // the parsed data attached to its trace arrivals (read-traces.ts).
   const traces = readTraces(raw as Record<string, unknown>, file, locate, inputs);
@@ -424,7 +431,7 @@ export function loadScenario(source: string, file = '<scenario>', inputOptions: 
   }
 
   if (problems.length > 0 || !base) throw new ScenarioError(sortProblems(problems));
-  return { file, source, inputs: inputs.files, base, variants, points, locate, setsValue, scenarioAt, scenarioWith, ...(search ? { search } : {}), ...(calibrate ? { calibrate } : {}) };
+  return { file, source, inputs: inputs.files, base, variants, points, locate, setsValue, scenarioAt, scenarioWith, ...(search ? { search } : {}), ...(calibrate ? { calibrate } : {}), warnings: configs.warnings };
 }
 
 

@@ -2,34 +2,48 @@
  * A deployed config file (an Envoy route configuration, a gRPC service config, an Istio
  * VirtualService), read with the yaml package so every value keeps its position: a field
  * the simulator cannot express is reported at file:line:col, like a scenario's own
- * problems. JSON is read by the same parser (JSON is YAML).
+ * problems. JSON is read by the same parser (JSON is YAML). A field that does not change the
+ * load the layer sends (which host a retry picks, a stats switch) is not refused: it is a
+ * warning at its position, said by the loader and not stopping it.
  */
-import { LineCounter, parseDocument, isMap, isScalar, isSeq, type Node, type YAMLMap } from 'yaml';
+import { LineCounter, parseAllDocuments, isMap, isScalar, isSeq, type Node, type YAMLMap } from 'yaml';
 import type { Problem } from '../problems.js';
 import { aliasProblems, documentErrors, errorsToReport, topLevelEntries, PARSE_OPTIONS } from '../yaml-errors.js';
 
 export interface ConfigFile {
   file: string;
-  /** The root node, or undefined for an empty file. */
+  /** The root node (of the first document), or undefined for an empty file. */
   root: Node | undefined;
+  /** The root of each YAML document of the file (`---` separates them, as kubectl files hold several resources). */
+  documents: Array<Node | undefined>;
   /** The problems of this file, positioned in it. */
   problems: Problem[];
+  /** What was read past or assumed, positioned in this file: said, but the config is read. */
+  warnings: Problem[];
+  /**
+   * The proxy's retry limiter the layer's budget stands for, when one proxy shares it with
+   * every request through it (an Envoy cluster and priority): two populations reading the
+   * same one share it in the proxy, not in the simulation, and the loader says so.
+   */
+  sharedLimiter?: string;
   /** Adds a problem at a node (its key when given), with the path inside the file. */
   report(at: Node | undefined, path: string, message: string): void;
+  /** Adds a warning at a node, with the path inside the file. */
+  warn(at: Node | undefined, path: string, message: string): void;
 }
 
 export function readConfig(text: string, file: string): ConfigFile {
   const lc = new LineCounter();
   // Duplicate keys are found by documentErrors, in linear time (yaml's own check is quadratic).
-  const doc = parseDocument(text, { lineCounter: lc, ...PARSE_OPTIONS });
+  const docs = parseAllDocuments(text, { lineCounter: lc, ...PARSE_OPTIONS });
   const problems: Problem[] = [];
-  const report = (at: Node | undefined, path: string, message: string) => {
-    const { line, col } = at?.range ? lc.linePos(at.range[0]) : { line: 1, col: 1 };
-    problems.push({ file, line, col, path, message });
-  };
+  const warnings: Problem[] = [];
+  const at = (n: Node | undefined) => (n?.range ? lc.linePos(n.range[0]) : { line: 1, col: 1 });
+  const report = (n: Node | undefined, path: string, message: string) => problems.push({ file, ...at(n), path, message });
+  const warn = (n: Node | undefined, path: string, message: string) => warnings.push({ file, ...at(n), path, message });
   // As for a scenario (load.ts): the first syntax error and the ones that are not its follow-ons.
   const entryOf = topLevelEntries(text.split('\n'));
-  const placed = documentErrors(doc, lc).map((e) => {
+  const placed = docs.flatMap((doc) => documentErrors(doc, lc)).map((e) => {
     const pos = e.linePos ?? lc.linePos(e.pos);
     return { line: pos.line, col: pos.col, entry: entryOf[pos.line] ?? 0, offset: e.pos, duplicate: e.duplicate, message: `YAML: ${e.message.split('\n')[0]}` };
   });
@@ -40,8 +54,9 @@ export function readConfig(text: string, file: string): ConfigFile {
     problems.push({ file, line: e.line, col: e.col, path: '', message: e.message + more });
   }
   // As in a scenario: an alias that stands for nothing read as an empty value, silently.
-  if (kept.length === 0) for (const a of aliasProblems(doc, lc)) problems.push({ file, line: a.line, col: a.col, path: '', message: a.message });
-  return { file, root: (doc.contents ?? undefined) as Node | undefined, problems, report };
+  if (kept.length === 0) for (const a of docs.flatMap((doc) => aliasProblems(doc, lc))) problems.push({ file, line: a.line, col: a.col, path: '', message: a.message });
+  const documents = docs.map((doc) => (doc.contents ?? undefined) as Node | undefined);
+  return { file, root: documents[0], documents, problems, warnings, report, warn };
 }
 
 /** The value node of `key` in a mapping, and the key node (for positions). */

@@ -2,16 +2,23 @@
  * An Envoy route's `retry_policy` (route_components.proto, RetryPolicy) as a retry layer: the
  * route is found by its `name` in a route configuration, a listener's inline route_config or
  * a whole bootstrap file; a virtual host's retry_policy applies to its routes that have none.
- * The mapping, field by field, with its sources, is docs/real-configs.md.
+ * The cluster the route sends to gives the layer its budget (envoy-cluster.ts). A field that
+ * does not change the load (which host a retry picks) is read past with a warning; one that
+ * changes it and cannot be simulated is a problem. The mapping, field by field, with its
+ * sources, is docs/real-configs.md.
  */
 import { isMap, isSeq, type Node } from 'yaml';
 import { durationText, entry, items, keysOf, protoDuration, scalar, type ConfigFile } from './config-file.js';
+import { clusterRetryLimit } from './envoy-cluster.js';
 
 /** Envoy's defaults (route_components.proto): 1 retry, back-off base 25 ms, max 10x base, route timeout 15 s, rate-limited max 300 s. */
 const DEFAULT_RETRIES = 1, DEFAULT_BASE = 0.025, ROUTE_TIMEOUT = 15, RATE_LIMITED_MAX = 300;
 
-/** What each retry_on condition retries, in the simulator's outcomes (docs/real-configs.md). */
-const RETRY_ON: Record<string, Array<string | number>> = {
+/**
+ * What each retry_on condition retries, in the simulator's outcomes (docs/real-configs.md);
+ * Istio's retryOn is read with the same table (istio.ts).
+ */
+export const RETRY_ON: Record<string, Array<string | number>> = {
   // Per-try timeouts are retried only under 5xx and gateway-error (RetryStateImpl); resets under those and reset.
   '5xx': ['timeout', 'reset', '5xx'],
   'gateway-error': ['timeout', 'reset', 502, 503, 504],
@@ -21,11 +28,20 @@ const RETRY_ON: Record<string, Array<string | number>> = {
   'refused-stream': ['reset'],
   'retriable-4xx': [409],
   'retriable-status-codes': [],
+  // gRPC conditions (x-envoy-retry-grpc-on, also valid in retry_on) read the grpc-status of an
+  // answer only (wouldRetryFromHeaders), never a reset or a per-try timeout. A simulated 503
+  // is UNAVAILABLE and a 429 RESOURCE_EXHAUSTED, as the grpc preset reads them; the simulated
+  // server never answers DEADLINE_EXCEEDED, CANCELLED or INTERNAL.
+  unavailable: [503],
+  'resource-exhausted': [429],
+  'deadline-exceeded': [],
+  cancelled: [],
+  internal: [],
 };
 /** Conditions about things the simulated server never sends. */
 const NEVER = new Set(['envoy-ratelimited', 'retriable-headers', 'http3-post-connect-failure']);
 
-const SUPPORTED = new Set(['retry_on', 'num_retries', 'per_try_timeout', 'retriable_status_codes', 'retry_back_off', 'rate_limited_retry_back_off']);
+const SUPPORTED = new Set(['retry_on', 'num_retries', 'per_try_timeout', 'per_try_idle_timeout', 'retriable_status_codes', 'retry_back_off', 'rate_limited_retry_back_off']);
 
 interface Found { route: Node; policy: Node; action: Node | undefined }
 
@@ -53,14 +69,23 @@ function findRoutes(root: Node | undefined, name: string | undefined, cfg: Confi
   return undefined;
 }
 
-/** The layer an Envoy route's retry policy stands for, in the scenario's own terms ("25ms", [timeout, reset, 5xx]). */
-export function envoyLayer(cfg: ConfigFile, routeName: string | undefined): Record<string, unknown> | undefined {
+/**
+ * The layer an Envoy route's retry policy stands for, in the scenario's own terms ("25ms",
+ * [timeout, reset, 5xx]). `budgetWritten`: the scenario's layer writes its own budget (a
+ * kind), which wins over the cluster's, so the cluster's is not read.
+ */
+export function envoyLayer(cfg: ConfigFile, routeName: string | undefined, budgetWritten = false): Record<string, unknown> | undefined {
   const found = findRoutes(cfg.root, routeName, cfg);
   if (!found) return undefined;
   const p = found.policy;
   const at = (k: string) => `retry_policy.${k}`;
   for (const k of keysOf(p)) {
-    if (!SUPPORTED.has(k.name)) cfg.report(k.key, at(k.name), `${k.name} is not supported: ${UNSUPPORTED_WHY[k.name] ?? 'the simulator has no equivalent'}; remove it from the policy this layer is read from, or write the layer by hand`);
+    if (Object.hasOwn(IGNORED_WHY, k.name)) cfg.warn(k.key, at(k.name), `${k.name} is ignored: ${IGNORED_WHY[k.name]}`);
+    else if (!SUPPORTED.has(k.name)) cfg.report(k.key, at(k.name), `${k.name} is not supported: ${UNSUPPORTED_WHY[k.name] ?? 'the simulator has no equivalent'}; remove it from the policy this layer is read from, or write the layer by hand`);
+  }
+  const hedge = found.action ? entry(found.action, 'hedge_policy') : undefined;
+  if (hedge && scalar(entry(hedge.value, 'hedge_on_per_try_timeout')?.value) === true) {
+    cfg.report(entry(hedge.value, 'hedge_on_per_try_timeout')!.key, 'route.hedge_policy.hedge_on_per_try_timeout', 'hedge_on_per_try_timeout is not supported: a per-try timeout that sends a retry while the timed-out try stays out has no equivalent in a layer (its hedge is sent after a delay, and its per-try timeout ends every attempt of the try); remove it, or write the layer by hand');
   }
   const layer: Record<string, unknown> = {};
 
@@ -88,12 +113,18 @@ export function envoyLayer(cfg: ConfigFile, routeName: string | undefined): Reco
   }
   layer.retryOn = [...retryOn];
 
-  const perTry = entry(p, 'per_try_timeout');
-  if (perTry) {
-    const s = protoDuration(perTry.value);
-    if (s === undefined || s <= 0) cfg.report(perTry.value, at('per_try_timeout'), 'expected a duration above 0, such as 2s or 0.25s');
-    else layer.timeout = durationText(s);
+  // A simulated answer comes whole, so a try is idle from the moment it is sent: the per-try
+  // idle timeout ends it as a per-try timeout would (the router handles both alike,
+  // onPerTryTimeoutCommon), and the shorter of the two ends it first.
+  let tryTimeout = Infinity;
+  for (const name of ['per_try_timeout', 'per_try_idle_timeout']) {
+    const t = entry(p, name);
+    if (!t) continue;
+    const s = protoDuration(t.value);
+    if (s === undefined || s <= 0) cfg.report(t.value, at(name), 'expected a duration above 0, such as 2s or 0.25s');
+    else tryTimeout = Math.min(tryTimeout, s);
   }
+  if (tryTimeout < Infinity) layer.timeout = durationText(tryTimeout);
   // The route timeout spans every try (default 15 s; 0 disables it).
   const routeTimeout = found.action ? entry(found.action, 'timeout') : undefined;
   const deadline = routeTimeout ? protoDuration(routeTimeout.value) : ROUTE_TIMEOUT;
@@ -133,18 +164,20 @@ export function envoyLayer(cfg: ConfigFile, routeName: string | undefined): Reco
     if (cap === undefined || cap <= 0) cfg.report(m?.value, at('rate_limited_retry_back_off.max_interval'), 'expected a duration above 0, such as 300s');
     else if (hint) layer.retryAfter = { mode: 'honour' };
   } else layer.retryAfter = { mode: 'ignore' };
-  // The cluster's circuit breaker limits concurrent retries (max_retries, default 3) whatever
-  // the route says; a cluster's own circuit_breakers are not read here (write budget: to change it).
-  layer.budget = { kind: 'envoy-max-retries', maxRetries: 3 };
+  // The cluster's circuit breaker bounds the retries outstanding whatever the route says.
+  if (!budgetWritten) layer.budget = clusterRetryLimit(cfg, found.action);
   return layer;
 }
 
+/** Fields that choose where a retry goes, or what it carries, not whether it is sent: read past, with a warning. */
+const IGNORED_WHY: Record<string, string> = {
+  retry_host_predicate: 'it chooses which host a retry goes to (previous_hosts: another than the one that failed), not whether it is sent; the simulated server is one cluster balanced by its frontend, so the load is the same',
+  host_selection_retry_max_attempts: 'it bounds how often Envoy re-picks a host for a retry (with retry_host_predicate), not the retries sent',
+  retry_priority: 'it chooses which priority level of hosts a retry goes to, not whether it is sent; the simulated server has one',
+  retry_options_predicates: 'it changes the options of a retry\'s upstream connection, not whether it is sent',
+  retriable_headers: 'it matters only with retry_on retriable-headers, and the simulated server sends no such headers',
+};
+
 const UNSUPPORTED_WHY: Record<string, string> = {
-  per_try_idle_timeout: 'the simulator has no streaming, so a try is never idle before its answer',
-  retry_priority: 'the simulated server has one priority',
-  retry_host_predicate: 'the simulated server is one cluster balanced by its frontend; a retry cannot choose another host',
-  retry_options_predicates: 'there are no request options to change between tries',
-  host_selection_retry_max_attempts: 'a retry cannot choose another host here',
-  retriable_headers: 'the simulated server sends no such headers',
-  retriable_request_headers: 'every simulated request is eligible',
+  retriable_request_headers: 'it retries only the requests that carry these headers, and simulated requests carry none, so which of them Envoy would retry cannot be told',
 };

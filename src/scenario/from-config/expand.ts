@@ -6,9 +6,14 @@
  * the raw scenario before validation, so a layer read from a config is validated, merged into
  * variants and swept like any other; `from` itself stays, so the scenario diff can say where
  * a value came from. A config that cannot be read, or that says what the simulator cannot
- * express, is a problem positioned in the config file.
+ * express, is a problem positioned in the config file; what it says that does not change the
+ * load, or what is assumed for what it leaves out, is a warning there. A config file is
+ * named as the scenario file is (relative to the working folder when that one is), not as
+ * the scenario wrote it, so that an editor opens it from a message.
  */
+import { dirname, isAbsolute, join } from 'node:path';
 import type { InputRead, ScenarioInputs } from '../input-files.js';
+import { STDIN_NAME } from '../read-source.js';
 import type { Problem } from '../problems.js';
 import { formatPath } from '../problems.js';
 import { LIMITS } from '../limits.js';
@@ -24,15 +29,16 @@ const KINDS = ['envoy', 'grpc', 'istio'] as const;
 
 const isObject = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x);
 
-/** Every layer object of the raw scenario, with its path: the base's and each overlay's. */
-function layers(raw: Record<string, unknown>): Array<{ path: Path; layer: Record<string, unknown> }> {
-  const out: Array<{ path: Path; layer: Record<string, unknown> }> = [];
+/** Every layer object of the raw scenario, with its path and its owner's (a population, a call): the base's and each overlay's. */
+function layers(raw: Record<string, unknown>): Array<{ path: Path; owner: Path; layer: Record<string, unknown> }> {
+  const out: Array<{ path: Path; owner: Path; layer: Record<string, unknown> }> = [];
   const inClients = (clients: unknown, at: Path) => {
     if (!isObject(clients)) return;
     for (const [p, pop] of Object.entries(clients)) {
       if (!isObject(pop)) continue;
-      if (isObject(pop.retry)) out.push({ path: [...at, p, 'retry'], layer: pop.retry });
-      if (isObject(pop.layers)) for (const [l, layer] of Object.entries(pop.layers)) if (isObject(layer)) out.push({ path: [...at, p, 'layers', l], layer });
+      const owner = [...at, p];
+      if (isObject(pop.retry)) out.push({ path: [...owner, 'retry'], owner, layer: pop.retry });
+      if (isObject(pop.layers)) for (const [l, layer] of Object.entries(pop.layers)) if (isObject(layer)) out.push({ path: [...owner, 'layers', l], owner, layer });
     }
   };
   // A service's calls to another go through layers too (schema-services.ts): a gRPC service
@@ -44,8 +50,8 @@ function layers(raw: Record<string, unknown>): Array<{ path: Path; layer: Record
       route.services.forEach((call: unknown, i) => {
         if (!isObject(call)) return;
         const cat: Path = [...at, 'routes', r, 'services', i];
-        if (isObject(call.retry)) out.push({ path: [...cat, 'retry'], layer: call.retry });
-        if (isObject(call.layers)) for (const [l, layer] of Object.entries(call.layers)) if (isObject(layer)) out.push({ path: [...cat, 'layers', l], layer });
+        if (isObject(call.retry)) out.push({ path: [...cat, 'retry'], owner: cat, layer: call.retry });
+        if (isObject(call.layers)) for (const [l, layer] of Object.entries(call.layers)) if (isObject(layer)) out.push({ path: [...cat, 'layers', l], owner: cat, layer });
       });
     }
   };
@@ -69,7 +75,6 @@ function layUnder(layer: Record<string, unknown>, fromConfig: Record<string, unk
   }
 }
 
-/** Expands every `from` in place; returns the problems (an empty list when every config was read). */
 /** Why a config file cannot be read, in the words of the problem said at `from`. */
 function unreadableConfig(rel: string, base: string, read: Extract<InputRead, { ok: false }>): string {
   switch (read.why) {
@@ -81,14 +86,35 @@ function unreadableConfig(rel: string, base: string, read: Extract<InputRead, { 
   }
 }
 
-export function expandConfigLayers(raw: Record<string, unknown>, scenarioFile: string, locate: Locate, inputs: ScenarioInputs): Problem[] {
+/** What reading the configs found: problems refuse the scenario, warnings are said. */
+export interface ConfigLayersRead {
+  problems: Problem[];
+  warnings: Problem[];
+}
+
+/**
+ * The path of a file the scenario names, as messages show it: beside the scenario file as the
+ * scenario file's own path shows it (the path given on the command line), as trace and
+ * observed files are shown (read-traces.ts, observed-read.ts).
+ */
+function shown(scenarioFile: string, written: string): string {
+  return scenarioFile === STDIN_NAME || isAbsolute(written) ? written : join(dirname(scenarioFile), written);
+}
+
+/** Expands every `from` in place; returns the problems (none when every config was read) and the warnings. */
+export function expandConfigLayers(raw: Record<string, unknown>, scenarioFile: string, locate: Locate, inputs: ScenarioInputs): ConfigLayersRead {
   const problems: Problem[] = [];
+  const warnings: Problem[] = [];
   const here = (path: Path, message: string, key?: string) => {
     const { line, col } = locate(path, key);
     problems.push({ file: scenarioFile, line, col, path: formatPath(key === undefined ? path : [...path, key]), message });
   };
-  const cache = new Map<string, Record<string, unknown> | undefined>();
-  for (const { path, layer } of layers(raw)) {
+  const cache = new Map<string, { fields: Record<string, unknown>; limiter?: string } | undefined>();
+  // Which population (or service call) of the base reads a shared budget from which Envoy or
+  // Istio file: Envoy holds one breaker per cluster for all of them, the simulation one per
+  // population. (A sidecar's, per client, is not shared.)
+  const sharedBy = new Map<string, string[]>();
+  for (const { path, owner, layer } of layers(raw)) {
     const from = layer.from;
     if (from === undefined) continue;
     const at = [...path, 'from'];
@@ -98,21 +124,43 @@ export function expandConfigLayers(raw: Record<string, unknown>, scenarioFile: s
     if (layer.preset !== undefined) { here(path, 'give preset or from, not both: a layer starts from a library\'s defaults or from a deployed config', 'from'); continue; }
     const kind = kinds[0];
     const rel = from[kind] as string;
+    // A budget the scenario writes whole (its kind) wins over the cluster's: that is not read.
+    const budgetWritten = isObject(layer.budget) && layer.budget.kind !== undefined;
     // Where the path points, whether it may be read, and the record of it: input-files.ts.
-    const key = JSON.stringify([inputs.key(rel), kind, from.route, from.service, from.method]);
+    const key = JSON.stringify([inputs.key(rel), kind, from.route, from.service, from.method, budgetWritten]);
+    const readFor = (p: Problem) => ({ ...p, message: `${p.message} (read for ${formatPath(at)})` });
     if (!cache.has(key)) {
       const read = inputs.read(rel, LIMITS.fileBytes);
       if (!read.ok) { here(at, unreadableConfig(rel, inputs.folder, read), kind); cache.set(key, undefined); continue; }
-      const cfg = readConfig(read.text, rel);
+      const cfg = readConfig(read.text, shown(scenarioFile, rel));
+      // Only an Istio file holds several resources (a VirtualService and its DestinationRules).
+      if (kind !== 'istio' && cfg.documents.length > 1) cfg.report(cfg.documents[1], '', `this file holds ${cfg.documents.length} YAML documents (---): ${kind === 'envoy' ? 'an Envoy bootstrap or route configuration' : 'a gRPC service config'} is one; give the file of the one this layer reads`);
       const fields = cfg.problems.length ? undefined
-        : kind === 'envoy' ? envoyLayer(cfg, from.route as string | undefined)
+        : kind === 'envoy' ? envoyLayer(cfg, from.route as string | undefined, budgetWritten)
         : kind === 'grpc' ? grpcLayer(cfg, from.service as string | undefined, from.method as string | undefined)
-        : istioLayer(cfg, from.route as string | undefined);
-      problems.push(...cfg.problems.map((p) => ({ ...p, message: `${p.message} (read for ${formatPath(at)})` })));
-      cache.set(key, cfg.problems.length ? undefined : fields);
+        : istioLayer(cfg, from.route as string | undefined, budgetWritten);
+      problems.push(...cfg.problems.map(readFor));
+      warnings.push(...cfg.warnings.map(readFor));
+      cache.set(key, cfg.problems.length || !fields ? undefined : { fields, limiter: cfg.sharedLimiter });
     }
-    const fields = cache.get(key);
-    if (fields) layUnder(layer, fields);
+    const read = cache.get(key);
+    if (!read) continue;
+    layUnder(layer, read.fields);
+    const budget = layer.budget;
+    if (read.limiter && path[0] !== 'variants' && isObject(budget) && budget.scope === 'population') {
+      const limiter = JSON.stringify([inputs.key(rel), read.limiter]);
+      const owners = sharedBy.get(limiter) ?? [];
+      sharedBy.set(limiter, owners);
+      const who = formatPath(owner);
+      if (owners.length > 0 && !owners.includes(who)) {
+        const { line, col } = locate(at, kind);
+        warnings.push({
+          file: scenarioFile, line, col, path: formatPath([...at, kind]),
+          message: `${owners[0]} also reads its retry limit from ${read.limiter} in ${rel}: the proxy holds one circuit breaker for every request through it, the simulation one per population, so here each is bounded alone (together they may have more retries outstanding than the proxy allows)`,
+        });
+      }
+      if (!owners.includes(who)) owners.push(who);
+    }
   }
-  return problems;
+  return { problems, warnings };
 }

@@ -22,8 +22,20 @@ const STATUS: Record<string, Array<string | number>> = {
 const NEVER_SENT = ['CANCELLED', 'UNKNOWN', 'INVALID_ARGUMENT', 'NOT_FOUND', 'ALREADY_EXISTS', 'PERMISSION_DENIED', 'FAILED_PRECONDITION', 'ABORTED', 'OUT_OF_RANGE', 'UNIMPLEMENTED', 'INTERNAL', 'DATA_LOSS', 'UNAUTHENTICATED'];
 
 const POLICY_FIELDS = new Set(['maxAttempts', 'initialBackoff', 'maxBackoff', 'backoffMultiplier', 'retryableStatusCodes', 'perAttemptRecvTimeout']);
-/** methodConfig fields that do not concern retries: read past. */
-const METHOD_FIELDS = new Set(['name', 'retryPolicy', 'hedgingPolicy', 'timeout', 'waitForReady', 'maxRequestMessageBytes', 'maxResponseMessageBytes']);
+/** methodConfig fields read. */
+const METHOD_FIELDS = new Set(['name', 'retryPolicy', 'hedgingPolicy', 'timeout']);
+/** methodConfig fields that do not change the attempts sent: read past, with a warning. */
+const METHOD_IGNORED: Record<string, string> = {
+  waitForReady: 'it makes an RPC wait for a ready connection rather than fail at once; the simulated channel is always ready',
+  maxRequestMessageBytes: 'it bounds message sizes, and simulated messages have none',
+  maxResponseMessageBytes: 'it bounds message sizes, and simulated messages have none',
+};
+/** Service config fields that do not change the attempts sent: read past, with a warning. */
+const CONFIG_IGNORED: Record<string, string> = {
+  loadBalancingConfig: 'it chooses which backend an RPC goes to, not whether it is sent; the simulated server is one cluster balanced by its frontend',
+  loadBalancingPolicy: 'it chooses which backend an RPC goes to, not whether it is sent; the simulated server is one cluster balanced by its frontend',
+  healthCheckConfig: 'client-side health checks choose backends, not the attempts sent',
+};
 const HEDGING_FIELDS = new Set(['maxAttempts', 'hedgingDelay', 'nonFatalStatusCodes']);
 
 function nameMatches(nameList: Node | undefined, service: string | undefined, method: string | undefined): boolean {
@@ -42,7 +54,15 @@ export function grpcLayer(cfg: ConfigFile, service: string | undefined, method: 
     return undefined;
   }
   const mc = matching[0];
-  for (const k of keysOf(mc)) if (!METHOD_FIELDS.has(k.name)) cfg.report(k.key, `methodConfig.${k.name}`, `unknown methodConfig field ${k.name}`);
+  for (const k of keysOf(cfg.root)) {
+    if (Object.hasOwn(CONFIG_IGNORED, k.name)) cfg.warn(k.key, k.name, `${k.name} is ignored: ${CONFIG_IGNORED[k.name]}`);
+    // A misspelt retryThrottling would drop the throttle silently.
+    else if (k.name !== 'methodConfig' && k.name !== 'retryThrottling') cfg.report(k.key, k.name, `unknown service config field ${k.name} (methodConfig, retryThrottling, ${Object.keys(CONFIG_IGNORED).join(', ')})`);
+  }
+  for (const k of keysOf(mc)) {
+    if (Object.hasOwn(METHOD_IGNORED, k.name)) cfg.warn(k.key, `methodConfig.${k.name}`, `${k.name} is ignored: ${METHOD_IGNORED[k.name]}`);
+    else if (!METHOD_FIELDS.has(k.name)) cfg.report(k.key, `methodConfig.${k.name}`, `unknown methodConfig field ${k.name}`);
+  }
   const hedging = entry(mc, 'hedgingPolicy');
   if (hedging && entry(mc, 'retryPolicy')) {
     cfg.report(hedging.key, 'methodConfig.hedgingPolicy', 'a methodConfig has a retryPolicy or a hedgingPolicy, not both (gRFC A6: "Only one of retryPolicy or hedgingPolicy may be set"): remove one');

@@ -1,47 +1,40 @@
 /**
  * An Istio VirtualService's HTTP route `retries` (and its `timeout`) as a retry layer. Istio
  * programs Envoy with it, so the conditions mean what Envoy's retry_on means (envoy.ts), plus
- * gRPC status names and bare HTTP codes. docs/real-configs.md has the mapping.
+ * gRPC status names and bare HTTP codes; a DestinationRule in the same file gives the retry
+ * limit (istio-destination-rule.ts). docs/real-configs.md has the mapping.
  */
+import type { Node } from 'yaml';
 import { entry, items, keysOf, protoDuration, scalar, durationText, type ConfigFile } from './config-file.js';
+import { destinationRuleBudget } from './istio-destination-rule.js';
+import { RETRY_ON } from './envoy.js';
 
 /** Istio's default when a route sets no retries (attempts 2, these conditions, with 503 as the retriable status code). */
 const DEFAULT_ATTEMPTS = 2;
 const DEFAULT_RETRY_ON = 'connect-failure,refused-stream,unavailable,cancelled,retriable-status-codes';
-const ENVOY: Record<string, Array<string | number>> = {
-  '5xx': ['timeout', 'reset', '5xx'],
-  'gateway-error': ['timeout', 'reset', 502, 503, 504],
-  reset: ['reset'],
-  'connect-failure': ['reset'],
-  'refused-stream': ['reset'],
-  'retriable-4xx': [409],
-  // Istio sets retriable_status_codes [503] with it.
-  'retriable-status-codes': [503],
-  // gRPC conditions (x-envoy-retry-grpc-on), as the grpc service config reads them.
-  unavailable: ['reset', 503],
-  'resource-exhausted': [429],
-  'deadline-exceeded': ['timeout'],
-  cancelled: [],
-  internal: [],
-};
+/** Envoy's conditions (envoy.ts), but for retriable-status-codes: Istio sets retriable_status_codes [503] with it. */
+const ENVOY: Record<string, Array<string | number>> = { ...RETRY_ON, 'retriable-status-codes': [503] };
 
-export function istioLayer(cfg: ConfigFile, routeName: string | undefined): Record<string, unknown> | undefined {
-  if (scalar(entry(cfg.root, 'kind')?.value) !== 'VirtualService') {
+/** `budgetWritten`: the scenario's layer writes its own budget, which wins: no DestinationRule is read. */
+export function istioLayer(cfg: ConfigFile, routeName: string | undefined, budgetWritten = false): Record<string, unknown> | undefined {
+  // The file may hold several resources (---): the VirtualServices among them, and the DestinationRules read below.
+  const services = cfg.documents.filter((d) => scalar(entry(d, 'kind')?.value) === 'VirtualService');
+  if (services.length === 0) {
     cfg.report(entry(cfg.root, 'kind')?.value ?? cfg.root, 'kind', 'expected an Istio resource of kind VirtualService');
     return undefined;
   }
-  const routes = items(entry(entry(cfg.root, 'spec')?.value, 'http')?.value);
-  const named = routeName === undefined ? routes : routes.filter((r) => scalar(entry(r, 'name')?.value) === routeName);
+  const routes = services.flatMap((vs) => items(entry(entry(vs, 'spec')?.value, 'http')?.value).map((route) => ({ vs, route })));
+  const named = routeName === undefined ? routes : routes.filter((r) => scalar(entry(r.route, 'name')?.value) === routeName);
   if (named.length !== 1) {
-    const names = routes.map((r) => scalar(entry(r, 'name')?.value)).filter((n) => n !== undefined).map((n) => `"${n}"`);
-    cfg.report(entry(cfg.root, 'spec')?.key ?? cfg.root, 'spec.http', routeName === undefined ? `${routes.length} http routes: name one with from.route${names.length ? ` (routes: ${names.join(', ')})` : ''}` : `no http route named "${routeName}"${names.length ? ` (routes: ${names.join(', ')})` : ''}`);
+    const names = routes.map((r) => scalar(entry(r.route, 'name')?.value)).filter((n) => n !== undefined).map((n) => `"${n}"`);
+    cfg.report(entry(services[0], 'spec')?.key ?? services[0], 'spec.http', routeName === undefined ? `${routes.length} http routes: name one with from.route${names.length ? ` (routes: ${names.join(', ')})` : ''}` : `no http route named "${routeName}"${names.length ? ` (routes: ${names.join(', ')})` : ''}`);
     return undefined;
   }
-  const route = named[0];
+  const { vs, route } = named[0] as { vs: Node | undefined; route: Node };
   const retries = entry(route, 'retries')?.value;
   for (const k of keysOf(retries)) {
-    if (k.name === 'retryRemoteLocalities') cfg.report(k.key, 'retries.retryRemoteLocalities', 'retryRemoteLocalities is not supported: the simulated server has no localities');
-    else if (!['attempts', 'perTryTimeout', 'retryOn'].includes(k.name)) cfg.report(k.key, `retries.${k.name}`, `unknown field ${k.name} (attempts, perTryTimeout, retryOn)`);
+    if (k.name === 'retryRemoteLocalities') cfg.warn(k.key, 'retries.retryRemoteLocalities', 'retryRemoteLocalities is ignored: it lets a retry go to another locality, not whether it is sent; the simulated server has no localities, so the load is the same');
+    else if (!['attempts', 'perTryTimeout', 'retryOn'].includes(k.name)) cfg.report(k.key, `retries.${k.name}`, `unknown field ${k.name} (attempts, perTryTimeout, retryOn, retryRemoteLocalities)`);
   }
   const layer: Record<string, unknown> = {};
   const attempts = entry(retries, 'attempts');
@@ -71,5 +64,7 @@ export function istioLayer(cfg: ConfigFile, routeName: string | undefined): Reco
   // Istio leaves Envoy's back-off at its default: 25 ms base, 250 ms max, full jitter.
   layer.backoff = { kind: 'exponential', base: '25ms', multiplier: 2, max: '250ms', jitter: 'full' };
   layer.retryable = 'ignore';
+  const budget = budgetWritten ? undefined : destinationRuleBudget(cfg, vs, route);
+  if (budget) layer.budget = budget;
   return layer;
 }
