@@ -138,7 +138,8 @@ describe('OutputFolder.commit: the folder is replaced as a whole', () => {
     mkdirSync(out);
     writeFileSync(join(out, 'summary.json'), 'previous');
     const f = OutputFolder.claim(out);
-    f.begin({ runs: [], source: 'name: x' }, 'name: x');
+    f.begin({ runs: [{ index: 0, variant: 'a', point: 0, seed: 1 }], source: 'name: x' }, 'name: x');
+    f.record(0, { variant: 'a', point: 0, seed: 1, wallS: 0 } as unknown as Parameters<OutputFolder['record']>[1]);
     // The kernel's own full device: every write to it fails with ENOSPC.
     symlinkSync('/dev/full', join(f.staging, 'report.html'));
     let error: unknown;
@@ -149,7 +150,9 @@ describe('OutputFolder.commit: the folder is replaced as a whole', () => {
     }
     f.release(true);
     expect(error).toBeInstanceOf(OutputError);
-    expect((error as Error).message).toMatch(/\(the disk is full\); .*full is as it was, and the finished runs are kept in .*runs\.ndjson/);
+    expect((error as Error).message).toMatch(/\(the disk is full\); .*full is as it was, and 1 finished run\(s\) are kept in .*runs\.ndjson/);
+    // What the failed commit wrote is gone; the journal and the scenario it needs stay.
+    expect(readdirSync(f.staging).sort()).toEqual(['runs.ndjson', 'scenario.yaml']);
     expect(readFileSync(join(out, 'summary.json'), 'utf8')).toBe('previous');
     expect(existsSync(join(f.staging, 'runs.ndjson'))).toBe(true);
     rmSync(f.staging, { recursive: true, force: true });
