@@ -76,6 +76,8 @@ export class OutputFolder {
   private lost = 0;
   /** Why the first of them could not be written. */
   private lostWhy: unknown;
+  /** Where the notes a claim's caller prints go (a finished half-done commit, a journal that stopped taking runs). */
+  private say: ((line: string) => void) | undefined;
   /** Files `begin` wrote (name -> text): the commit does not write them a second time. */
   private readonly begun = new Map<string, string>();
 
@@ -99,6 +101,7 @@ export class OutputFolder {
     if (dir === dirname(dir)) throw new UsageError(`--out ${out} is the root of the file system: name a folder for the results`);
     confine(out, dir, opts.keep ?? []);
     const f = new OutputFolder(dir);
+    f.say = opts.say;
     if (existsSync(dir)) {
       if (!statSync(dir).isDirectory()) throw new UsageError(`--out ${out} is a file, not a folder: name a folder for the results (it is created if needed)`);
       const foreign = readdirSync(dir).filter((n) => !OUR_FILES.test(n));
@@ -318,7 +321,7 @@ export class OutputFolder {
       this.append(this.journal!.more(runs));
     } catch (e) {
       this.journalStopped = true;
-      this.lostWhy ??= e;
+      this.journalFailed(e);
     }
   }
 
@@ -335,10 +338,17 @@ export class OutputFolder {
         this.kept++;
         return;
       } catch (e) {
-        this.lostWhy ??= e;
+        this.journalFailed(e);
       }
     }
     this.lost++;
+  }
+
+  /** The journal could not be written: said the first time, when it happens (a long run on a full disk is still running). */
+  private journalFailed(e: unknown): void {
+    if (this.lostWhy !== undefined) return;
+    this.lostWhy = e;
+    this.say?.(`note: the journal ${join(this.staging, JOURNAL_FILE)} cannot take finished runs (${describe(e)}): from here on they are held in memory only, and lost if the results cannot be written either`);
   }
 
   /** Finished runs the journal holds: what a failure or a kill leaves in the staging folder. */

@@ -51,6 +51,8 @@ describe('a disk that fills during the runs', () => {
     expect(r.code, r.stderr).toBe(73);
     // A journal that cannot take a run does not make the run a failed one.
     expect(r.stderr).not.toMatch(/FAILED RUN|internal error/);
+    // Said when the journal first fails, while the runs go on.
+    expect(r.stderr).toMatch(/^note: the journal \S+\/runs\.ndjson cannot take finished runs \(a file would pass the limit on file size \(ulimit -f\)\): from here on they are held in memory only/m);
     const said = /(\d+) finished run\(s\) are kept in (\S+)\/runs\.ndjson \("retrystorm merge (\S+) --out DIR" writes them once there is room\); (\d+) other finished run\(s\) could not be written to it \(a file would pass the limit on file size/.exec(r.stderr);
     expect(said, r.stderr).not.toBeNull();
     const [kept, staging, mergeFrom, lost] = [Number(said![1]), said![2], said![3], Number(said![4])];
