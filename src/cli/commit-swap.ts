@@ -36,7 +36,12 @@ export function swapIn(staging: string, dir: string): void {
   // The journal served its purpose: runs.json holds the same runs.
   rmSync(join(commit, JOURNAL_FILE), { force: true });
   const hadPrevious = existsSync(dir);
-  if (hadPrevious) renameSync(dir, old); // 2
+  try {
+    if (hadPrevious) renameSync(dir, old); // 2
+  } catch (e) {
+    renameSync(commit, staging); // the new results back where the error says they are
+    throw e;
+  }
   try {
     renameSync(commit, dir); // 3
   } catch (e) {
