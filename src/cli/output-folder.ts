@@ -78,6 +78,8 @@ export class OutputFolder {
   private lostWhy: unknown;
   /** Where the notes a claim's caller prints go (a finished half-done commit, a journal that stopped taking runs). */
   private say: ((line: string) => void) | undefined;
+  /** The staging folder holds whole results that could not be moved into place: keep it. */
+  private stranded = false;
   /** Files `begin` wrote (name -> text): the commit does not write them a second time. */
   private readonly begun = new Map<string, string>();
 
@@ -356,6 +358,11 @@ export class OutputFolder {
     return this.kept;
   }
 
+  /** Whether a failure leaves something in the staging folder worth keeping: finished runs, or whole results. */
+  get worthKeeping(): boolean {
+    return this.kept > 0 || this.stranded;
+  }
+
   /** Finished runs the journal could not take (a full disk): in memory only. */
   get runsLost(): number {
     return this.lost;
@@ -393,6 +400,7 @@ export class OutputFolder {
     try {
       swapIn(this.staging, this.dir);
     } catch (e) {
+      this.stranded = true;
       throw new OutputError(`could not move the results into ${this.dir} (${describe(e)}); they are in ${this.staging}`);
     }
     return files.map(([name]) => join(this.dir, name));
@@ -475,7 +483,7 @@ export function commitOutputs(x: ExperimentResult, folder: OutputFolder, opts: R
     const { files, bundle } = renderOutputs(x, opts);
     return { files: folder.commit(files), bundle };
   } catch (e) {
-    kept = e instanceof OutputError && folder.runsKept > 0; // the journal holds finished runs: keep it
+    kept = e instanceof OutputError && folder.worthKeeping; // finished runs or whole results are there: keep them
     throw e;
   } finally {
     folder.release(kept);

@@ -159,6 +159,36 @@ describe('OutputFolder.commit: the folder is replaced as a whole', () => {
   });
 });
 
+describe('OutputFolder.commit: results that cannot be moved into place', () => {
+  it('stay whole in the staging folder the error names, kept even without a journal (a merge), and the previous folder stays', () => {
+    const out = join(dir, 'stuck');
+    mkdirSync(out);
+    writeFileSync(join(out, 'summary.json'), 'previous');
+    const f = OutputFolder.claim(out);
+    // The place the previous results stand aside is taken (a folder that is not empty), so
+    // the swap fails after the new results became whole: rename(2) says ENOTEMPTY.
+    const aside = join(dir, `.stuck.old-${process.pid}`);
+    mkdirSync(aside);
+    writeFileSync(join(aside, 'x'), 'x');
+    let error: unknown;
+    try {
+      f.commit([['summary.json', 'new']]);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(OutputError);
+    expect((error as Error).message.startsWith(`could not move the results into ${out} (`)).toBe(true);
+    expect((error as Error).message.endsWith(`); they are in ${f.staging}`)).toBe(true);
+    expect(f.worthKeeping).toBe(true);
+    f.release(f.worthKeeping);
+    expect(readFileSync(join(f.staging, 'summary.json'), 'utf8')).toBe('new');
+    expect(readFileSync(join(out, 'summary.json'), 'utf8')).toBe('previous');
+    expect(readdirSync(dir).filter((n) => n.startsWith('.stuck.commit-'))).toEqual([]);
+    rmSync(f.staging, { recursive: true, force: true });
+    rmSync(aside, { recursive: true, force: true });
+  });
+});
+
 describe('retrystorm run and --out, as processes', () => {
   it('refuses --out "" and --out FILE before any run, with exit 2 and one line', async () => {
     for (const [out, reason] of [['', /--out is empty/], ['a-file', /a-file is a file, not a folder/]] as const) {
