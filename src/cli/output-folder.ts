@@ -228,6 +228,7 @@ export class OutputFolder {
         } finally {
           rmSync(mine, { force: true });
         }
+        this.sweepLockNames();
         return;
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
@@ -246,6 +247,17 @@ export class OutputFolder {
       }
     }
     throw new UsageError(`--out ${out}: could not take its lock ${this.lock}`);
+  }
+
+  /**
+   * Removes the names earlier writers wrote their lock under (`.NAME.lock.PID`) and were killed
+   * before they removed: nobody else reads them, and they would pile up beside the folder.
+   */
+  private sweepLockNames(): void {
+    const parent = dirname(this.lock), prefix = `${basename(this.lock)}.`;
+    for (const n of readdirSync(parent)) {
+      if (n.startsWith(prefix) && /^\d+$/.test(n.slice(prefix.length)) && !isAlive(Number(n.slice(prefix.length)))) rmSync(join(parent, n), { force: true });
+    }
   }
 
   /**

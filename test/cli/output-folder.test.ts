@@ -117,6 +117,16 @@ describe('OutputFolder.claim: --out is checked before any run', () => {
     expect(readdirSync(dir).filter((n) => n.startsWith('.starting.lock.'))).toEqual([]); // the name it was written under is gone
     f.release();
   });
+
+  it('removes the names killed writers wrote their lock under, and leaves a live one\'s', () => {
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid!;
+    writeFileSync(join(dir, `.litter.lock.${gone}`), `${gone}\n`);
+    writeFileSync(join(dir, `.litter.lock.${process.ppid}`), `${process.ppid}\n`);
+    const f = OutputFolder.claim(join(dir, 'litter'));
+    expect(readdirSync(dir).filter((n) => n.startsWith('.litter.lock.'))).toEqual([`.litter.lock.${process.ppid}`]);
+    f.release();
+    rmSync(join(dir, `.litter.lock.${process.ppid}`));
+  });
 });
 
 describe('OutputFolder.commit: the folder is replaced as a whole', () => {
