@@ -147,10 +147,13 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
   const auto = args.seeds === undefined ? autoSeeds(loaded.base.seeds) : null;
   if (auto && typeof shard === 'object' && shard.count > 1) throw new UsageError(SHARDED_AUTO_SEEDS);
   // Read before the runs: a wrong folder is said in a second, not after an hour of simulation.
+  // A folder a killed writer left half committed is finished first (commit-swap.ts).
+  const say = (line: string) => io.err(line);
+  for (const read of [args.base, args.reuse]) if (read !== undefined) OutputFolder.settle(read, say);
   const baseResults = args.base === undefined ? undefined : readResultsFolder(args.base).results;
   const reuse = args.reuse === undefined ? undefined : reusableRuns(args.reuse, io, args.quiet ?? false);
   // Checked and locked before any simulation: an unusable --out is said now, not after the runs.
-  const folder = OutputFolder.claim(args.out ?? join('reports', loaded.base.name), { keep: args.scenario === STDIN ? [] : [args.scenario] });
+  const folder = OutputFolder.claim(args.out ?? join('reports', loaded.base.name), { keep: args.scenario === STDIN ? [] : [args.scenario], say });
   noteReplaced(folder, loaded.base.name, io);
   for (const orphan of folder.orphans()) {
     io.err(`note: ${relativeToCwd(orphan)} holds the finished runs of an earlier run that was killed; "retrystorm merge ${relativeToCwd(orphan)} --out DIR" writes them`);
@@ -228,7 +231,7 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
     // Finished runs stay in the staging folder's journal; an empty one is removed.
     const journaled = folder.runsKept;
     folder.release(journaled > 0);
-    if (journaled > 0) io.err(`the ${journaled} finished run(s) are kept in ${relativeToCwd(folder.staging)} ("retrystorm merge ${relativeToCwd(folder.staging)} --out DIR" writes them)`);
+    if (journaled > 0 || folder.runsLost > 0) io.err(folder.keptLine(relativeToCwd(folder.staging)));
     throw e;
   } finally {
     bar.end();
@@ -317,8 +320,10 @@ function guardsCode(loaded: LoadedScenario, base: Results | undefined, head: Res
 }
 
 export async function mergeCommand(dirs: string[], out: string | undefined, io: Io, opts: ReportOptions = {}): Promise<number> {
+  const say = (line: string) => io.err(line);
+  for (const dir of dirs) OutputFolder.settle(dir, say);
   const x = mergeDirs(dirs);
-  const folder = OutputFolder.claim(out ?? join('reports', x.loaded.base.name));
+  const folder = OutputFolder.claim(out ?? join('reports', x.loaded.base.name), { say });
   noteReplaced(folder, x.loaded.base.name, io);
   const { files, bundle } = commitOutputs(x, folder, opts);
   return report(x, bundle.results, files, io, true, '');

@@ -179,6 +179,8 @@ export async function diffCommand(args: DiffArgs, io: Io): Promise<number> {
   if (args.json && args.markdown) throw new UsageError('give --json or --markdown, not both');
   checkCount(args.seeds, '--seeds');
   checkCount(args.workers, '--workers');
+  // A results folder a killed writer left half committed is finished before it is read (commit-swap.ts).
+  for (const path of [args.base, args.head]) OutputFolder.settle(path, (line) => io.err(line));
   const baseGiven = given(args.base, 'base', args.allowOutside ?? false);
   const headGiven = given(args.head, 'head', args.allowOutside ?? false);
   const runsSomething = baseGiven.loaded !== undefined || headGiven.loaded !== undefined;
@@ -189,7 +191,7 @@ export async function diffCommand(args: DiffArgs, io: Io): Promise<number> {
     if (runsSomething) {
       prepareOut(args.out);
       try {
-        for (const g of [baseGiven, headGiven]) if (g.loaded) folders[g.which] = OutputFolder.claim(join(args.out, g.which));
+        for (const g of [baseGiven, headGiven]) if (g.loaded) folders[g.which] = OutputFolder.claim(join(args.out, g.which), { say: (line) => io.err(line) });
       } catch (e) {
         for (const f of Object.values(folders)) f.release();
         throw e;

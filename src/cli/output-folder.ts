@@ -9,7 +9,9 @@
  * - Staged: everything is written into a staging folder beside it (`.NAME.partial-PID`) and
  *   the staging folder is renamed into place as a whole, so readers see the previous
  *   experiment or the new one, never a mix; a write that fails (a full disk) leaves the
- *   previous folder untouched.
+ *   previous folder untouched, and the files it wrote are removed. The swap is renames that a
+ *   kill can stop half way: the next command that writes or reads the folder finishes it
+ *   first (commit-swap.ts).
  * - Journaled: the scenario as written, copies of the files it read (inputs/) and the run plan go into the staging folder first,
  *   and each finished run is appended to its runs.ndjson as it finishes (each line's digest
  *   chained on the one before, so an edited journal is refused), so a kill, an
@@ -25,6 +27,7 @@ import type { RunSpec } from '../experiment/expand.js';
 import { JournalWriter, JOURNAL_FILE, type JournalHeader } from '../experiment/runs-journal.js';
 import type { RunResult } from '../experiment/run-one.js';
 import { storedName, type InputFile } from '../scenario/input-files.js';
+import { finishSwap, stoppedSwaps, swapIn } from './commit-swap.js';
 
 /** Files a retrystorm results folder may hold: an existing folder with anything else is not ours to replace. */
 const OUR_FILES = /^(summary\.json|summary\.md|report\.html|timeseries\.csv|populations\.csv|expectations\.xml|timeseries\.openmetrics\.txt|runs\.json|scenario\.yaml|runs\.ndjson|inputs|calibration\.(?:json|md)|[^/]+\.tmp)$/;
@@ -49,6 +52,7 @@ function describe(e: unknown): string {
     ENOTDIR: 'a part of the path is a file, not a folder',
     ENOSPC: 'the disk is full',
     EDQUOT: 'the disk quota is used up',
+    EFBIG: 'a file would pass the limit on file size (ulimit -f)',
     EEXIST: 'it already exists',
   };
   return why[err.code ?? ''] ?? err.message;
@@ -66,6 +70,18 @@ export class OutputFolder {
   private journalBytes = 0;
   /** A write failed part way and could not be cut back: the journal ends in a torn line. */
   private journalTorn = false;
+  /** The journal's plan was not extended (a later look of seeds: auto): no record may follow. */
+  private journalStopped = false;
+  /** Finished runs the journal could not take (a full disk): held in memory only. */
+  private lost = 0;
+  /** Why the first of them could not be written. */
+  private lostWhy: unknown;
+  /** Where the notes a claim's caller prints go (a finished half-done commit, a journal that stopped taking runs). */
+  private say: ((line: string) => void) | undefined;
+  /** The staging folder holds whole results that could not be moved into place: keep it. */
+  private stranded = false;
+  /** Files `begin` wrote (name -> text): the commit does not write them a second time. */
+  private readonly begun = new Map<string, string>();
 
   private constructor(dir: string) {
     this.dir = dir;
@@ -78,14 +94,16 @@ export class OutputFolder {
    * Checks `--out` and takes it: the folder's parent is created, the lock taken, the staging
    * folder made (which proves the place writable). Throws a UsageError saying what is wrong
    * and what would do; nothing has been simulated yet. `keep`: files the results must not
-   * replace (the scenario being run).
+   * replace (the scenario being run). `say`: where the one line about a commit that a killed
+   * writer left half done, and this claim finished, goes.
    */
-  static claim(out: string, opts: { keep?: readonly string[] } = {}): OutputFolder {
+  static claim(out: string, opts: { keep?: readonly string[]; say?: (line: string) => void } = {}): OutputFolder {
     if (out.trim() === '') throw new UsageError('--out is empty (an unset variable in a script?): name the folder for the results, e.g. --out reports/mine');
     const dir = resolve(out);
     if (dir === dirname(dir)) throw new UsageError(`--out ${out} is the root of the file system: name a folder for the results`);
     confine(out, dir, opts.keep ?? []);
     const f = new OutputFolder(dir);
+    f.say = opts.say;
     if (existsSync(dir)) {
       if (!statSync(dir).isDirectory()) throw new UsageError(`--out ${out} is a file, not a folder: name a folder for the results (it is created if needed)`);
       const foreign = readdirSync(dir).filter((n) => !OUR_FILES.test(n));
@@ -104,12 +122,89 @@ export class OutputFolder {
     }
     f.takeLock(out);
     try {
+      const done = finishSwap(dir);
+      if (done) opts.say?.(`note: ${done}`);
+    } catch (e) {
+      f.release();
+      throw new OutputError(`--out ${out}: a commit a killed writer left half done could not be finished (${describe(e)}); its folders are beside ${out}`);
+    }
+    try {
       mkdirSync(f.staging);
     } catch (e) {
       f.release();
       throw new UsageError(`--out ${out}: cannot write beside it (${describe(e)}); name a folder you can write to`);
     }
     return f;
+  }
+
+  /**
+   * Before `dir` is read: finishes a commit into it that a killed writer left half done (see
+   * commit-swap.ts), under its lock, and says so in one line. Nothing is done, and nothing
+   * written, when there is none (almost always), or when a live writer holds the lock (it
+   * finished any such commit when it took the lock, and its own is in progress).
+   */
+  static settle(dir: string, say: (line: string) => void): void {
+    const abs = resolve(dir);
+    const { commits, olds } = stoppedSwaps(abs);
+    if (commits.length === 0 && olds.length === 0) return;
+    const f = new OutputFolder(abs);
+    try {
+      f.takeLock(dir);
+    } catch (e) {
+      if (e instanceof UsageError) return;
+      throw e;
+    }
+    try {
+      const done = finishSwap(abs);
+      if (done) say(`note: ${done}`);
+    } catch (e) {
+      throw new OutputError(`${dir}: a commit a killed writer left half done could not be finished (${describe(e)}); its folders are beside ${dir}`);
+    } finally {
+      f.release();
+    }
+  }
+
+  /**
+   * Takes an existing results folder to rewrite files in it (`report DIR`): locked as `--out`
+   * is, a commit a killed writer left half done finished first, and the temporary files of a
+   * rewrite that was killed before its renames removed. No staging folder: the
+   * files are rewritten in place with `rewrite`.
+   */
+  static open(dir: string, say: (line: string) => void): OutputFolder {
+    const f = new OutputFolder(resolve(dir));
+    f.takeLock(dir);
+    try {
+      const done = finishSwap(f.dir);
+      if (done) say(`note: ${done}`);
+      // Under the lock no one else is writing here: a NAME.tmp is a killed rewrite's, never renamed.
+      if (existsSync(f.dir)) for (const n of readdirSync(f.dir)) if (n.endsWith('.tmp')) rmSync(join(f.dir, n), { force: true });
+    } catch (e) {
+      f.release();
+      throw new OutputError(`${dir}: a commit a killed writer left half done could not be finished (${describe(e)}); its folders are beside ${dir}`);
+    }
+    return f;
+  }
+
+  /**
+   * Rewrites files of the folder in place, all or none: each is written under a temporary
+   * name first (NAME.tmp), and only once all are written are they renamed over the old ones
+   * (a rename needs no room). A write that fails (a full disk) removes the temporary files
+   * and leaves every file as it was.
+   */
+  rewrite(files: ReadonlyArray<readonly [string, string]>): string[] {
+    const written: string[] = [];
+    try {
+      for (const [name, text] of files) {
+        const tmp = join(this.dir, `${name}.tmp`);
+        written.push(tmp);
+        writeFileSync(tmp, text);
+      }
+    } catch (e) {
+      for (const tmp of written) rmSync(tmp, { force: true });
+      throw new OutputError(`could not write ${files.map(([n]) => n).join(' and ')} into ${this.dir} (${describe(e)}); the folder is as it was`);
+    }
+    for (const [name] of files) renameSync(join(this.dir, `${name}.tmp`), join(this.dir, name));
+    return files.map(([name]) => join(this.dir, name));
   }
 
   /**
@@ -133,6 +228,7 @@ export class OutputFolder {
         } finally {
           rmSync(mine, { force: true });
         }
+        this.sweepLockNames();
         return;
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
@@ -151,6 +247,17 @@ export class OutputFolder {
       }
     }
     throw new UsageError(`--out ${out}: could not take its lock ${this.lock}`);
+  }
+
+  /**
+   * Removes the names earlier writers wrote their lock under (`.NAME.lock.PID`) and were killed
+   * before they removed: nobody else reads them, and they would pile up beside the folder.
+   */
+  private sweepLockNames(): void {
+    const parent = dirname(this.lock), prefix = `${basename(this.lock)}.`;
+    for (const n of readdirSync(parent)) {
+      if (n.startsWith(prefix) && /^\d+$/.test(n.slice(prefix.length)) && !isAlive(Number(n.slice(prefix.length)))) rmSync(join(parent, n), { force: true });
+    }
   }
 
   /**
@@ -180,11 +287,18 @@ export class OutputFolder {
    * staging folder merges from anywhere, like a results folder) and the run plan, before any run finishes.
    */
   begin(header: Omit<JournalHeader, 'inputs'> & { inputs?: readonly InputFile[] }, scenarioSource: string): void {
-    writeFileSync(join(this.staging, 'scenario.yaml'), scenarioSource);
-    this.writeFiles((header.inputs ?? []).map((f) => [storedName(f), f.text] as const));
-    this.journal = new JournalWriter(header);
-    writeFileSync(join(this.staging, JOURNAL_FILE), this.journal.header);
-    this.journalBytes = Buffer.byteLength(this.journal.header);
+    const files: Array<readonly [string, string]> = [['scenario.yaml', scenarioSource], ...(header.inputs ?? []).map((f) => [storedName(f), f.text] as const)];
+    try {
+      this.writeFiles(files);
+      for (const [name, text] of files) this.begun.set(name, text);
+      this.journal = new JournalWriter(header);
+      writeFileSync(join(this.staging, JOURNAL_FILE), this.journal.header);
+      this.journalBytes = Buffer.byteLength(this.journal.header);
+    } catch (e) {
+      // Said before any run: nothing is lost yet, and nothing is left (release removes the staging folder).
+      this.journal = undefined;
+      throw new OutputError(`could not start the journal in ${this.staging} (${describe(e)}); nothing was run, and ${this.dir} is as it was`);
+    }
   }
 
   /**
@@ -211,20 +325,70 @@ export class OutputFolder {
     this.journal!.wrote(line);
   }
 
-  /** Appends the runs a later look of `seeds: auto` adds to the plan. */
+  /**
+   * Appends the runs a later look of `seeds: auto` adds to the plan. If it cannot (a full
+   * disk), the journal takes nothing more: a record of a run beyond its plan would be refused.
+   */
   extend(runs: RunSpec[]): void {
-    this.append(this.journal!.more(runs));
+    if (this.journalStopped) return;
+    try {
+      this.append(this.journal!.more(runs));
+    } catch (e) {
+      this.journalStopped = true;
+      this.journalFailed(e);
+    }
   }
 
-  /** Appends one finished run to the journal (its position in the plan, and its result). */
+  /**
+   * Appends one finished run to the journal (its position in the plan, and its result). A run
+   * the journal cannot take (a full disk) is not a failed run: it stays in memory for the
+   * results, and is counted as not kept (`runsLost`), so what a failure then says is kept is
+   * what is.
+   */
   record(index: number, result: RunResult): void {
-    this.append(this.journal!.record(index, result));
-    this.kept++;
+    if (!this.journalStopped) {
+      try {
+        this.append(this.journal!.record(index, result));
+        this.kept++;
+        return;
+      } catch (e) {
+        this.journalFailed(e);
+      }
+    }
+    this.lost++;
+  }
+
+  /** The journal could not be written: said the first time, when it happens (a long run on a full disk is still running). */
+  private journalFailed(e: unknown): void {
+    if (this.lostWhy !== undefined) return;
+    this.lostWhy = e;
+    this.say?.(`note: the journal ${join(this.staging, JOURNAL_FILE)} cannot take finished runs (${describe(e)}): from here on they are held in memory only, and lost if the results cannot be written either`);
   }
 
   /** Finished runs the journal holds: what a failure or a kill leaves in the staging folder. */
   get runsKept(): number {
     return this.kept;
+  }
+
+  /** Whether a failure leaves something in the staging folder worth keeping: finished runs, or whole results. */
+  get worthKeeping(): boolean {
+    return this.kept > 0 || this.stranded;
+  }
+
+  /** Finished runs the journal could not take (a full disk): in memory only. */
+  get runsLost(): number {
+    return this.lost;
+  }
+
+  /**
+   * Where a run's finished runs are when they cannot be written as results: "the 3 finished
+   * run(s) are kept in X (…)", or how many of them the journal could not take and why.
+   */
+  keptLine(where: string): string {
+    const merge = `"retrystorm merge ${where} --out DIR" writes them once there is room`;
+    const lost = this.lost > 0 ? `; ${this.lost} other finished run(s) could not be written to it (${describe(this.lostWhy)}) and are lost` : '';
+    if (this.kept === 0) return `no finished run could be kept${this.lost > 0 ? ` (${this.lost} finished, but the journal could not take them: ${describe(this.lostWhy)})` : ''}`;
+    return `${this.kept} finished run(s) are kept in ${join(where, JOURNAL_FILE)} (${merge})${lost}`;
   }
 
   /**
@@ -233,23 +397,24 @@ export class OutputFolder {
    * error names where the finished runs are.
    */
   commit(files: ReadonlyArray<readonly [string, string]>): string[] {
+    // What begin wrote (the scenario, its inputs) stays as written: a rewrite on a full disk
+    // could cut it short, and a journal without its scenario cannot be merged.
+    const toWrite = files.filter(([name, text]) => this.begun.get(name) !== text);
     try {
-      this.writeFiles(files);
+      this.writeFiles(toWrite);
     } catch (e) {
-      throw new OutputError(`could not write the results into ${this.staging} (${describe(e)}); ${this.dir} is as it was, and the finished runs are kept in ${join(this.staging, JOURNAL_FILE)} (retrystorm merge ${this.staging} --out DIR writes them once there is room)`);
+      // The files this commit wrote go (a truncated runs.json would stop the merge that
+      // recovers the journal, and they hold room a full disk needs); the journal stays.
+      for (const [name] of toWrite) rmSync(join(this.staging, name), { force: true });
+      const kept = this.journal ? `, and ${this.keptLine(this.staging)}` : '';
+      throw new OutputError(`could not write the results into ${this.staging} (${describe(e)}); ${this.dir} is as it was${kept}`);
     }
-    // The journal served its purpose: runs.json holds the same runs.
-    rmSync(join(this.staging, JOURNAL_FILE), { force: true });
-    const old = `${this.staging}.old`;
-    const hadPrevious = existsSync(this.dir);
-    if (hadPrevious) renameSync(this.dir, old);
     try {
-      renameSync(this.staging, this.dir);
+      swapIn(this.staging, this.dir);
     } catch (e) {
-      if (hadPrevious) renameSync(old, this.dir);
+      this.stranded = true;
       throw new OutputError(`could not move the results into ${this.dir} (${describe(e)}); they are in ${this.staging}`);
     }
-    if (hadPrevious) rmSync(old, { recursive: true, force: true });
     return files.map(([name]) => join(this.dir, name));
   }
 
@@ -330,7 +495,7 @@ export function commitOutputs(x: ExperimentResult, folder: OutputFolder, opts: R
     const { files, bundle } = renderOutputs(x, opts);
     return { files: folder.commit(files), bundle };
   } catch (e) {
-    kept = e instanceof OutputError; // the journal holds the finished runs: keep it
+    kept = e instanceof OutputError && folder.worthKeeping; // finished runs or whole results are there: keep them
     throw e;
   } finally {
     folder.release(kept);

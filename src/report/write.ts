@@ -4,8 +4,7 @@
  * runs.json (for merge), the scenario as written, and what people read (report.html,
  * summary.md), all rendered from one ResultsBundle, the same value `retrystorm report DIR`
  * reads back. `run` and `merge` put the rendered files in place as one folder
- * (cli/output-folder.ts); `report DIR` rewrites its two files whole, each to a temporary
- * name then renamed, so an interrupted write never leaves half a file behind.
+ * (cli/output-folder.ts), and so does `report DIR` with the two files it renders again.
  */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -33,12 +32,17 @@ function writeWhole(dir: string, files: Array<[string, string]>): string[] {
   return files.map(([name]) => join(dir, name));
 }
 
-/** report.html and summary.md, from the bundle (in memory after a run, read back by `report DIR`). */
-export function writeReport(b: ResultsBundle, dir: string, opts: ReportOptions = {}): string[] {
-  return writeWhole(dir, [
+/** report.html and summary.md, rendered from a bundle read back by `report DIR`, for the caller to put in place. */
+export function renderReport(b: ResultsBundle, opts: ReportOptions = {}): Array<[string, string]> {
+  return [
     ['report.html', renderReportHtml(b)],
     ['summary.md', summaryMarkdown(b, opts)],
-  ]);
+  ];
+}
+
+/** Writes report.html and summary.md into `dir` file by file (tools: the screenshots script). */
+export function writeReport(b: ResultsBundle, dir: string, opts: ReportOptions = {}): string[] {
+  return writeWhole(dir, renderReport(b, opts));
 }
 
 /**

@@ -4,7 +4,7 @@
  * the model samples arrivals from the very same curve.
  */
 import type { Arrivals } from './schema.js';
-import { distributionMean } from '../engine/distributions.js';
+import { distributionMean, validateDistribution } from '../engine/distributions.js';
 import { toDistributionSpec } from './distribution-spec.js';
 import { traceMeanRate, traceRateAt, tracePlay } from './trace/trace-data.js';
 
@@ -39,7 +39,11 @@ export function rateAt(a: Arrivals, t: number): number {
  * lower by the response time; the bound is what sizing and baselines need.
  */
 export function closedRateBound(a: Extract<Arrivals, { kind: 'closed' }>): number {
-  const z = distributionMean(toDistributionSpec(a.thinkTime));
+  const spec = toDistributionSpec(a.thinkTime);
+  // A think time that is no distribution (an exponential of mean 0 s) bounds nothing: the
+  // semantic checks refuse it where it is written, and sizing reads this before them.
+  if (validateDistribution(spec) !== null) return Infinity;
+  const z = distributionMean(spec);
   return z > 0 ? a.users / z : Infinity;
 }
 

@@ -61,7 +61,8 @@ export function schemaAt(root: AnySchema, path: ReadonlyArray<PropertyKey>, data
   for (const seg of path) {
     const d = defOf(s);
     cursor = cursor && typeof cursor === 'object' ? (cursor as Record<PropertyKey, unknown>)[seg] : undefined;
-    if (d.type === 'object' && d.shape && typeof seg === 'string' && d.shape[seg]) s = d.shape[seg];
+    // Own keys only: a key named toString or constructor is not the shape's inherited method.
+    if (d.type === 'object' && d.shape && typeof seg === 'string' && Object.hasOwn(d.shape, seg)) s = d.shape[seg];
     else if (d.type === 'object' && d.catchall && defOf(d.catchall).type !== 'never' && typeof seg === 'string') s = d.catchall;
     else if (d.type === 'array' && d.element) s = d.element;
     else if (d.type === 'record' && d.valueType) s = d.valueType;

@@ -117,6 +117,16 @@ describe('OutputFolder.claim: --out is checked before any run', () => {
     expect(readdirSync(dir).filter((n) => n.startsWith('.starting.lock.'))).toEqual([]); // the name it was written under is gone
     f.release();
   });
+
+  it('removes the names killed writers wrote their lock under, and leaves a live one\'s', () => {
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid!;
+    writeFileSync(join(dir, `.litter.lock.${gone}`), `${gone}\n`);
+    writeFileSync(join(dir, `.litter.lock.${process.ppid}`), `${process.ppid}\n`);
+    const f = OutputFolder.claim(join(dir, 'litter'));
+    expect(readdirSync(dir).filter((n) => n.startsWith('.litter.lock.'))).toEqual([`.litter.lock.${process.ppid}`]);
+    f.release();
+    rmSync(join(dir, `.litter.lock.${process.ppid}`));
+  });
 });
 
 describe('OutputFolder.commit: the folder is replaced as a whole', () => {
@@ -138,7 +148,8 @@ describe('OutputFolder.commit: the folder is replaced as a whole', () => {
     mkdirSync(out);
     writeFileSync(join(out, 'summary.json'), 'previous');
     const f = OutputFolder.claim(out);
-    f.begin({ runs: [], source: 'name: x' }, 'name: x');
+    f.begin({ runs: [{ index: 0, variant: 'a', point: 0, seed: 1 }], source: 'name: x' }, 'name: x');
+    f.record(0, { variant: 'a', point: 0, seed: 1, wallS: 0 } as unknown as Parameters<OutputFolder['record']>[1]);
     // The kernel's own full device: every write to it fails with ENOSPC.
     symlinkSync('/dev/full', join(f.staging, 'report.html'));
     let error: unknown;
@@ -149,10 +160,42 @@ describe('OutputFolder.commit: the folder is replaced as a whole', () => {
     }
     f.release(true);
     expect(error).toBeInstanceOf(OutputError);
-    expect((error as Error).message).toMatch(/\(the disk is full\); .*full is as it was, and the finished runs are kept in .*runs\.ndjson/);
+    expect((error as Error).message).toMatch(/\(the disk is full\); .*full is as it was, and 1 finished run\(s\) are kept in .*runs\.ndjson/);
+    // What the failed commit wrote is gone; the journal and the scenario it needs stay.
+    expect(readdirSync(f.staging).sort()).toEqual(['runs.ndjson', 'scenario.yaml']);
     expect(readFileSync(join(out, 'summary.json'), 'utf8')).toBe('previous');
     expect(existsSync(join(f.staging, 'runs.ndjson'))).toBe(true);
     rmSync(f.staging, { recursive: true, force: true });
+  });
+});
+
+describe('OutputFolder.commit: results that cannot be moved into place', () => {
+  it('stay whole in the staging folder the error names, kept even without a journal (a merge), and the previous folder stays', () => {
+    const out = join(dir, 'stuck');
+    mkdirSync(out);
+    writeFileSync(join(out, 'summary.json'), 'previous');
+    const f = OutputFolder.claim(out);
+    // The place the previous results stand aside is taken (a folder that is not empty), so
+    // the swap fails after the new results became whole: rename(2) says ENOTEMPTY.
+    const aside = join(dir, `.stuck.old-${process.pid}`);
+    mkdirSync(aside);
+    writeFileSync(join(aside, 'x'), 'x');
+    let error: unknown;
+    try {
+      f.commit([['summary.json', 'new']]);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(OutputError);
+    expect((error as Error).message.startsWith(`could not move the results into ${out} (`)).toBe(true);
+    expect((error as Error).message.endsWith(`); they are in ${f.staging}`)).toBe(true);
+    expect(f.worthKeeping).toBe(true);
+    f.release(f.worthKeeping);
+    expect(readFileSync(join(f.staging, 'summary.json'), 'utf8')).toBe('new');
+    expect(readFileSync(join(out, 'summary.json'), 'utf8')).toBe('previous');
+    expect(readdirSync(dir).filter((n) => n.startsWith('.stuck.commit-'))).toEqual([]);
+    rmSync(f.staging, { recursive: true, force: true });
+    rmSync(aside, { recursive: true, force: true });
   });
 });
 

@@ -218,3 +218,17 @@ describe('a name every object inherits, where a population is named (the loader 
     }
   });
 });
+
+describe('inputs that crashed validate (issue 39: exit 70 instead of a problem)', () => {
+  it('a key named toString, hasOwnProperty or constructor inside an expectation is a problem at its place', () => {
+    for (const name of ['toString', 'hasOwnProperty', 'constructor']) {
+      const problems = printed(world([], ['expectations:', `  - { variant: mobile, ${name}: { ${name}: 1 } }`]));
+      expect(problems, name).toContainEqual(expect.stringMatching(new RegExp(`^p\\.yaml:15:\\d+  expectations\\[0\\]\\.${name}\\.${name}: unknown key "${name}" \\(expected one of: atMost, atLeast, worsenBy\\)$`)));
+    }
+  });
+
+  it('a closed population whose think time is an exponential of mean 0 s is refused at its think time', () => {
+    const source = world().replace('arrivals: { kind: constant, rate: 10/s }', 'arrivals: { kind: closed, users: 10, thinkTime: { kind: exponential, mean: 0s } }');
+    expect(printed(source)).toEqual([expect.stringMatching(/^p\.yaml:5:\d+  clients\.mobile\.arrivals\.thinkTime: exponential: mean must be finite and > 0 \(got 0s\)/)]);
+  });
+});
