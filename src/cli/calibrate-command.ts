@@ -52,7 +52,7 @@ export async function calibrateCommand(args: CalibrateArgs, io: Io): Promise<num
   if (resolve(dirname(fitted)) !== resolve(dirname(args.scenario))) throw new UsageError(`--fitted ${fitted} must be in the scenario's folder (${dirname(args.scenario)}): the files it names are found from there`);
   if (resolve(fitted) === resolve(args.scenario)) throw new UsageError(`--fitted ${fitted} is the scenario itself: name another file (default ${defaultFittedPath(args.scenario)})`);
   const workers = chooseWorkers(args.workers, args.forceWorkers ?? false, io, args.quiet ?? false);
-  const folder = OutputFolder.claim(args.out, { keep: [args.scenario, fitted] });
+  const folder = OutputFolder.claim(args.out, { keep: [args.scenario, fitted], say: (line) => io.err(line) });
   const stop = stopOnSignals(io, 'the best values so far are written, marked partial');
   const started = performance.now();
   let lastLine = started;
