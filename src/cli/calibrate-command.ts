@@ -73,7 +73,7 @@ export async function calibrateCommand(args: CalibrateArgs, io: Io): Promise<num
         const now = performance.now();
         if (args.quiet || (now - lastLine < 5000 && done !== total)) return;
         lastLine = now;
-        io.err(`  intervals: ${done}/${total} runs`);
+        io.err(`  intervals: ${done} runs of at most ${total}`);
       },
     });
     const results = calibrationResults(outcome, loaded.base.name, args.scenario, fitted);

@@ -25,8 +25,14 @@ function inUnitOf(original: unknown, written: string | number): string | number 
 
 const withOld = (note: string, old: string | null | undefined) => ` ${note}${old ? `;${old}` : ''}`;
 
+/**
+ * `name` becomes NAME-fitted, so the fitted world's results go to their own folder
+ * (reports/NAME-fitted) rather than over the original's.
+ */
 export function fittedText(source: string, values: readonly FittedValue[], header: string): string {
   const doc = parseDocument(source, PARSE_OPTIONS);
+  const name = doc.get('name', true);
+  if (isScalar(name) && typeof name.value === 'string' && !name.value.endsWith('-fitted')) name.value = `${name.value}-fitted`;
   for (const v of values) {
     const node = doc.getIn(v.path, true);
     if (!isScalar(node)) {

@@ -20,7 +20,7 @@ server:
 `;
 
 describe('fittedText', () => {
-  it('changes only the fitted values, on their own lines, in the unit written, keeps every comment, and says what each was', () => {
+  it('changes only the fitted values (and the name, NAME-fitted), on their own lines, in the unit written, keeps every comment, and says what each was', () => {
     const out = fittedText(SOURCE, [
       { path: ['server', 'slots'], written: 7, note: 'fitted (95%: 6 to 8), was 10' },
       { path: ['clients', 'app', 'retry', 'timeout'], written: '2.5s', note: 'fitted (95%: 2.1s to 2.9s), was 1s' },
@@ -32,6 +32,7 @@ describe('fittedText', () => {
     const changed = after.filter((l) => !before.includes(l));
     expect(changed).toEqual([
       '# Fitted by retrystorm calibrate.',
+      'name: t-fitted',
       '    arrivals: { kind: constant, rate: 12.5/s } # rate: fitted (95%: 11/s to 14/s), was 10/s; the morning\'s traffic',
       "      timeout: 2.5s # fitted (95%: 2.1s to 2.9s), was 1s; the SDK's default",
       '  slots: 7 # fitted (95%: 6 to 8), was 10',
