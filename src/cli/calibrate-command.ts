@@ -13,6 +13,7 @@ import { checkSeedFlag, chooseWorkers, loadInput, type Io } from './scenario-inp
 import { EXIT, OutputError, UsageError } from './errors.js';
 import { OutputFolder } from './output-folder.js';
 import { CalibrationRunFailed, runCalibration } from '../experiment/calibrate/run-calibrate.js';
+import { StoppedBeforeFirstTrial } from '../experiment/calibrate/least-squares.js';
 import { calibrationResults, type CalibrationResults } from '../results/calibration.js';
 import { calibrationMarkdown, calibrationTerminal } from '../report/calibration-text.js';
 import { fittedText } from '../scenario/fitted-text.js';
@@ -64,7 +65,8 @@ export async function calibrateCommand(args: CalibrateArgs, io: Io): Promise<num
       signal: stop.signal,
       onTrial: (n, budget, best) => {
         const now = performance.now();
-        if (args.quiet || now - lastLine < 5000) return;
+        // The first trial is said at once (a trial has run), then a line every 5 s.
+        if (args.quiet || (n > 1 && now - lastLine < 5000)) return;
         lastLine = now;
         const eta = ((now - started) / n) * (budget - n) / 1000;
         io.err(`  trial ${n}/${budget}, best loss ${best.toPrecision(3)}, at most ${Math.ceil(eta)}s left for the search`);
@@ -87,6 +89,10 @@ export async function calibrateCommand(args: CalibrateArgs, io: Io): Promise<num
     if (!args.quiet && !args.json) io.out(`wrote ${fitted} and ${join(args.out, 'calibration.md')} in ${((performance.now() - started) / 1000).toFixed(1)}s`);
     return results.partial && stop.signal.aborted ? stop.exitCode() : EXIT.ok;
   } catch (e) {
+    if (e instanceof StoppedBeforeFirstTrial) {
+      io.err('stopped before the first trial finished: nothing was written');
+      return stop.exitCode();
+    }
     if (e instanceof CalibrationRunFailed) {
       io.err(`FAILED RUN: ${e.message}; the calibration stopped there`);
       return EXIT.internal;

@@ -2,11 +2,12 @@
 // came from a known world, fitted from another start; it writes calibration.json and .md into
 // --out and the fitted scenario beside the original, the same bytes for any number of workers,
 // and says what is wrong, with exit 2, when there is nothing to calibrate.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, runCliProcess } from '../helpers/cli.js';
+import { ensureBuilt, ROOT, runCliProcess } from '../helpers/cli.js';
 import { loadScenario, loadScenarioFile } from '../../src/scenario/load.js';
 import { runOne } from '../../src/experiment/run-one.js';
 
@@ -80,6 +81,22 @@ describe('retrystorm calibrate', () => {
     expect(sameButFitted(join(dir, 'fit-2', 'calibration.json'))).toBe(sameButFitted(join(dir, 'fit-1', 'calibration.json')));
     expect(readFileSync(join(dir, 'team.fitted-2.yaml'), 'utf8')).toBe(readFileSync(join(dir, 'team.fitted.yaml'), 'utf8'));
   }, 300_000);
+
+  it('stopped by Ctrl-C after its first trial, writes the best values so far, marked partial, without intervals, and exits 130', async () => {
+    const child = spawn(process.execPath, [join(ROOT, 'bin/retrystorm.js'), 'calibrate', 'team.yaml', '--out', 'fit-stopped', '--budget', '500', '--fitted', 'team.stopped.yaml', '--workers', '1'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    const done = new Promise<number | null>((r) => child.on('close', r));
+    await new Promise<void>((ready) => child.stderr.on('data', (d) => { stderr += d; if (/trial 1\/500/.test(stderr)) ready(); }));
+    child.kill('SIGINT');
+    expect(await done).toBe(130);
+    expect(stderr).toMatch(/stopping \(SIGINT\): the best values so far are written, marked partial/);
+    const result = JSON.parse(readFileSync(join(dir, 'fit-stopped', 'calibration.json'), 'utf8'));
+    expect(result.partial).toBe(true);
+    expect(result.trials).toBeGreaterThanOrEqual(1);
+    expect(result.trials).toBeLessThan(500);
+    for (const p of result.parameters) expect(p.interval).toBeNull();
+    expect(readFileSync(join(dir, 'team.stopped.yaml'), 'utf8')).toMatch(/^# Fitted by retrystorm calibrate: .*\(PARTIAL: stopped early\)/);
+  }, 120_000);
 
   it('says what is missing, with exit 2 and nothing written, when the scenario has no calibrate block', async () => {
     const r = await runCliProcess(dir, ['calibrate', 'plain.yaml', '--out', 'fit-plain']);

@@ -48,6 +48,14 @@ export interface LeastSquaresResult {
   ended: 'iterations' | 'budget' | 'interrupted';
 }
 
+/** Stopped before any trial finished: there is no best value to answer. */
+export class StoppedBeforeFirstTrial extends Error {
+  constructor() {
+    super('stopped before the first trial finished');
+    this.name = 'StoppedBeforeFirstTrial';
+  }
+}
+
 /** The package asked for a trial not yet run. */
 class NeedTrial {
   constructor(readonly u: number[]) {}
@@ -121,7 +129,7 @@ export async function leastSquares(problem: LeastSquaresProblem): Promise<LeastS
 }
 
 function answer(trials: Trial[], ended: LeastSquaresResult['ended']): LeastSquaresResult {
-  if (trials.length === 0) throw new Error('the search was stopped before its first trial');
+  if (trials.length === 0) throw new StoppedBeforeFirstTrial();
   const best = trials.reduce((a, b) => (b.loss < a.loss ? b : a));
   return { best, trials, ended };
 }
