@@ -9,6 +9,8 @@ import { loadScenario, loadScenarioFile, type LoadedScenario } from '../scenario
 import { scenarioSchema } from '../scenario/schema.js';
 import { STDIN, STDIN_NAME, readScenarioStdin } from '../scenario/read-source.js';
 import { UsageError } from './errors.js';
+import { measureReferencesCheck } from '../experiment/expectations.js';
+import { MEASURES } from '../measures/registry.js';
 
 export interface Io {
   out: (s: string) => void;
@@ -20,12 +22,15 @@ export interface Io {
 }
 
 /**
- * A scenario file, or standard input for "-". The files it names are read only inside its
+ * A scenario file, or standard input for "-", with the measures it names checked. The files it names are read only inside its
  * folder unless `allowOutside` (--allow-outside): its results folder carries a copy of each.
  */
 export async function loadInput(file: string, opts: { allowOutside?: boolean } = {}): Promise<LoadedScenario> {
   const inputs = { allowOutside: opts.allowOutside ?? false };
-  return file === STDIN ? loadScenario(await readScenarioStdin(), STDIN_NAME, inputs) : loadScenarioFile(file, inputs);
+  // The measures the expectations and objectives name are checked with the rest of the file:
+  // every problem in one pass.
+  const options = { checks: [measureReferencesCheck(MEASURES)] };
+  return file === STDIN ? loadScenario(await readScenarioStdin(), STDIN_NAME, inputs, options) : loadScenarioFile(file, inputs, options);
 }
 
 /** --seed follows the rule of the file's `seed` (a whole number from 0 to 2^31), said in the flag's terms. */

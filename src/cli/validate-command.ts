@@ -6,8 +6,6 @@
  */
 import { ScenarioError } from '../scenario/problems.js';
 import { STDIN, STDIN_NAME } from '../scenario/read-source.js';
-import { resolveMeasureReferences } from '../experiment/expectations.js';
-import { MEASURES } from '../measures/registry.js';
 import { editorSchema } from './docs.js';
 import { EXIT, UsageError } from './errors.js';
 import { loadInput, type Io } from './scenario-input.js';
@@ -18,8 +16,7 @@ export async function validateCommand(files: string[], io: Io, opts: { allowOuts
   let bad = 0;
   for (const f of files) {
     try {
-      const loaded = await loadInput(f, opts);
-      resolveMeasureReferences(loaded, MEASURES); // what its expectations and objectives name
+      const loaded = await loadInput(f, opts); // what its expectations and objectives name too
       const points = loaded.points.length > 1 ? `, ${loaded.points.length} sweep points` : '';
       io.out(`${f === STDIN ? STDIN_NAME : f}: ok (${loaded.variants.length} variant(s): ${loaded.variants.map((v) => v.name).join(', ')}${points})`);
     } catch (e) {
