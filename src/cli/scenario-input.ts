@@ -9,12 +9,15 @@ import { loadScenario, loadScenarioFile, type LoadedScenario } from '../scenario
 import { scenarioSchema } from '../scenario/schema.js';
 import { STDIN, STDIN_NAME, readScenarioStdin } from '../scenario/read-source.js';
 import { UsageError } from './errors.js';
+import { plainText, type StyledLine } from './colour.js';
 import { measureReferencesCheck } from '../experiment/expectations.js';
 import { MEASURES } from '../measures/registry.js';
 
 export interface Io {
   out: (s: string) => void;
   err: (s: string) => void;
+  /** A line of stdout in parts, coloured where the stream takes colour (colour.ts); without it, `out` prints the plain text. */
+  outStyled?: (line: StyledLine) => void;
   /** Where progress is drawn (a terminal gets a redrawn bar). */
   progressStream: NodeJS.WriteStream;
   /** The terminal's width in columns, when known: the tables fit in it. */
@@ -49,4 +52,10 @@ export function chooseWorkers(asked: number | undefined, force: boolean, io: Io,
   if (asked <= cores || force) return asked;
   if (!quiet) io.err(`note: --workers ${asked} is more than the ${cores} core(s) here: using ${cores} (--force-workers to use ${asked} anyway)`);
   return cores;
+}
+
+/** Prints a styled line to stdout: in colour where the Io can, as plain text otherwise. */
+export function printStyled(io: Io, line: StyledLine): void {
+  if (io.outStyled) io.outStyled(line);
+  else io.out(plainText(line));
 }
