@@ -218,7 +218,7 @@ interface Refused {
  * Every problem of a file the schema refused, in one pass: the schema's, and those the checks
  * that need a whole scenario find in the parts it accepted. The file is checked again twice,
  * each refused value given one of its two stand-ins (stand-ins.ts), and a problem both checks
- * find away from the stood-in paths is the file's own. When some refusal has no stand-in, or
+ * find away from the stood-in paths, naming nothing the refused parts held, is the file's own. When some refusal has no stand-in, or
  * the stand-ins do not make every world whole, the first check's problems are all there is.
  */
 function problemsInOnePass(raw: unknown, first: Checked, ctx: FileContext): Problem[] {
@@ -239,9 +239,35 @@ function problemsInOnePass(raw: unknown, first: Checked, ctx: FileContext): Prob
   const inOther = new Set(sides[1].problems.map(id));
   const stood = standIns.map((s) => formatPath(s.path));
   const under = (path: string, at: string) => path === at || path.startsWith(`${at}.`) || path.startsWith(`${at}[`);
+  // The names the refused parts held or were written under (a server's dependencies, a
+  // misspelt `variants:` block's variants, a population's route): both stand-ins lack them
+  // alike, so a problem naming one ("no dependency \"auth\"") follows from the refusal, and
+  // fixing it would most likely make it go. Left out, as a check whose input is broken.
+  const lost = new Set<string>();
+  for (const s of standIns) {
+    for (const seg of s.path) if (typeof seg === 'string') lost.add(JSON.stringify(seg));
+    namesIn(valueAt(raw, s.path), lost);
+  }
+  const namesLost = (p: Problem) => [...lost].some((quoted) => p.message.includes(quoted));
   // A problem the first check said already (maybe of fewer variants) is said as it said it.
-  const more = sides[0].problems.filter((p) => inOther.has(id(p)) && !said.has(place(p)) && !stood.some((at) => under(p.path, at)));
+  const more = sides[0].problems.filter((p) => inOther.has(id(p)) && !said.has(place(p)) && !stood.some((at) => under(p.path, at)) && !namesLost(p));
   return [...first.problems, ...more];
+}
+
+/** The keys and texts in a raw value, each as it is quoted in a message ("auth"); at most a few thousand. */
+function namesIn(value: unknown, into: Set<string>): void {
+  const stack = [value];
+  while (stack.length > 0 && into.size < 5000) {
+    const v = stack.pop();
+    if (typeof v === 'string') into.add(JSON.stringify(v));
+    else if (Array.isArray(v)) stack.push(...v);
+    else if (v !== null && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        into.add(JSON.stringify(k));
+        stack.push(x);
+      }
+    }
+  }
 }
 
 /**

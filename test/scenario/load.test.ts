@@ -250,6 +250,10 @@ describe('loadScenario: several problems', () => {
     expectProblems(scenario({ 11: '  slots: -4', 16: '  - kind: capacity-cut', 18: '    duration: 30s\n    slots: 8' }), [
       { line: 11, col: 10, path: 'server.slots', message: /at least 1/ },
     ]);
+    // A misspelt variants block: the expectation naming one of its variants is not told it names nothing.
+    expectProblems(scenario({}, ['varients:', '  strict: { overlay: { horizon: 5m } }', 'expectations:', '  - { variant: strict, successRatio: { atLeast: 0.9 } }']), [
+      { line: 19, col: 1, path: 'varients', message: /^unknown key "varients" \(did you mean "variants"\?\)$/ },
+    ]);
     // A missing population rate: "sends nothing" would be said of a stand-in, not of the file.
     expectProblems(scenario({ 6: '    arrivals: { kind: constant }' }), [
       { line: 6, col: 5, path: 'clients.app.arrivals.rate', message: /^missing required key "rate"$/ },
