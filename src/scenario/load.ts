@@ -224,6 +224,9 @@ interface Refused {
 function problemsInOnePass(raw: unknown, first: Checked, ctx: FileContext): Problem[] {
   if (!first.refused.any || !first.refused.complete) return first.problems;
   const standIns = [...first.refused.standIns.values()];
+  // A file refused in hundreds of places has more to fix first than what the second look adds,
+  // and each stand-in copies the path to it: the second look is for files a person wrote.
+  if (standIns.length > MOST_STAND_INS) return first.problems;
   let sides: Checked[];
   try {
     sides = ([0, 1] as const).map((side) => checkFile(withStandIns(raw, standIns, side), ctx));
@@ -269,6 +272,9 @@ function namesIn(value: unknown, into: Set<string>): void {
     }
   }
 }
+
+/** The most refused values a file may have for the checks to look again with stand-ins (problemsInOnePass). */
+const MOST_STAND_INS = 200;
 
 /**
  * A check made above the loader (which measures an expectation names: src/experiment/

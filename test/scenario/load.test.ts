@@ -241,6 +241,14 @@ describe('loadScenario: several problems', () => {
     ]);
   });
 
+  it('looks again only for a file refused in at most 200 places (each stand-in copies its path: 20,000 unknown keys took minutes)', () => {
+    const keys = (n: number) => Array.from({ length: n }, (_, i) => `      x${i}: 1`).join('\n');
+    const past = { 17: '    at: 20m' };
+    const at = (n: number) => problemsOf(scenario({ ...past, 9: `      timeout: 1s\n${keys(n)}` })).filter((p) => p.path === 'faults[0].at');
+    expect(at(200)).toHaveLength(1);
+    expect(at(201)).toHaveLength(0);
+  });
+
   it('leaves out a semantic check whose input the schema refused', () => {
     // The horizon cannot be read, so whether the fault is past it cannot be told: only the horizon is said.
     expectProblems(scenario({ 2: 'horizon: 10 minutes', 17: '    at: 20m' }), [
