@@ -15,7 +15,8 @@
 // is a small ES module (`cli/main.js`, `experiment/worker.js`: what bin/retrystorm.js imports
 // and what piscina starts) that loads its bundled `.cjs` through the cache.
 import { build } from 'esbuild';
-import { rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
@@ -77,3 +78,19 @@ export default function runTask(task) {
   return result;
 }
 `);
+
+// The commit this build was made from, for `retrystorm --version` (src/cli/version.ts): recorded
+// when the package is built in a git checkout (a clone, an install from a git URL); left out,
+// without a word, where there is no git or no checkout (a tarball unpacked elsewhere).
+const git = (...args) => execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 }).trim();
+let buildInfo = {};
+try {
+  // The package's own checkout only: a package built inside another repository (its
+  // node_modules) would otherwise record that repository's commit.
+  const own = realpathSync(git('rev-parse', '--show-toplevel')) === realpathSync(root);
+  const commit = own ? git('rev-parse', 'HEAD') : '';
+  if (/^[0-9a-f]{40,64}$/.test(commit)) buildInfo = { commit, dirty: git('status', '--porcelain', '--untracked-files=no') !== '' };
+} catch {
+  // No git, or not a checkout: the version says no commit.
+}
+writeFileSync(join(outdir, 'build-info.json'), JSON.stringify(buildInfo) + '\n');

@@ -37,7 +37,9 @@ import { parseByteSize } from './byte-size.js';
 import { runSearch, SearchInterrupted, SearchRunFailed } from '../experiment/search/run-search.js';
 import { withSearch } from '../experiment/search/with-search.js';
 import { searchText } from '../report/search-view.js';
-import { checkSeedFlag, chooseWorkers, loadInput, type Io } from './scenario-input.js';
+import { checkSeedFlag, chooseWorkers, loadInput, printStyled, type Io } from './scenario-input.js';
+import { styled } from './colour.js';
+import { runJson } from './run-json.js';
 import { STDIN } from '../scenario/read-source.js';
 
 /** The least --max-run-memory takes: a calm run's start fits in it (a storm needs far more as it goes). */
@@ -67,6 +69,8 @@ export interface RunArgs {
   reuse?: string;
   /** Read files the scenario names outside its folder too (a results folder still carries copies of them). */
   allowOutside?: boolean;
+  /** Print the outcome as one JSON document (run-json.ts) instead of the table and the lines for people. */
+  json?: boolean;
 }
 
 /**
@@ -239,11 +243,29 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
   }
   const { files, bundle } = commitOutputs(x, folder, args.report);
   const wall = (performance.now() - started) / 1000;
-  const code = report(x, bundle.results, files, io, args.quiet ?? false, `${formatDuration(loaded.base.horizon)} simulated each, ${workers} worker(s), ${wall.toFixed(1)}s`);
-  const guarded = guardsCode(loaded, baseResults, bundle.results, io);
-  if (searchFailed && code === EXIT.ok) return EXIT.internal;
-  if (code === EXIT.ok && guarded !== EXIT.ok) return guarded;
-  return code === EXIT.interrupted ? stop.exitCode() : code;
+  // With --json, the lines for people stay off stdout: the one document below says the outcome.
+  const people = args.json ? { ...io, out: () => {}, outStyled: () => {} } : io;
+  const code = report(x, bundle.results, files, people, args.quiet ?? false, `${formatDuration(loaded.base.horizon)} simulated each, ${workers} worker(s), ${wall.toFixed(1)}s`);
+  const guards: GuardResult[] = [];
+  const guarded = guardsCode(loaded, baseResults, bundle.results, people, guards);
+  const exit = searchFailed && code === EXIT.ok ? EXIT.internal : code === EXIT.ok && guarded !== EXIT.ok ? guarded : code === EXIT.interrupted ? stop.exitCode() : code;
+  if (args.json) {
+    const r = bundle.results;
+    io.out(JSON.stringify(runJson({
+      exitCode: exit,
+      scenario: r.scenario,
+      partial: r.partial,
+      runsPlanned: r.runsPlanned,
+      runsFinished: r.runsFinished,
+      verdict: verdictText(r),
+      expectations: r.expectations,
+      guards: guards.map(({ name, variant, at, measure, passed, compared, actual }) => ({ name, variant, at, measure, passed, compared, actual })),
+      failedRuns: r.failedRuns.map(({ variant, point, seed, message }) => ({ variant, point, seed, message })),
+      out: relativeToCwd(folder.dir),
+      files: files.map(relativeToCwd),
+    }), null, 2));
+  }
+  return exit;
 }
 
 /** What a later look of `seeds: auto` runs, and why: "seeds: auto, look at 4 seeds: 12 more run(s) for 3 variant(s) ...". */
@@ -258,7 +280,7 @@ function report(x: ExperimentResult, results: Results, files: string[], io: Io, 
   const base = x.loaded.base;
   const seeds = x.seeding ? seedRange(x.seeding.cells) : `${new Set(x.runs.map((r) => r.seed)).size}`;
   const points = x.loaded.points.length;
-  io.out(`${base.name}: ${x.loaded.variants.length} variant(s)${points > 1 ? ` x ${points} sweep points` : ''} x ${seeds} seed(s)${x.seeding ? ' (seeds: auto)' : ''}${x.shard ? `, shard ${x.shard.index}/${x.shard.count}` : ''}${quiet ? '' : `; ${detail}`}`);
+  printStyled(io, [styled('heading', base.name), `: ${x.loaded.variants.length} variant(s)${points > 1 ? ` x ${points} sweep points` : ''} x ${seeds} seed(s)${x.seeding ? ' (seeds: auto)' : ''}${x.shard ? `, shard ${x.shard.index}/${x.shard.count}` : ''}${quiet ? '' : `; ${detail}`}`]);
   const width = io.columns ?? Infinity;
   const finished = x.results.filter(Boolean).length;
   const planned = x.runs.filter((r) => inShard(r, x.shard)).length;
@@ -283,7 +305,7 @@ function report(x: ExperimentResult, results: Results, files: string[], io: Io, 
     if (seeding) io.out(wrapWords(`seeds: ${seeding}; report.html and summary.md say why each variant got its seeds`, width, '  '));
     io.out('');
   }
-  for (const e of x.expectations) io.out(`${e.passed ? 'PASS' : 'FAIL'}  ${e.name} (${e.actual})`);
+  for (const e of x.expectations) printStyled(io, [e.passed ? styled('pass', 'PASS') : styled('fail', 'FAIL'), `  ${e.name} (${e.actual})`]);
   if (x.expectations.length) io.out('');
   io.out(`wrote ${files.map(relativeToCwd).join(', ')}`);
   for (const f of x.failures) {
@@ -304,7 +326,7 @@ function report(x: ExperimentResult, results: Results, files: string[], io: Io, 
  * The scenario's guards on change, checked against a base's results when `--base` gives
  * one; without it, a scenario that has guards is told they were not checked.
  */
-function guardsCode(loaded: LoadedScenario, base: Results | undefined, head: Results, io: Io): number {
+function guardsCode(loaded: LoadedScenario, base: Results | undefined, head: Results, io: Io, checked: GuardResult[] = []): number {
   const expectations = resolveMeasureReferences(loaded, MEASURES).expectations;
   const count = expectations.reduce((n, e) => n + e.guards.length, 0);
   if (count === 0) return EXIT.ok;
@@ -313,7 +335,11 @@ function guardsCode(loaded: LoadedScenario, base: Results | undefined, head: Res
     return EXIT.ok;
   }
   const results: GuardResult[] = checkGuards(expectations, base, head);
-  for (const g of results) io.out(`${guardStatus(g)}  guard: ${g.name} (${g.actual})`);
+  checked.push(...results);
+  for (const g of results) {
+    const status = guardStatus(g);
+    printStyled(io, [status === 'PASS' ? styled('pass', status) : status === 'FAIL' ? styled('fail', status) : status, `  guard: ${g.name} (${g.actual})`]);
+  }
   const failed = results.filter((g) => !g.passed);
   if (failed.length) io.err(`${failed.length} guard(s) on change failed against the base: ${failed.map((g) => g.name).join('; ')}`);
   return failed.length ? EXIT.expectationFailed : EXIT.ok;

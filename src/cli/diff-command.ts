@@ -27,7 +27,7 @@ import { diffResults } from '../results/diff/results-diff.js';
 import { diffScenarios } from '../results/diff/scenario-diff.js';
 import type { DiffReport } from '../results/diff/diff-report.js';
 import { checkGuards } from '../results/diff/guards.js';
-import { resolveMeasureReferences, type ResolvedExpectation } from '../experiment/expectations.js';
+import { measureReferencesCheck, resolveMeasureReferences, type ResolvedExpectation } from '../experiment/expectations.js';
 import { MEASURES } from '../measures/registry.js';
 import { OutputFolder, commitOutputs } from './output-folder.js';
 import { diffText } from '../report/diff/diff-text.js';
@@ -85,7 +85,7 @@ type Given = { path: string; which: 'base' | 'head'; loaded?: LoadedScenario; ex
 function given(path: string, which: 'base' | 'head', allowOutside: boolean): Given {
   if (!existsSync(path)) throw new UsageError(`${which} ${path}: no such file or folder (give a results folder or a scenario file)`);
   if (statSync(path).isDirectory()) return { path, which };
-  const loaded = loadScenarioFile(path, { allowOutside });
+  const loaded = loadScenarioFile(path, { allowOutside }, { checks: [measureReferencesCheck(MEASURES)] });
   return { path, which, loaded, expectations: resolveMeasureReferences(loaded, MEASURES).expectations };
 }
 

@@ -15,7 +15,7 @@ import { TIER_MEASURES } from '../measures/tiers.js';
 export function editorSchema(): object {
   // tippingPoint bounds a search's result (docs/search.md), not a measure, but is an expectation's
   // key too; so are the per-tier measures (under `tier:`).
-  return scenarioJsonSchema({ measureKeys: [...MEASURES.keys, ...TIER_MEASURES.map((m) => m.key), TIPPING_POINT] });
+  return scenarioJsonSchema({ measureKeys: [...MEASURES.keys, ...TIER_MEASURES.map((m) => m.key), TIPPING_POINT], compact: true });
 }
 
 export { scenarioFormatMarkdown };

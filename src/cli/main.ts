@@ -18,6 +18,8 @@ import type { ReportOptions } from '../report/write.js';
 import { isReportLink } from '../report/report-link.js';
 import { EXIT, OutputError, UsageError } from './errors.js';
 import { forTerminal } from './terminal-text.js';
+import { colourFor, plainText, renderLine } from './colour.js';
+import { versionText } from './version.js';
 
 // Each command's module is imported when that command runs, not at start-up: `--version`,
 // `--help`, a usage error or `validate` then load neither the simulation and its worker pool
@@ -49,10 +51,10 @@ function streamFailed(stream: NodeJS.WriteStream, e: NodeJS.ErrnoException): voi
 function quietOnEpipe(stream: NodeJS.WriteStream): void {
   stream.on('error', (e: NodeJS.ErrnoException) => streamFailed(stream, e));
 }
-function write(stream: NodeJS.WriteStream, s: string): void {
+function write(stream: NodeJS.WriteStream, s: string, shown = forTerminal(s)): void {
   if (closed.has(stream)) return;
   try {
-    stream.write(forTerminal(s) + '\n');
+    stream.write(shown + '\n');
   } catch (e) {
     // A file behind the stream is written synchronously: its error is thrown here, not emitted.
     streamFailed(stream, e as NodeJS.ErrnoException);
@@ -63,6 +65,8 @@ function write(stream: NodeJS.WriteStream, s: string): void {
 const processIo: Io = {
   out: (s) => write(process.stdout, s),
   err: (s) => write(process.stderr, s),
+  // Coloured only on a terminal, and as NO_COLOR and FORCE_COLOR say (colour.ts).
+  outStyled: (line) => write(process.stdout, plainText(line), renderLine(line, colourFor(process.stdout))),
   progressStream: process.stderr,
   // A terminal's own width; in a pipe or a log, $COLUMNS when set (else no limit).
   get columns() {
@@ -78,13 +82,13 @@ const processIo: Io = {
  * disagree; a test checks it against the options yargs declares.
  */
 export const OPTIONS: Record<string, { values: string[]; switches: string[] }> = {
-  run: { values: ['seed', 'seeds', 'out', 'workers', 'shard', 'report-url', 'base', 'reuse', 'progress-every', 'max-run-memory'], switches: ['force-workers', 'quiet', 'allow-outside'] },
+  run: { values: ['seed', 'seeds', 'out', 'workers', 'shard', 'report-url', 'base', 'reuse', 'progress-every', 'max-run-memory'], switches: ['force-workers', 'quiet', 'allow-outside', 'json'] },
   merge: { values: ['out', 'report-url'], switches: [] },
   report: { values: ['report-url'], switches: [] },
   diff: { values: ['out', 'seeds', 'workers'], switches: ['json', 'markdown', 'fail-on-worse', 'allow-outside'] },
   edge: { values: ['parameter', 'range', 'level', 'precision', 'budget', 'direction', 'seed', 'workers'], switches: ['force-workers', 'json', 'quiet', 'allow-outside'] },
   calibrate: { values: ['out', 'fitted', 'budget', 'seed', 'workers'], switches: ['force-workers', 'json', 'quiet', 'allow-outside'] },
-  validate: { values: [], switches: ['allow-outside'] },
+  validate: { values: [], switches: ['allow-outside', 'json'] },
   schema: { values: [], switches: [] },
 };
 /** Options yargs reads as numbers, of any command: an empty value becomes 0 there, so it is said here. */
@@ -199,11 +203,17 @@ async function main(rawArgv: string[], io: Io): Promise<number> {
           .option('max-run-memory', {
             type: 'string',
             describe: 'the most simulation state one run may hold (pending events, queues, records in flight), e.g. 512MiB; a run past it fails, the others go on (default 4GiB)',
-          }),
+          })
+          .option('json', { type: 'boolean', default: false, describe: 'print the outcome as one JSON document instead (the verdict, the expectations, the files written: README, "Output for scripts"); progress still goes to stderr' })
+          .example('$0 run scenarios/retry-storm.yaml', 'simulate the flagship; the results go to reports/retry-storm')
+          .example('$0 run mine.yaml --seeds 10', '10 seeds per variant, into reports/<its name>')
+          .example('$0 run mine.yaml --reuse reports/mine', 'after an edit: simulate only the runs it changed')
+          .example('$0 run big.yaml --shard 2/8', 'one shard of eight; merge the folders after')
+          .example('$0 run mine.yaml --json', 'the verdict, expectations and files, as JSON'),
       async (a) => {
         const { runCommand } = await import('./commands.js');
         code = await runCommand(
-          { scenario: undash(a.scenario as string), seed: a.seed, seeds: a.seeds, out: a.out === undefined ? undefined : undash(a.out), workers: a.workers, forceWorkers: a['force-workers'], shard: a.shard, quiet: a.quiet, progressEvery: a.progressEvery, report: reportOptions(a['report-url']), base: a.base === undefined ? undefined : undash(a.base), reuse: a.reuse === undefined ? undefined : undash(a.reuse), maxRunMemory: a.maxRunMemory, allowOutside: a['allow-outside'] },
+          { scenario: undash(a.scenario as string), seed: a.seed, seeds: a.seeds, out: a.out === undefined ? undefined : undash(a.out), workers: a.workers, forceWorkers: a['force-workers'], shard: a.shard, quiet: a.quiet, progressEvery: a.progressEvery, report: reportOptions(a['report-url']), base: a.base === undefined ? undefined : undash(a.base), reuse: a.reuse === undefined ? undefined : undash(a.reuse), maxRunMemory: a.maxRunMemory, allowOutside: a['allow-outside'], json: a.json },
           io,
         );
       },
@@ -215,7 +225,9 @@ async function main(rawArgv: string[], io: Io): Promise<number> {
         y
           .positional('dirs', { type: 'string', array: true, demandOption: true, default: undefined, describe: 'output folders of the shards (run --shard i/n --out), all of one scenario file' })
           .option('out', { type: 'string', describe: 'output folder (default: reports/<scenario name>)' })
-          .option('report-url', { type: 'string', describe: 'where summary.md links to report.html, e.g. a CI artifact URL (default: the relative path report.html, or $RETRYSTORM_REPORT_URL)' }),
+          .option('report-url', { type: 'string', describe: 'where summary.md links to report.html, e.g. a CI artifact URL (default: the relative path report.html, or $RETRYSTORM_REPORT_URL)' })
+          .example('$0 merge part-1 part-2 --out big', 'the shards of one run (run --shard i/2), as one run')
+          .example('$0 merge part-* --out big', 'every shard folder at once'),
       async (a) => {
         const { mergeCommand } = await import('./commands.js');
         code = await mergeCommand((a.dirs as string[]).map(undash), a.out === undefined ? undefined : undash(a.out), io, reportOptions(a['report-url']));
@@ -225,7 +237,9 @@ async function main(rawArgv: string[], io: Io): Promise<number> {
       'report <dir>',
       're-render report.html and summary.md from a results folder, without simulating',
       (y) => y.positional('dir', { type: 'string', demandOption: true, describe: 'results folder written by run --out or merge' })
-          .option('report-url', { type: 'string', describe: 'where summary.md links to report.html, e.g. a CI artifact URL (default: the relative path report.html, or $RETRYSTORM_REPORT_URL)' }),
+          .option('report-url', { type: 'string', describe: 'where summary.md links to report.html, e.g. a CI artifact URL (default: the relative path report.html, or $RETRYSTORM_REPORT_URL)' })
+          .example('$0 report reports/retry-storm', 're-render report.html and summary.md')
+          .example('$0 report reports/mine --report-url URL', 'summary.md links to the report at URL (a CI artifact)'),
       async (a) => {
         const { reportCommand } = await import('./report-command.js');
         code = await reportCommand(undash(a.dir as string), io, reportOptions(a['report-url']));
@@ -244,7 +258,11 @@ async function main(rawArgv: string[], io: Io): Promise<number> {
           .option('seeds', { type: 'number', describe: 'when running scenario files: seeds per variant for both (overrides the scenarios\')' })
           .option('workers', { type: 'number', describe: 'worker threads (default and most: the number of cores)' })
           .option('fail-on-worse', { type: 'boolean', default: false, describe: 'exit 1 when a verdict measure gets worse beyond seed noise' })
-          .option('allow-outside', { type: 'boolean', default: false, describe: 'read files the scenario names (from: configs, traces) outside its folder too' }),
+          .option('allow-outside', { type: 'boolean', default: false, describe: 'read files the scenario names (from: configs, traces) outside its folder too' })
+          .example('$0 diff reports/a reports/b', 'compare two results folders (run --out)')
+          .example('$0 diff base.yaml head.yaml --markdown', 'run both files: a pull-request comment')
+          .example('$0 diff a.yaml b.yaml --fail-on-worse', 'exit 1 when the head (b) is worse')
+          .example('$0 diff reports/a reports/b --json', 'the comparison, as JSON'),
       async (a) => {
         const { diffCommand } = await import('./diff-command.js');
         code = await diffCommand(
@@ -270,7 +288,10 @@ async function main(rawArgv: string[], io: Io): Promise<number> {
           .option('force-workers', { type: 'boolean', default: false, describe: 'allow more workers than cores' })
           .option('json', { type: 'boolean', default: false, describe: 'print the search\'s results as JSON (the `search` part of summary.json)' })
           .option('quiet', { type: 'boolean', default: false, describe: 'print only the tipping points' })
-          .option('allow-outside', { type: 'boolean', default: false, describe: 'read files the scenario names (from: configs, traces) outside its folder too' }),
+          .option('allow-outside', { type: 'boolean', default: false, describe: 'read files the scenario names (from: configs, traces) outside its folder too' })
+          .example('$0 edge cliffs.yaml', 'the search its search: block describes')
+          .example('$0 edge s.yaml --parameter load', 'the load at which each variant tips (with --range, or a search: block)')
+          .example('$0 edge mine.yaml --json', 'the tipping points, as JSON'),
       async (a) => {
         const { edgeCommand } = await import('./edge-command.js');
         code = await edgeCommand(
@@ -293,7 +314,10 @@ async function main(rawArgv: string[], io: Io): Promise<number> {
           .option('force-workers', { type: 'boolean', default: false, describe: 'allow more workers than cores' })
           .option('json', { type: 'boolean', default: false, describe: 'print calibration.json instead of the summary' })
           .option('quiet', { type: 'boolean', default: false, describe: 'print only the fitted values' })
-          .option('allow-outside', { type: 'boolean', default: false, describe: 'read files the scenario names (traces, observed series) outside its folder too' }),
+          .option('allow-outside', { type: 'boolean', default: false, describe: 'read files the scenario names (traces, observed series) outside its folder too' })
+          .example('$0 calibrate scenarios/recorded-day.yaml --out reports/recorded-day-fit', 'fit its calibrate: parameters; writes scenarios/recorded-day.fitted.yaml')
+          .example('$0 calibrate mine.yaml --out fit --budget 200', 'a longer search than the scenario asks for')
+          .example('$0 run mine.fitted.yaml', 'then compare the policies on the fitted world'),
       async (a) => {
         const { calibrateCommand } = await import('./calibrate-command.js');
         code = await calibrateCommand(
@@ -306,21 +330,31 @@ async function main(rawArgv: string[], io: Io): Promise<number> {
       'validate <files..>',
       'check scenario files and report every problem with its position (- reads standard input)',
       (y) => y.positional('files', { type: 'string', array: true, demandOption: true, default: undefined, describe: 'scenario files (YAML); - reads one from standard input' })
-          .option('allow-outside', { type: 'boolean', default: false, describe: 'read files the scenario names (from: configs, traces) outside its folder too' }),
+          .option('allow-outside', { type: 'boolean', default: false, describe: 'read files the scenario names (from: configs, traces) outside its folder too' })
+          .option('json', { type: 'boolean', default: false, describe: 'print one JSON document instead: {ok, files, problems} (README, "Output for scripts")' })
+          .example('$0 validate scenarios/*.yaml', 'every problem, as file:line:col  path: message')
+          .example('generate | $0 validate -', 'a scenario from standard input')
+          .example('$0 validate mine.yaml --json', 'the problems as JSON (for an editor, a CI step)'),
       async (a) => {
         const { validateCommand } = await import('./validate-command.js');
-        code = await validateCommand((a.files as string[]).map(undash), io, { allowOutside: a['allow-outside'] });
+        code = await validateCommand((a.files as string[]).map(undash), io, { allowOutside: a['allow-outside'], json: a.json });
       },
     )
-    .command('schema', 'print the JSON Schema of scenario files (for editor autocompletion)', (y) => y, async () => {
+    .command('schema', 'print the JSON Schema of scenario files (for editor autocompletion)', (y) => y.example('$0 schema > scenario.schema.json', 'for editors: see README, "Using it"'), async () => {
       const { schemaCommand } = await import('./validate-command.js');
       code = await schemaCommand(io);
     })
+    .example('$0 run scenarios/retry-storm.yaml', 'simulate a scenario, write its report')
+    .example('$0 validate scenarios/*.yaml', 'check scenario files')
+    .example('$0 diff base.yaml head.yaml --markdown', 'what a change does to the verdict')
+    .example('$0 calibrate scenarios/recorded-day.yaml --out reports/recorded-day-fit', 'fit a scenario to a past incident')
+    .example('$0 <command> --help', 'the options and examples of one command')
     .demandCommand(1, 'name a command: run, merge, report, diff, edge, calibrate, validate or schema')
     .strict()
     .recommendCommands()
     .help()
-    .version(TOOL_VERSION)
+    // The version's details (formats, Node.js, commit) are gathered only when asked for (version.ts).
+    .version(argv.includes('--version') ? await versionText() : TOOL_VERSION)
     .wrap(Math.min(100, process.stdout.columns || 100))
     .fail((msg, err) => {
       if (err) throw err;

@@ -9,10 +9,15 @@ import { loadScenario, loadScenarioFile, type LoadedScenario } from '../scenario
 import { scenarioSchema } from '../scenario/schema.js';
 import { STDIN, STDIN_NAME, readScenarioStdin } from '../scenario/read-source.js';
 import { UsageError } from './errors.js';
+import { plainText, type StyledLine } from './colour.js';
+import { measureReferencesCheck } from '../experiment/expectations.js';
+import { MEASURES } from '../measures/registry.js';
 
 export interface Io {
   out: (s: string) => void;
   err: (s: string) => void;
+  /** A line of stdout in parts, coloured where the stream takes colour (colour.ts); without it, `out` prints the plain text. */
+  outStyled?: (line: StyledLine) => void;
   /** Where progress is drawn (a terminal gets a redrawn bar). */
   progressStream: NodeJS.WriteStream;
   /** The terminal's width in columns, when known: the tables fit in it. */
@@ -20,12 +25,15 @@ export interface Io {
 }
 
 /**
- * A scenario file, or standard input for "-". The files it names are read only inside its
+ * A scenario file, or standard input for "-", with the measures it names checked. The files it names are read only inside its
  * folder unless `allowOutside` (--allow-outside): its results folder carries a copy of each.
  */
 export async function loadInput(file: string, opts: { allowOutside?: boolean } = {}): Promise<LoadedScenario> {
   const inputs = { allowOutside: opts.allowOutside ?? false };
-  return file === STDIN ? loadScenario(await readScenarioStdin(), STDIN_NAME, inputs) : loadScenarioFile(file, inputs);
+  // The measures the expectations and objectives name are checked with the rest of the file:
+  // every problem in one pass.
+  const options = { checks: [measureReferencesCheck(MEASURES)] };
+  return file === STDIN ? loadScenario(await readScenarioStdin(), STDIN_NAME, inputs, options) : loadScenarioFile(file, inputs, options);
 }
 
 /** --seed follows the rule of the file's `seed` (a whole number from 0 to 2^31), said in the flag's terms. */
@@ -44,4 +52,10 @@ export function chooseWorkers(asked: number | undefined, force: boolean, io: Io,
   if (asked <= cores || force) return asked;
   if (!quiet) io.err(`note: --workers ${asked} is more than the ${cores} core(s) here: using ${cores} (--force-workers to use ${asked} anyway)`);
   return cores;
+}
+
+/** Prints a styled line to stdout: in colour where the Io can, as plain text otherwise. */
+export function printStyled(io: Io, line: StyledLine): void {
+  if (io.outStyled) io.outStyled(line);
+  else io.out(plainText(line));
 }

@@ -9,7 +9,7 @@
  * unit or a measure that is not kept per population is a positioned scenario problem, found
  * by `validate` and before any run.
  */
-import type { LoadedScenario } from '../scenario/load.js';
+import type { CheckedScenario, LoadCheck } from '../scenario/load.js';
 import { ScenarioError, closest, formatPath, type Problem } from '../scenario/problems.js';
 import { parseDuration, secondsWithUnit } from '../scenario/units.js';
 import { sameValue } from '../scenario/sweep.js';
@@ -136,7 +136,7 @@ export interface ResolvedFloor {
   bounds: ResolvedBound[];
 }
 
-export function resolveMeasureReferences(loaded: LoadedScenario, registry: MeasureRegistry): { expectations: ResolvedExpectation[]; floors: ResolvedFloor[] } {
+export function resolveMeasureReferences(loaded: CheckedScenario, registry: MeasureRegistry): { expectations: ResolvedExpectation[]; floors: ResolvedFloor[] } {
   const problems: Problem[] = [];
   const report = (path: PropertyKey[], message: string, key?: string) => {
     const { line, col } = loaded.locate(path, key);
@@ -257,6 +257,22 @@ export function resolveMeasureReferences(loaded: LoadedScenario, registry: Measu
   });
   if (problems.length > 0) throw new ScenarioError(problems);
   return { expectations: out, floors };
+}
+
+/**
+ * resolveMeasureReferences as a check the loader makes (LoadCheck): a misnamed measure is
+ * said with the file's other problems, in the same pass, not once they are fixed.
+ */
+export function measureReferencesCheck(registry: MeasureRegistry): LoadCheck {
+  return (loaded) => {
+    try {
+      resolveMeasureReferences(loaded, registry);
+      return [];
+    } catch (e) {
+      if (e instanceof ScenarioError) return e.problems;
+      throw e;
+    }
+  };
 }
 
 /**

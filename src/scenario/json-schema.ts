@@ -18,6 +18,7 @@
  */
 import { z } from 'zod';
 import { scenarioSchema, EXPERIMENT_KEYS } from './schema.js';
+import { compactSchema } from './json-schema-compact.js';
 
 type JS = Record<string, unknown> & {
   properties?: Record<string, JS>;
@@ -39,14 +40,16 @@ const RATE_MESSAGE = 'A rate is a count per unit of time, in lowercase: "800/s",
  * layer's); given their keys, the schema lists them, so editors complete them and flag a
  * misspelt one.
  */
-export function scenarioJsonSchema(opts: { measureKeys?: readonly string[]; docMarkers?: boolean } = {}): object {
+export function scenarioJsonSchema(opts: { measureKeys?: readonly string[]; docMarkers?: boolean; compact?: boolean } = {}): object {
   const root = z.toJSONSchema(scenarioSchema, { io: 'input', unrepresentable: 'any' }) as JS;
   // `x-see` ("written as server.stages[]") is for the format reference only: the reference
   // asks to keep it; validators in strict mode refuse keywords they do not know.
+  // The published schema says a choice of types in strict validators' terms (the format
+  // reference reads the plain `type` list).
   const strict = walk(root, (n) => {
     const out = strictNode(n);
     if (!opts.docMarkers) delete out['x-see'];
-    return out;
+    return opts.compact ? splitTypeUnions(out) : out;
   });
   const expectation = strict.properties?.expectations?.items;
   if (opts.measureKeys && expectation?.properties && expectation.additionalProperties && typeof expectation.additionalProperties === 'object') {
@@ -56,7 +59,36 @@ export function scenarioJsonSchema(opts: { measureKeys?: readonly string[]; docM
   const overlay = overlaySchema(strict);
   refServices(strict, overlay);
   // The overlay is one definition, referred to by every variant.
-  return { ...withOverlayRef(strict), $defs: { overlay } };
+  const whole = { ...withOverlayRef(strict), $defs: { overlay } };
+  // The published schema (not the tree the format reference is written from) writes each part once (json-schema-compact.ts).
+  return opts.compact ? compactSchema(whole) : whole;
+}
+
+/** The keywords that apply to one JSON type only: where a node allows two types, each goes with its own. */
+const TYPE_KEYWORDS: Record<string, string[]> = {
+  string: ['pattern', 'minLength', 'maxLength', 'format', 'patternErrorMessage'],
+  number: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
+  integer: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
+};
+
+/**
+ * `type: [number, string]` as `anyOf` of one type each, with the keywords that apply to it: a
+ * validator in strict mode (ajv's strictTypes) refuses a union of types, and a pattern beside
+ * a number. What the node accepts is unchanged.
+ */
+function splitTypeUnions(n: JS): JS {
+  if (!Array.isArray(n.type)) return n;
+  const types = n.type as string[];
+  const specific = new Set(types.flatMap((t) => TYPE_KEYWORDS[t] ?? []));
+  const common: JS = {};
+  for (const [k, v] of Object.entries(n)) if (k !== 'type' && !specific.has(k)) common[k] = v;
+  const branches = types.map((t) => {
+    const b: JS = { type: t };
+    for (const k of TYPE_KEYWORDS[t] ?? []) if (n[k] !== undefined) b[k] = n[k];
+    return b;
+  });
+  // Beside an anyOf of its own, the choice of type is one more rule that must hold too.
+  return n.anyOf ? { ...common, allOf: [...(n.allOf ?? []), { anyOf: branches }] } : { ...common, anyOf: branches };
 }
 
 /** A copy of the tree with `f` applied to every schema node, children first. */
@@ -89,12 +121,12 @@ function strictNode(n: JS): JS {
   if (exactly) {
     delete out['x-exactly-one-of'];
     const names = exactly.map((keys) => keys.join(' and ')).join(' or ');
-    out.allOf = [...(out.allOf ?? []), { oneOf: exactly.map((keys) => ({ required: keys })), errorMessage: `Give ${names}, not both.` }];
+    out.allOf = [...(out.allOf ?? []), { oneOf: exactly.map((keys) => presence(keys)), errorMessage: `Give ${names}, not both.` }];
   }
   const atMost = out['x-at-most-one-of'] as string[] | undefined;
   if (atMost) {
     delete out['x-at-most-one-of'];
-    out.allOf = [...(out.allOf ?? []), { not: { required: atMost }, errorMessage: `Give ${atMost.join(' or ')}, not both.` }];
+    out.allOf = [...(out.allOf ?? []), { not: presence(atMost), errorMessage: `Give ${atMost.join(' or ')}, not both.` }];
   }
   if (out['x-overlay']) delete out['x-overlay'];
   // What the loader fills in (a trace's parsed data) is not written: not in the file's schema.
@@ -104,6 +136,15 @@ function strictNode(n: JS): JS {
     if (out.required) out.required = out.required.filter((k) => !loaded.includes(k));
   }
   return out;
+}
+
+/**
+ * "These keys are present", as a rule of its own: the keys are named under `properties` too
+ * (any value, {}: the enclosing mapping says what each holds), because a validator in strict mode
+ * (ajv's strictRequired) refuses a `required` that names keys its own schema does not declare.
+ */
+function presence(keys: string[]): JS {
+  return { properties: Object.fromEntries(keys.map((k) => [k, {}])), required: keys };
 }
 
 /**
@@ -179,7 +220,8 @@ function partial(n: JS): JS {
 }
 
 function isPresenceRule(x: JS): boolean {
-  return (x.oneOf?.every((o) => Object.keys(o).join() === 'required') ?? false) || (x.not !== undefined && Object.keys(x.not as object).join() === 'required');
+  const only = (o: object) => Object.keys(o).sort().join() === 'properties,required';
+  return (x.oneOf?.every(only) ?? false) || (x.not !== undefined && only(x.not as object));
 }
 
 function nullable(s: JS): JS {

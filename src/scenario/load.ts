@@ -36,6 +36,7 @@ import { readObserved } from './observed-read.js';
 import { resolveSearch, writeValue, type ResolvedSearch, type ValueKind } from './search-apply.js';
 import { resolveCalibrate, type ResolvedCalibrate } from './calibrate-apply.js';
 import type { PathSegment } from './raw-path.js';
+import { standInsFor, withStandIns, type StandIn } from './stand-ins.js';
 
 /**
  * The most values the file's aliases may resolve to, nested ones counted (the yaml library's
@@ -107,11 +108,16 @@ type Path = ReadonlyArray<PropertyKey>;
  * `inputs`: how the files it names are read (input-files.ts); a library caller reads them
  * wherever they are unless it says otherwise, the command line only inside the scenario's folder.
  */
-export function loadScenarioFile(file: string, inputs: InputOptions = { allowOutside: true }): LoadedScenario {
-  return loadScenario(readScenarioText(file), file, inputs);
+export function loadScenarioFile(file: string, inputs: InputOptions = { allowOutside: true }, options: LoadOptions = {}): LoadedScenario {
+  return loadScenario(readScenarioText(file), file, inputs, options);
 }
 
-export function loadScenario(source: string, file = '<scenario>', inputOptions: InputOptions = { allowOutside: true }): LoadedScenario {
+export interface LoadOptions {
+  /** Checks made above the loader, whose problems are said with the loader's (see LoadCheck). */
+  checks?: readonly LoadCheck[];
+}
+
+export function loadScenario(source: string, file = '<scenario>', inputOptions: InputOptions = { allowOutside: true }, options: LoadOptions = {}): LoadedScenario {
   // Guards before any parsing: what is too large or too deep is refused in milliseconds.
   if (source.length > LIMITS.fileBytes || Buffer.byteLength(source) > LIMITS.fileBytes) throw tooLargeText(file, Buffer.byteLength(source));
   const deep = tooDeep(source);
@@ -194,6 +200,130 @@ export function loadScenario(source: string, file = '<scenario>', inputOptions: 
   const observed = readObserved(raw as Record<string, unknown>, file, locate, inputs);
   if (observed.problems.length > 0) throw new ScenarioError(observed.problems);
   raw = observed.raw;
+  const ctx: FileContext = { file, source, locate, traces, inputs, checks: options.checks ?? [], warnings: configs.warnings };
+  const first = checkFile(raw, ctx);
+  if (first.loaded) return first.loaded;
+  throw new ScenarioError(sortProblems(problemsInOnePass(raw, first, ctx)));
+}
+
+/** What checking a file needs besides its raw object: read once, before the first check. */
+interface FileContext {
+  file: string;
+  source: string;
+  locate: LoadedScenario['locate'];
+  traces: ReturnType<typeof readTraces>;
+  inputs: ScenarioInputs;
+  checks: readonly LoadCheck[];
+  /** What the deployed configs hold that does not change the load (expand.ts). */
+  warnings: LoadedScenario['warnings'];
+}
+
+/** One check of a raw file: what is wrong with it, what the schema refused in it, or the scenarios it holds. */
+interface Checked {
+  problems: Problem[];
+  refused: Refused;
+  loaded?: LoadedScenario;
+}
+
+/**
+ * What the schema refused, in any world of the file (the base, a variant, a sweep point), as
+ * stand-ins at the file's own paths; `complete` is false when some refusal has none (then
+ * only the problems found so far can be said).
+ */
+interface Refused {
+  any: boolean;
+  complete: boolean;
+  standIns: Map<string, StandIn>;
+}
+
+/**
+ * Every problem of a file the schema refused, in one pass: the schema's, and those the checks
+ * that need a whole scenario find in the parts it accepted. The file is checked again twice,
+ * each refused value given one of its two stand-ins (stand-ins.ts), and a problem both checks
+ * find away from the stood-in paths, naming nothing the refused parts held, is the file's own. When some refusal has no stand-in, or
+ * the stand-ins do not make every world whole, the first check's problems are all there is.
+ */
+function problemsInOnePass(raw: unknown, first: Checked, ctx: FileContext): Problem[] {
+  if (!first.refused.any || !first.refused.complete) return first.problems;
+  const standIns = [...first.refused.standIns.values()];
+  // A file refused in hundreds of places has more to fix first than what the second look adds,
+  // and each stand-in copies the path to it: the second look is for files a person wrote.
+  if (standIns.length > MOST_STAND_INS) return first.problems;
+  let sides: Checked[];
+  try {
+    sides = ([0, 1] as const).map((side) => checkFile(withStandIns(raw, standIns, side), ctx));
+  } catch {
+    // A stand-in some check could not take is a limit of the stand-ins, never the file's
+    // problem: what the first check found stands.
+    return first.problems;
+  }
+  if (sides.some((c) => c.refused.any)) return first.problems;
+  const id = (p: Problem) => `${p.line}:${p.col}:${p.path}:${p.message}`;
+  const place = (p: Problem) => `${p.line}:${p.col}:${p.path}`;
+  const said = new Set(first.problems.map(place));
+  const inOther = new Set(sides[1].problems.map(id));
+  const stood = standIns.map((s) => formatPath(s.path));
+  const under = (path: string, at: string) => path === at || path.startsWith(`${at}.`) || path.startsWith(`${at}[`);
+  // The names the refused parts held or were written under (a server's dependencies, a
+  // misspelt `variants:` block's variants, a population's route): both stand-ins lack them
+  // alike, so a problem naming one ("no dependency \"auth\"") follows from the refusal, and
+  // fixing it would most likely make it go. Left out, as a check whose input is broken.
+  const lost = new Set<string>();
+  for (const s of standIns) {
+    for (const seg of s.path) if (typeof seg === 'string') lost.add(JSON.stringify(seg));
+    namesIn(valueAt(raw, s.path), lost);
+  }
+  const namesLost = (p: Problem) => [...lost].some((quoted) => p.message.includes(quoted));
+  // A problem the first check said already (maybe of fewer variants) is said as it said it.
+  const more = sides[0].problems.filter((p) => inOther.has(id(p)) && !said.has(place(p)) && !stood.some((at) => under(p.path, at)) && !namesLost(p));
+  return [...first.problems, ...more];
+}
+
+/** The keys and texts in a raw value, each as it is quoted in a message ("auth"); at most a few thousand. */
+function namesIn(value: unknown, into: Set<string>): void {
+  const stack = [value];
+  while (stack.length > 0 && into.size < 5000) {
+    const v = stack.pop();
+    if (typeof v === 'string') into.add(JSON.stringify(v));
+    else if (Array.isArray(v)) stack.push(...v);
+    else if (v !== null && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        into.add(JSON.stringify(k));
+        stack.push(x);
+      }
+    }
+  }
+}
+
+/** The most refused values a file may have for the checks to look again with stand-ins (problemsInOnePass). */
+const MOST_STAND_INS = 200;
+
+/**
+ * A check made above the loader (which measures an expectation names: src/experiment/
+ * expectations.ts), run by the loader once the base is read so that its problems come with
+ * the loader's own, in the same pass. It returns the problems it finds.
+ */
+export type LoadCheck = (loaded: CheckedScenario) => Problem[];
+
+/** What a LoadCheck reads: the base scenario, where its paths were written, and its search. */
+export type CheckedScenario = Pick<LoadedScenario, 'file' | 'base' | 'locate' | 'search'>;
+
+/** Validates a raw file (its inputs already read) into its scenarios, or finds what is wrong. */
+function checkFile(raw: unknown, ctx: FileContext): Checked {
+  const { file, source, locate, traces, inputs, checks } = ctx;
+  const refused: Refused = { any: false, complete: true, standIns: new Map() };
+  /** What the schema refused in a world, each stand-in's path turned into the file's (undefined: none there). */
+  const refuse = (standIns: StandIn[] | undefined, toFile: (path: PathSegment[]) => PathSegment[] | undefined | null) => {
+    refused.any = true;
+    if (!standIns) refused.complete = false;
+    for (const s of standIns ?? []) {
+      const at = toFile(s.path);
+      if (at === null) continue; // said, and stood in for, elsewhere
+      if (at === undefined) { refused.complete = false; continue; }
+      const key = JSON.stringify(at);
+      if (!refused.standIns.has(key)) refused.standIns.set(key, { ...s, path: at });
+    }
+  };
   const problems: Problem[] = [];
   const seen = new Set<string>();
   const report = (p: Problem) => {
@@ -203,12 +333,15 @@ export function loadScenario(source: string, file = '<scenario>', inputOptions: 
   // What the base scenario got wrong, so that each variant does not say it again.
   const inBase = new Set<string>();
 
+  // The base as the schema read it, even when the semantic checks found problems in it: the
+  // checks of the experiment's own blocks (sweep, expectations, compare) read those blocks
+  // alone, and so say their problems in the same pass. A variant is built only from a sound world.
   const base = validate(traces.attach(raw), (path, message, key) => {
     const { line, col } = locate(path, key);
     const at = formatPath(key ? [...path, key] : path);
     inBase.add(`${at}:${message}`);
     report({ file, line, col, path: at, message });
-  });
+  }, undefined, (standIns) => refuse(standIns, (path) => path))?.scenario;
 
   const { variants: declared, ...rawBase } = raw as Record<string, unknown>;
   const params = base ? sweepParameters(base, rawBase, (path, message) => {
@@ -226,7 +359,7 @@ export function loadScenario(source: string, file = '<scenario>', inputOptions: 
       const { line, col } = locate(p.path);
       report({ file, line, col, path: formatPath(hasPath(raw, p.path) ? p.path : []), message: p.message });
     }
-    throw new ScenarioError(sortProblems(problems));
+    return { problems, refused };
   }
   const points = sweepPoints(params.map((p) => ({ parameter: p.parameter, values: p.values })));
 
@@ -263,6 +396,8 @@ export function loadScenario(source: string, file = '<scenario>', inputOptions: 
       const at = ['variants', name, 'overlay', ...p.path];
       const { line, col } = locate(at, p.key);
       report({ file, line, col, path: formatPath([...at, p.key]), message: p.message });
+      // Taken out of the overlay for the other checks: what it would have added is not in the file's world.
+      refuse([{ path: [...at, p.key] }], (path) => path);
     }
     const underSlip = (full: Path) => slips.some((p) => startsWith(full, [...p.path, p.key]));
     const variantSink = (path: Path, message: string, key?: string, point?: SweepPoint) => {
@@ -290,7 +425,13 @@ export function loadScenario(source: string, file = '<scenario>', inputOptions: 
         const { line, col } = locate(at);
         reportFor(name, { file, line, col, path: formatPath(at), message: `${message} (at ${swept.parameter} = ${point.values[swept.parameter]}` }, 'at');
       };
-      const scenario = validate(traces.attach(applied.raw), pointSink, entries.length > 1 || declared ? overlay : undefined);
+      const checked = validate(traces.attach(applied.raw), pointSink, entries.length > 1 || declared ? overlay : undefined, (standIns) => refuse(standIns, (path) => {
+        // A refusal at a swept value is the sweep's (no stand-in there); under a slip, the slip's.
+        if (params.some((p) => p.path !== LOAD_PARAMETER && startsWith(path, p.path))) return undefined;
+        if (underSlip(path)) return null;
+        return writtenByOverlay(world, written, path) ? ['variants', name, 'overlay', ...path] : path;
+      }));
+      const scenario = checked?.sound ? checked.scenario : undefined;
       if (scenario && base) {
         // A variant is a whole scenario of its own: it does not carry the list of variants,
         // and its experiment blocks are the base's.
@@ -348,11 +489,12 @@ export function loadScenario(source: string, file = '<scenario>', inputOptions: 
     const params = settings.map((p, index) => ({ index, parameter: p.parameter, path: p.path, values: [written[index]], valuesKey: 'range' as const }));
     const applied = applyPoint(w.merged, { index: 0, values: Object.fromEntries(settings.map((p, i) => [p.parameter, written[i]])) }, params);
     const found: Problem[] = [];
-    const scenario = validate(traces.attach(applied.raw), (path, message, key) => {
+    const checked = validate(traces.attach(applied.raw), (path, message, key) => {
       const full = key ? [...path, key] : path;
       const { line, col } = locate(full.length ? full : at);
       found.push({ file, line, col, path: formatPath(full), message });
     }, entries.length > 1 || declared ? w.overlay : undefined);
+    const scenario = checked?.sound ? checked.scenario : undefined;
     return { scenario: scenario && withExperimentOf(base, scaleLoad(scenario, applied.load)), found, written };
   };
   const atValue = (variant: string, search: ResolvedSearch, value: number) => {
@@ -430,8 +572,15 @@ export function loadScenario(source: string, file = '<scenario>', inputOptions: 
     }
   }
 
-  if (problems.length > 0 || !base) throw new ScenarioError(sortProblems(problems));
-  return { file, source, inputs: inputs.files, base, variants, points, locate, setsValue, scenarioAt, scenarioWith, ...(search ? { search } : {}), ...(calibrate ? { calibrate } : {}), warnings: configs.warnings };
+  // The checks made above the loader, once the base and its search are read (a tipping point is
+  // bounded only where there is a search to find it).
+  if (base && (base.search === undefined || search !== undefined)) {
+    const checked: CheckedScenario = { file, base, locate, ...(search ? { search } : {}) };
+    for (const check of checks) for (const p of check(checked)) report(p);
+  }
+
+  if (problems.length > 0 || !base) return { problems, refused };
+  return { problems, refused, loaded: { file, source, inputs: inputs.files, base, variants, points, locate, setsValue, scenarioAt, scenarioWith, ...(search ? { search } : {}), ...(calibrate ? { calibrate } : {}), warnings: ctx.warnings } };
 }
 
 
@@ -483,11 +632,17 @@ function tightestBounds<T extends { code: string; path: PropertyKey[]; maximum?:
   return issues.filter((i) => (i.code !== 'too_big' && i.code !== 'too_small') || best.get(key(i)) === i);
 }
 
-/** Schema and semantic validation of one raw scenario object (a variant's, with its overlay); problems go to the sink. */
-function validate(raw: unknown, sink: Sink, overlay?: Record<string, unknown>): Scenario | undefined {
+/**
+ * Schema and semantic validation of one raw scenario object (a variant's, with its overlay);
+ * problems go to the sink, and what the schema refused to `refused`, with a stand-in for each
+ * where there is one (stand-ins.ts). The scenario as the schema read it, `sound` when the
+ * semantic checks found nothing either; undefined when the schema refused it.
+ */
+function validate(raw: unknown, sink: Sink, overlay?: Record<string, unknown>, refused?: (standIns: StandIn[] | undefined) => void): { scenario: Scenario; sound: boolean } | undefined {
   const parsed = scenarioSchema.safeParse(raw, { error: ownWords });
   if (!parsed.success) {
     for (const issue of tightestBounds(parsed.error.issues)) reportIssue(issue, raw, sink, scenarioSchema);
+    refused?.(standInsFor(parsed.error.issues, raw, scenarioSchema));
     return undefined;
   }
   const semantic = semanticProblems(parsed.data);
@@ -495,7 +650,7 @@ function validate(raw: unknown, sink: Sink, overlay?: Record<string, unknown>): 
   // In a variant, a route setting left idle counts only where the overlay wrote it.
   const refs = crossRefProblems(parsed.data).filter((p) => !p.idle || !overlay || hasPath(overlay, p.key === undefined ? p.path : [...p.path, p.key]));
   for (const p of refs) sink(p.path, p.message, p.key);
-  return semantic.length || refs.length ? undefined : parsed.data;
+  return { scenario: parsed.data, sound: semantic.length === 0 && refs.length === 0 };
 }
 
 function descriptionOf(v: unknown): string | undefined {

@@ -72,6 +72,24 @@ export function schemaAt(root: AnySchema, path: ReadonlyArray<PropertyKey>, data
   return s;
 }
 
+/**
+ * The whole schema of the value at `path`, its own wrappers and checks kept (what parsing the
+ * value alone would apply: a duration's unit, a number's bounds), for the loader's stand-ins
+ * (stand-ins.ts); undefined where the schema has no such path.
+ */
+export function fieldSchemaAt(root: AnySchema, path: ReadonlyArray<PropertyKey>, data: unknown): AnySchema | undefined {
+  if (path.length === 0) return root;
+  const parent = schemaAt(root, path.slice(0, -1), data);
+  const seg = path[path.length - 1];
+  const d = parent && defOf(parent);
+  if (!d) return undefined;
+  if (d.type === 'object' && d.shape && typeof seg === 'string' && Object.hasOwn(d.shape, seg)) return d.shape[seg];
+  if (d.type === 'object' && d.catchall && defOf(d.catchall).type !== 'never' && typeof seg === 'string') return d.catchall;
+  if (d.type === 'array' && d.element) return d.element;
+  if (d.type === 'record' && d.valueType) return d.valueType;
+  return undefined;
+}
+
 export function knownKeysAt(root: AnySchema, path: ReadonlyArray<PropertyKey>, data: unknown): string[] {
   const s = schemaAt(root, path, data);
   const d = s && defOf(s);

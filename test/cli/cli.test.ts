@@ -170,7 +170,7 @@ describe('schema', () => {
 describe('usage errors', () => {
   it.each([
     [['frobnicate'], /^retrystorm: unknown command "frobnicate" \(commands: run, merge, report, diff, edge, calibrate, validate, schema\)$/],
-    [['validate', 'scenarios/reference-storm.yaml', '--bogus'], /^retrystorm: unknown option --bogus \(options: --allow-outside, --help, --version\)$/],
+    [['validate', 'scenarios/reference-storm.yaml', '--bogus'], /^retrystorm: unknown option --bogus \(options: --allow-outside, --json, --help, --version\)$/],
     [['run', 'scenarios/reference-storm.yaml', '--seedz', '3', '--seed-count=2'], /^retrystorm: unknown option --seedz \(did you mean --seed\?\); unknown option --seed-count \(options: --seed, --seeds, --out, /],
     [['run'], /^retrystorm: run: give a scenario file \(or - for standard input\), e\.g\. retrystorm run scenarios\/retry-storm\.yaml$/],
     [['run', 'scenarios/reference-storm.yaml', '--seed', '-1'], /^retrystorm: --seed must be a whole number/],
@@ -204,7 +204,8 @@ describe('usage errors', () => {
   it.each(Object.keys(OPTIONS))('the option table of %s (did-you-mean, and which options take the next token) is what its --help declares', (command) => {
     // As a process: yargs prints help to the process's own stdout.
     const help = cli(command, '--help').stdout;
-    const options = help.slice(help.indexOf('Options:'));
+    // The Options section alone: the Examples after it use the options too.
+    const options = help.slice(help.indexOf('Options:')).split('\nExamples:')[0];
     // One block per option: from its "--name" line to the next; its type is the first [type] in it.
     const blocks = options.split(/\n(?=  --)/).filter((b) => b.startsWith('  --'));
     const declared = { values: [] as string[], switches: [] as string[] };

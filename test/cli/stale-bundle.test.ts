@@ -34,7 +34,8 @@ function version(debug = false): string {
   const env = { ...process.env };
   if (debug) env.RETRYSTORM_DEBUG = '1';
   else delete env.RETRYSTORM_DEBUG;
-  return execFileSync(process.execPath, [join(pkg, 'bin/retrystorm.js'), '--version'], { encoding: 'utf8', env }).trim();
+  // The first line: the version (the lines after it, src/cli/version.ts, are the build's details).
+  return execFileSync(process.execPath, [join(pkg, 'bin/retrystorm.js'), '--version'], { encoding: 'utf8', env }).trim().split('\n')[0];
 }
 
 /** Sets the two files' modification times (seconds since the epoch) and runs `--version`. */

@@ -25,12 +25,13 @@ export function ensureBuilt(): void {
 
 /**
  * Runs the CLI in `cwd` and collects what it printed; RETRYSTORM_DEBUG is cleared so no stack
- * trace leaks in, and so are the variables `--shard auto` reads (unless given in `extraEnv`),
+ * trace leaks in, and so are the variables `--shard auto` reads and the colour switches
+ * (FORCE_COLOR, NO_COLOR: output stays plain in a pipe) unless given in `extraEnv`,
  * in case the tests themselves run inside a Kubernetes Job or a Slurm array.
  */
 export function runCliProcess(cwd: string, args: string[], extraEnv: Record<string, string> = {}): Promise<CliResult> {
   const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!/^(RETRYSTORM_DEBUG|JOB_COMPLETION_INDEX|SLURM_\w+|RETRYSTORM_SHARD_INDEX)$/.test(k)) env[k] = v;
+  for (const [k, v] of Object.entries(process.env)) if (!/^(RETRYSTORM_DEBUG|JOB_COMPLETION_INDEX|SLURM_\w+|RETRYSTORM_SHARD_INDEX|FORCE_COLOR|NO_COLOR)$/.test(k)) env[k] = v;
   Object.assign(env, extraEnv);
   return new Promise((done, fail) => {
     const p = spawn(process.execPath, [join(ROOT, 'bin/retrystorm.js'), ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });

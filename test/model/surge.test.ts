@@ -118,8 +118,10 @@ describe('surge: a fault like any other', () => {
 describe('surge: validation', () => {
   it('reports an unknown population and a factor of 0 where they are written', () => {
     const got = positionedProblems(world('  - { kind: surge, at: 2m, duration: 1m, factor: 0, population: tablet }'));
+    // Both at once: the population is checked on the parts the schema accepted (issue 40).
     expect(got).toEqual([
       expect.stringMatching(/^16:50 faults\[0\]\.factor: a surge multiplies the arrival rate: use a factor above 0/),
+      expect.stringMatching(/^16:65 faults\[0\]\.population: no client population "tablet" \(the populations are: web, mobile\)/),
     ]);
     const unknown = positionedProblems(world('  - { kind: surge, at: 2m, duration: 1m, factor: 2, population: tablet }'));
     expect(unknown).toEqual([expect.stringMatching(/^16:65 faults\[0\]\.population: no client population "tablet" \(the populations are: web, mobile\)/)]);

@@ -215,6 +215,7 @@ describe('loadScenario: several problems', () => {
     expectProblems(
       scenario({ 2: 'horizon: 876000h', 6: '    arrivals: { kind: constant, rate: 800 }', 7: '    retires:', 11: '  slot: 10', 14: '    mean: true' }),
       [
+        { line: 2, col: 10, path: 'horizon', message: /beyond the limit of 30d/ },
         { line: 6, col: 39, path: 'clients.app.arrivals.rate', message: /needs a unit/ },
         { line: 7, col: 5, path: 'clients.app.retires', message: /did you mean "retry"/ },
         { line: 10, col: 1, path: 'server.slots', message: /missing required key/ },
@@ -224,10 +225,46 @@ describe('loadScenario: several problems', () => {
     );
   });
 
-  it('runs the semantic checks only once the schema accepts the file (then reports them all)', () => {
+  it('reports the semantic problems of a file the schema accepts, all of them', () => {
     expectProblems(scenario({ 2: 'horizon: 876000h', 17: '    at: 900000h' }), [
       { line: 2, col: 10, path: 'horizon', message: /beyond the limit of 30d/ },
       { line: 17, col: 9, path: 'faults[0].at', message: /at or after the horizon/ },
+    ]);
+  });
+
+  it('runs the semantic checks on what the schema accepted, in the same pass as its own problems', () => {
+    // An unknown key and a value of the wrong type do not hide a fault past the horizon.
+    expectProblems(scenario({ 7: '    retires:', 11: '  slots: ten', 17: '    at: 20m' }), [
+      { line: 7, col: 5, path: 'clients.app.retires', message: /did you mean "retry"/ },
+      { line: 11, col: 10, path: 'server.slots', message: /expected a whole number/ },
+      { line: 17, col: 9, path: 'faults[0].at', message: /^the fault starts at 20m, at or after the horizon \(10m\)$/ },
+    ]);
+  });
+
+  it('looks again only for a file refused in at most 200 places (each stand-in copies its path: 20,000 unknown keys took minutes)', () => {
+    const keys = (n: number) => Array.from({ length: n }, (_, i) => `      x${i}: 1`).join('\n');
+    const past = { 17: '    at: 20m' };
+    const at = (n: number) => problemsOf(scenario({ ...past, 9: `      timeout: 1s\n${keys(n)}` })).filter((p) => p.path === 'faults[0].at');
+    expect(at(200)).toHaveLength(1);
+    expect(at(201)).toHaveLength(0);
+  });
+
+  it('leaves out a semantic check whose input the schema refused', () => {
+    // The horizon cannot be read, so whether the fault is past it cannot be told: only the horizon is said.
+    expectProblems(scenario({ 2: 'horizon: 10 minutes', 17: '    at: 20m' }), [
+      { line: 2, col: 10, path: 'horizon', message: /write "10m"/ },
+    ]);
+    // A capacity cut is checked against the server's slots: with slots refused, it is not.
+    expectProblems(scenario({ 11: '  slots: -4', 16: '  - kind: capacity-cut', 18: '    duration: 30s\n    slots: 8' }), [
+      { line: 11, col: 10, path: 'server.slots', message: /at least 1/ },
+    ]);
+    // A misspelt variants block: the expectation naming one of its variants is not told it names nothing.
+    expectProblems(scenario({}, ['varients:', '  strict: { overlay: { horizon: 5m } }', 'expectations:', '  - { variant: strict, successRatio: { atLeast: 0.9 } }']), [
+      { line: 19, col: 1, path: 'varients', message: /^unknown key "varients" \(did you mean "variants"\?\)$/ },
+    ]);
+    // A missing population rate: "sends nothing" would be said of a stand-in, not of the file.
+    expectProblems(scenario({ 6: '    arrivals: { kind: constant }' }), [
+      { line: 6, col: 5, path: 'clients.app.arrivals.rate', message: /^missing required key "rate"$/ },
     ]);
   });
 });
