@@ -78,6 +78,9 @@ describe('calibration.html in Chromium', () => {
       // The y axis is titled in the series' unit.
       const titles = await page.$$eval(`#chart-series-${i} svg .role-axis-title text`, (els) => els.map((e) => e.textContent));
       expect(titles, s.name).toContain(`${s.column} (${s.unit})`);
+      // One legend, the observed entry dashed as its line.
+      const legend = await page.$$eval(`#chart-series-${i} svg .role-legend-label text`, (els) => els.map((e) => e.textContent));
+      expect(legend, s.name).toEqual(['observed', 'start: mean', 'fitted: mean, band ± 2 sd']);
     }
     // The burst the model cannot make is shaded on the requests chart.
     expect(result.series[0].misses.length).toBeGreaterThan(0);

@@ -117,7 +117,11 @@ export function calibrationChart(r: CalibrationResults, s: SeriesFit, index: num
   const misses: MissRow[] = s.misses.map((m) => ({ from: m.fromS / 60, to: m.toS / 60, what: `${formatDuration(m.fromS)} to ${formatDuration(m.toS)}: observed ${m.observedAbove ? 'above' : 'below'} every fitted run` }));
   const x = timeAxis(domain);
   const yTitle = `${s.column} (${s.unit})`;
-  const curveColor = { scale: { domain: [...CURVES], range: ['black', START_COLOR, FITTED_COLOR] }, legend: { orient: 'top', direction: 'horizontal', title: null, symbolType: 'stroke', symbolStrokeWidth: 2.5 } };
+  // One legend, by colour, its observed entry dashed as the line is (a strokeDash legend of
+  // its own would list the three curves again: constant (datum) encodings do not merge).
+  const fittedLabel = band ? 'fitted: mean, band ± 2 sd' : 'fitted: mean';
+  const legend = { orient: 'top', direction: 'horizontal', title: null, symbolType: 'stroke', symbolStrokeWidth: 2, labelExpr: `datum.value === 'fitted' ? '${fittedLabel}' : datum.value === 'start' ? 'start: mean' : datum.value`, encode: { symbols: { update: { strokeDash: { signal: "datum.value === 'observed' ? [4, 3] : []" } } } } };
+  const curveColor = { scale: { domain: [...CURVES], range: ['black', START_COLOR, FITTED_COLOR] }, legend };
   // The observed line's dash is the one the report draws (observed.ts); the means are solid.
   const curveDash = { scale: { domain: [...CURVES], range: [[4, 3], [1, 0], [1, 0]] }, legend: null };
   const tooltip = (field: string, title: string) => [{ field: 'at', title: 'interval' }, { field, title: `${title} (${s.unit})`, format: ',.4~g' }];
