@@ -1,7 +1,7 @@
 /**
  * `retrystorm calibrate SCENARIO --out DIR`: fit the scenario's `calibrate:` parameters to its
  * `observed:` incident (src/experiment/calibrate), then write the fit's account into DIR
- * (calibration.json, calibration.md; the output folder's discipline, as run's) and the fitted
+ * (calibration.json, calibration.md, calibration.html; the output folder's discipline, as run's) and the fitted
  * scenario beside the original (SCENARIO's name with .fitted.yaml), so `retrystorm run` can
  * compare every variant on the fitted world. Interrupted, it writes the best values so far,
  * marked partial.
@@ -16,6 +16,7 @@ import { CalibrationRunFailed, runCalibration } from '../experiment/calibrate/ru
 import { StoppedBeforeFirstTrial } from '../experiment/calibrate/least-squares.js';
 import { calibrationResults, type CalibrationResults } from '../results/calibration.js';
 import { calibrationMarkdown, calibrationTerminal } from '../report/calibration-text.js';
+import { renderCalibrationHtml } from '../report/html/calibration-page.js';
 import { fittedText } from '../scenario/fitted-text.js';
 import { valueText } from '../scenario/search-apply.js';
 import { STDIN } from '../scenario/read-source.js';
@@ -83,6 +84,7 @@ export async function calibrateCommand(args: CalibrateArgs, io: Io): Promise<num
     folder.commit([
       ['calibration.json', `${JSON.stringify(results, null, 2)}\n`],
       ['calibration.md', calibrationMarkdown(results)],
+      ['calibration.html', renderCalibrationHtml(results, loaded.base.question)],
     ]);
     if (args.json) io.out(JSON.stringify(results, null, 2));
     else for (const line of calibrationTerminal(results)) io.out(line);

@@ -30,7 +30,7 @@ import { storedName, type InputFile } from '../scenario/input-files.js';
 import { finishSwap, stoppedSwaps, swapIn } from './commit-swap.js';
 
 /** Files a retrystorm results folder may hold: an existing folder with anything else is not ours to replace. */
-const OUR_FILES = /^(summary\.json|summary\.md|report\.html|timeseries\.csv|populations\.csv|expectations\.xml|timeseries\.openmetrics\.txt|runs\.json|scenario\.yaml|runs\.ndjson|inputs|calibration\.(?:json|md)|[^/]+\.tmp)$/;
+const OUR_FILES = /^(summary\.json|summary\.md|report\.html|timeseries\.csv|populations\.csv|expectations\.xml|timeseries\.openmetrics\.txt|runs\.json|scenario\.yaml|runs\.ndjson|inputs|calibration\.(?:json|md|html)|[^/]+\.tmp)$/;
 
 function isAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;

@@ -3,6 +3,8 @@
  * with their intervals, how close each observed series comes (at the start, fitted, and the
  * seed noise no fit can beat), and, in words, what the fit could not do: a value at the end of
  * its range, a parameter the series do not tell, an observed stretch the model does not reach.
+ * The tables' cells and the sentences are made here once, for calibration.md and for
+ * calibration.html (html/calibration-page.ts) alike.
  */
 import type { CalibrationResults } from '../results/calibration.js';
 import { valueText } from '../scenario/search-apply.js';
@@ -33,21 +35,47 @@ export function calibrationCaveats(r: CalibrationResults): string[] {
   return out;
 }
 
+/** The parameter table's header: the interval's column names its confidence. */
+export function parameterHeader(r: CalibrationResults): string[] {
+  return ['parameter', 'start', 'fitted', `${Math.round(r.level * 100)}% interval`, 'range'];
+}
+
+/** One row per fitted parameter, as text: the interval is '–' when partial, 'not identified' when the series do not tell it. */
+export function calibrationParameterRows(r: CalibrationResults): Array<{ parameter: string; start: string; fitted: string; interval: string; range: string }> {
+  return r.parameters.map((p) => ({
+    parameter: p.parameter,
+    start: valueText(p.kind, p.start),
+    fitted: shown(p.kind, p.value),
+    interval: p.interval ? (p.interval.identified ? `${shown(p.kind, p.interval.low)} to ${shown(p.kind, p.interval.high)}` : 'not identified') : '–',
+    range: `${valueText(p.kind, p.from)} to ${valueText(p.kind, p.to)}`,
+  }));
+}
+
+export const SERIES_HEADER = ['series', 'compared with', 'intervals', 'at the start', 'fitted', 'seed noise'];
+
+/** What the series table's numbers are. */
+export const NRMSE_NOTE = 'NRMSE: the root-mean-square difference over the compared intervals ÷ the observed mean; the seed noise is one run\'s distance from the mean of many, which no fit can beat';
+
+/** One row per observed series, as text: its NRMSE at the start, fitted, and the seed noise ('–' when partial). */
+export function calibrationSeriesRows(r: CalibrationResults): Array<{ name: string; column: string; intervals: string; start: string; fitted: string; noise: string }> {
+  return r.series.map((s) => ({ name: s.name, column: s.column, intervals: String(s.intervals), start: pct(s.nrmseStart), fitted: pct(s.nrmseFitted), noise: pct(s.nrmseNoise) }));
+}
+
+/** Said instead of the caveats when there are none. */
+export const NOTHING_MISSED = 'Nothing beyond the seed noise: every series lies within the fitted runs\' spread, and every parameter inside its range.';
+
 export function calibrationMarkdown(r: CalibrationResults): string {
   const lines: string[] = [];
   lines.push(`# Calibration of ${mdText(r.scenario, true)}`, '');
   lines.push(`Variant \`${r.variant}\` fitted to the observed series by ${r.trials} trials of ${r.seeds} seed(s) each (${r.runs} runs), ${r.partial ? '**stopped before the end (partial)**' : `ended by ${r.ended === 'budget' ? 'its budget' : 'the search itself'}`}. The fitted scenario: \`${mdText(r.fitted, true)}\`.`, '');
-  lines.push(`| parameter | start | fitted | ${Math.round(r.level * 100)}% interval | range |`, '|---|---|---|---|---|');
-  for (const p of r.parameters) {
-    const iv = p.interval ? (p.interval.identified ? `${shown(p.kind, p.interval.low)} to ${shown(p.kind, p.interval.high)}` : 'not identified') : '–';
-    lines.push(`| ${mdText(p.parameter, true)} | ${valueText(p.kind, p.start)} | **${shown(p.kind, p.value)}** | ${iv} | ${valueText(p.kind, p.from)} to ${valueText(p.kind, p.to)} |`);
-  }
-  lines.push('', 'How close each observed series comes (NRMSE: the root-mean-square difference over the compared intervals ÷ the observed mean; the seed noise is one run\'s distance from the mean of many, which no fit can beat):', '');
-  lines.push('| series | compared with | intervals | at the start | fitted | seed noise |', '|---|---|---|---|---|---|');
-  for (const s of r.series) lines.push(`| ${mdText(s.name, true)} | ${s.column} | ${s.intervals} | ${pct(s.nrmseStart)} | **${pct(s.nrmseFitted)}** | ${pct(s.nrmseNoise)} |`);
+  lines.push(`| ${parameterHeader(r).join(' | ')} |`, '|---|---|---|---|---|');
+  for (const p of calibrationParameterRows(r)) lines.push(`| ${mdText(p.parameter, true)} | ${p.start} | **${p.fitted}** | ${p.interval} | ${p.range} |`);
+  lines.push('', `How close each observed series comes (${NRMSE_NOTE}):`, '');
+  lines.push(`| ${SERIES_HEADER.join(' | ')} |`, '|---|---|---|---|---|---|');
+  for (const s of calibrationSeriesRows(r)) lines.push(`| ${mdText(s.name, true)} | ${s.column} | ${s.intervals} | ${s.start} | **${s.fitted}** | ${s.noise} |`);
   const caveats = calibrationCaveats(r);
   lines.push('', '## What the fit could not match', '');
-  if (caveats.length === 0) lines.push('Nothing beyond the seed noise: every series lies within the fitted runs\' spread, and every parameter inside its range.');
+  if (caveats.length === 0) lines.push(NOTHING_MISSED);
   else for (const c of caveats) lines.push(`- ${mdText(c, true)}`);
   lines.push('', `Compare the policies on the fitted world: \`retrystorm run ${mdText(r.fitted, true)}\`.`, '');
   return lines.join('\n');

@@ -48,15 +48,15 @@ export async function release(browser: Browser | undefined): Promise<void> {
 
 export interface Watch { requests: string[]; problems: string[]; dialogs: string[] }
 
-/** Opens DIR/report.html at the given viewport and waits until every chart has rendered (or failed). */
-export async function openReport(browser: Browser, dir: string, viewport = { width: 1280, height: 900 }): Promise<{ page: Page; watch: Watch; url: string }> {
+/** Opens DIR/report.html (or DIR/`file`: calibration.html, whose script signals the same) at the given viewport and waits until every chart has rendered (or failed). */
+export async function openReport(browser: Browser, dir: string, viewport = { width: 1280, height: 900 }, file = 'report.html'): Promise<{ page: Page; watch: Watch; url: string }> {
   const page = await browser.newPage({ viewport });
   const watch: Watch = { requests: [], problems: [], dialogs: [] };
   page.on('request', (r) => watch.requests.push(r.url()));
   page.on('pageerror', (e) => watch.problems.push(`pageerror: ${e.message}`));
   page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') watch.problems.push(`console ${m.type()}: ${m.text()}`); });
   page.on('dialog', (d) => { watch.dialogs.push(d.message()); void d.dismiss(); });
-  const url = pathToFileURL(join(dir, 'report.html')).href;
+  const url = pathToFileURL(join(dir, file)).href;
   await page.goto(url);
   await page.waitForFunction(() => (globalThis as { __reportReady?: boolean }).__reportReady === true, null, { timeout: 60_000 });
   return { page, watch, url };

@@ -36,11 +36,9 @@ const TIME_SERIES = new Set(['load', 'user-latency', 'attempts', 'goodput', 'lat
 
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
-export function renderReportHtml(b: ResultsBundle): string {
-  const r = b.results;
-  const plan = planReport(b);
-  const scripts = [...vendorScripts().map((v) => inlineScript(v.source)), inlineScript(PAGE_SCRIPT)];
-  const csp = [
+/** The policy above for a page whose only scripts are `scripts` (as inlined): report.html's, and calibration.html's. */
+export function contentSecurityPolicy(scripts: readonly string[]): string {
+  return [
     "default-src 'none'",
     `script-src ${scripts.map(sha256).join(' ')} 'unsafe-eval'`,
     "style-src 'unsafe-inline'",
@@ -48,6 +46,13 @@ export function renderReportHtml(b: ResultsBundle): string {
     "base-uri 'none'",
     "form-action 'none'",
   ].join('; ');
+}
+
+export function renderReportHtml(b: ResultsBundle): string {
+  const r = b.results;
+  const plan = planReport(b);
+  const scripts = [...vendorScripts().map((v) => inlineScript(v.source)), inlineScript(PAGE_SCRIPT)];
+  const csp = contentSecurityPolicy(scripts);
 
   // Every point's series and point datasets travel once; the page draws the featured one first.
   const data = {
