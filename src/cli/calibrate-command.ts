@@ -46,7 +46,7 @@ export async function calibrateCommand(args: CalibrateArgs, io: Io): Promise<num
   if (args.workers !== undefined && !(Number.isInteger(args.workers) && args.workers >= 1)) throw new UsageError(`--workers must be a whole number ≥ 1 (got ${args.workers})`);
   if (args.budget !== undefined && !(Number.isInteger(args.budget) && args.budget >= 10 && args.budget <= 10_000)) throw new UsageError(`--budget is the most trials, a whole number from 10 to 10,000 (got ${args.budget})`);
   if (args.scenario === STDIN) throw new UsageError('calibrate writes the fitted scenario beside the original, so it needs a scenario file, not standard input');
-  const loaded = await loadInput(args.scenario, { allowOutside: args.allowOutside });
+  const loaded = await loadInput(args.scenario, { allowOutside: args.allowOutside, warn: (line) => io.err(line) });
   if (!loaded.calibrate) throw new UsageError(`${args.scenario} has no calibrate: block: name the parameters to fit and their ranges (docs/calibrate.md), e.g. calibrate: { parameters: { server.slots: { from: 5, to: 40 } } }`);
   const cal = { ...loaded.calibrate, ...(args.budget !== undefined ? { budget: args.budget } : {}) };
   const fitted = args.fitted ?? defaultFittedPath(args.scenario);
@@ -88,7 +88,7 @@ export async function calibrateCommand(args: CalibrateArgs, io: Io): Promise<num
     ]);
     if (args.json) io.out(JSON.stringify(results, null, 2));
     else for (const line of calibrationTerminal(results)) io.out(line);
-    if (!args.quiet && !args.json) io.out(`wrote ${fitted} and ${join(args.out, 'calibration.md')} in ${((performance.now() - started) / 1000).toFixed(1)}s`);
+    if (!args.quiet && !args.json) io.out(`wrote ${fitted}, and ${join(args.out, 'calibration.html')} with its .md and .json, in ${((performance.now() - started) / 1000).toFixed(1)}s`);
     return results.partial && stop.signal.aborted ? stop.exitCode() : EXIT.ok;
   } catch (e) {
     if (e instanceof StoppedBeforeFirstTrial) {

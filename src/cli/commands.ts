@@ -146,7 +146,7 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
     throw new UsageError(`--max-run-memory: ${args.maxRunMemory} is less than a run holds at its start; give each run at least 1MiB (the default is 4GiB)`);
   }
 
-  const loaded = await loadInput(args.scenario, { allowOutside: args.allowOutside });
+  const loaded = await loadInput(args.scenario, { allowOutside: args.allowOutside, ...(args.quiet ? {} : { warn: (line: string) => io.err(line) }) });
   checkSizeFlags(loaded, args.seeds);
   const auto = args.seeds === undefined ? autoSeeds(loaded.base.seeds) : null;
   if (auto && typeof shard === 'object' && shard.count > 1) throw new UsageError(SHARDED_AUTO_SEEDS);

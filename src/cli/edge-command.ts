@@ -75,7 +75,7 @@ export function edgeSearch(loaded: LoadedScenario, args: EdgeArgs): ResolvedSear
 export async function edgeCommand(args: EdgeArgs, io: Io): Promise<number> {
   checkSeedFlag(args.seed);
   if (args.workers !== undefined && !(Number.isInteger(args.workers) && args.workers >= 1)) throw new UsageError(`--workers must be a whole number ≥ 1 (got ${Number.isNaN(args.workers) ? 'something that is not a number' : args.workers})`);
-  const loaded = await loadInput(args.scenario, { allowOutside: args.allowOutside });
+  const loaded = await loadInput(args.scenario, { allowOutside: args.allowOutside, ...(args.quiet ? {} : { warn: (line: string) => io.err(line) }) });
   const search = edgeSearch(loaded, args);
   const workers = chooseWorkers(args.workers, args.forceWorkers ?? false, io, args.quiet ?? false);
   // The same signals as run and diff: SIGTERM exits 143, Ctrl-C 130, a second signal at once.

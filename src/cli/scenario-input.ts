@@ -4,6 +4,7 @@
  * through. A module of its own so that `validate` and `edge` use them without loading `run`'s
  * simulation, worker pool and report renderer (commands.ts).
  */
+import { formatProblem } from '../scenario/problems.js';
 import { availableParallelism } from 'node:os';
 import { loadScenario, loadScenarioFile, type LoadedScenario } from '../scenario/load.js';
 import { scenarioSchema } from '../scenario/schema.js';
@@ -28,12 +29,19 @@ export interface Io {
  * A scenario file, or standard input for "-", with the measures it names checked. The files it names are read only inside its
  * folder unless `allowOutside` (--allow-outside): its results folder carries a copy of each.
  */
-export async function loadInput(file: string, opts: { allowOutside?: boolean } = {}): Promise<LoadedScenario> {
+/**
+ * Loads a scenario the command line was given. `warn` hears each warning (a field of a
+ * deployed config that does not change the load), one line each, as "warning: file:line:col
+ * path: message": the scenario loads, and the user learns what was not modelled.
+ */
+export async function loadInput(file: string, opts: { allowOutside?: boolean; warn?: (line: string) => void } = {}): Promise<LoadedScenario> {
   const inputs = { allowOutside: opts.allowOutside ?? false };
   // The measures the expectations and objectives name are checked with the rest of the file:
   // every problem in one pass.
   const options = { checks: [measureReferencesCheck(MEASURES)] };
-  return file === STDIN ? loadScenario(await readScenarioStdin(), STDIN_NAME, inputs, options) : loadScenarioFile(file, inputs, options);
+  const loaded = file === STDIN ? loadScenario(await readScenarioStdin(), STDIN_NAME, inputs, options) : loadScenarioFile(file, inputs, options);
+  for (const w of loaded.warnings) opts.warn?.(`warning: ${formatProblem(w)}`);
+  return loaded;
 }
 
 /** --seed follows the rule of the file's `seed` (a whole number from 0 to 2^31), said in the flag's terms. */

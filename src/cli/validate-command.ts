@@ -24,17 +24,20 @@ interface ValidateJson {
   files: Array<{ file: string; ok: boolean; variants: string[] | null; sweepPoints: number | null }>;
   /** Every problem of every file, in each file's order; line and col are null for a problem of the whole file (it cannot be read). */
   problems: Array<{ file: string; line: number | null; col: number | null; path: string; message: string }>;
+  /** What the files' deployed configs hold that does not change the load (the files are valid). */
+  warnings: Array<{ file: string; line: number | null; col: number | null; path: string; message: string }>;
 }
 
 export async function validateCommand(files: string[], io: Io, opts: { allowOutside?: boolean; json?: boolean } = {}): Promise<number> {
   if (files.length === 0) throw new UsageError('name the scenario file(s) to check (- reads standard input)');
   if (files.filter((f) => f === STDIN).length > 1) throw new UsageError('"-" (standard input) can be read once: name it once');
   let bad = 0;
-  const doc: ValidateJson = { format: VALIDATE_JSON_FORMAT, ok: true, files: [], problems: [] };
+  const doc: ValidateJson = { format: VALIDATE_JSON_FORMAT, ok: true, files: [], problems: [], warnings: [] };
   for (const f of files) {
     const shown = f === STDIN ? STDIN_NAME : f;
     try {
-      const loaded = await loadInput(f, opts); // what its expectations and objectives name too
+      const loaded = await loadInput(f, { ...opts, ...(opts.json ? {} : { warn: (line: string) => io.err(line) }) }); // what its expectations and objectives name too
+      doc.warnings.push(...loaded.warnings.map(problemJson));
       const names = loaded.variants.map((v) => v.name);
       doc.files.push({ file: shown, ok: true, variants: names, sweepPoints: loaded.points.length });
       const points = loaded.points.length > 1 ? `, ${loaded.points.length} sweep points` : '';
