@@ -17,6 +17,7 @@ import { join, resolve } from 'node:path';
 import { loadScenarioFile, type LoadedScenario } from '../scenario/load.js';
 import { ScenarioError } from '../scenario/problems.js';
 import { runExperiment, type ExperimentResult } from '../experiment/experiment.js';
+import { progress } from './progress.js';
 import { FinishedRuns } from '../experiment/run-reuse.js';
 import { loadFolderScenario, mergeDirs } from '../experiment/merge.js';
 import { MergeError, OtherBuildError } from '../experiment/merge-error.js';
@@ -120,26 +121,37 @@ async function side(g: Given, args: DiffArgs, io: Io, signal: AbortSignal, folde
   // With --out, each side's folder is run's: its finished runs journaled as they come (a kill
   // keeps them), the folder replaced as a whole at the end, a full disk said and cleaned up.
   let x: ExperimentResult;
+  // Progress as run draws it (a bar on a terminal, a line every 5 s in a log): a diff of two
+  // flagships runs for minutes, and it once printed nothing for 6m55s.
+  const bar = progress(io.progressStream, {});
   try {
     x = await runExperiment(loaded, {
       seeds: args.seeds,
       workers,
       reuse,
       signal,
-      onStart: (planned, _simulatedS, reused) => {
+      onStart: (planned, simulatedS, reused) => {
         const taken = `${reused} run(s) unchanged from the base (same scenario and seed), taken from it`;
         io.err(planned === 0 ? `${which}: ${path}: ${taken}` : `${which}: running ${path}, ${planned} run(s) on ${Math.min(workers, planned)} worker(s)${reused ? `; ${taken}` : ''}`);
+        bar.planned(planned, simulatedS);
+      },
+      onRunStart: (r, horizonS) => bar.started(r.index, `${which} ${r.variant}, seed ${r.seed}`, horizonS),
+      onRunProgress: (r, simS) => bar.moved(r.index, simS),
+      onRun: (_d, _t, result, r) => {
+        folder?.record(r.index, result);
+        bar.finished(r.index, result.summary.measures.attempts ?? 0);
       },
       ...(folder ? {
         onPlan: (runs, seedsAuto) => folder.begin({ runs, ...(seedsAuto ? { seedsAuto } : {}), source: loaded.source, inputs: loaded.inputs }, loaded.source),
         onMoreRuns: (runs) => folder.extend(runs),
         onReused: (r, result) => folder.record(r.index, result),
-        onRun: (_d, _t, result, r) => folder.record(r.index, result),
       } : {}),
     });
   } catch (e) {
     folder?.release(folder.runsKept > 0);
     throw e;
+  } finally {
+    bar.end();
   }
   if (x.failures.length) {
     folder?.release(folder.runsKept > 0);

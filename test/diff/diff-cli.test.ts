@@ -55,6 +55,8 @@ describe('retrystorm diff on the flagship (smaller model)', () => {
     // Only client-ceiling changed: as-is's runs are the base folder's, read from its runs.json.
     expect(r.stderr).toMatch(/^head: running attempts-8-deadline-60s\.yaml, 3 run\(s\) on \d+ worker\(s\); 3 run\(s\) unchanged from the base \(same scenario and seed\), taken from it$/m);
     expect(r.stderr).toMatch(/passed on the base and fail on the head: client-ceiling at faults\[0\]\.duration=12m: recovered at least 100%/);
+    // Progress as run draws it, in a log: the closing line once the head's 3 runs are done.
+    expect(r.stderr).toMatch(/^progress: 3\/3 runs, 100% of simulated time, ETA 0s, /m);
     const all = JSON.parse(r.stdout);
     const d = all.results;
     const p = d.points.find((x: { variant: string }) => x.variant === 'client-ceiling');
