@@ -9,13 +9,19 @@
 # OUT_DIR, so it runs the same on a laptop.
 #
 # Exit code: 0 nothing fails; 1 a guard on change failed, or an expectation that passed on the
-# base fails on the head (the comment says which); 2 bad input or a run that failed.
+# base fails on the head (the comment says which), or (with RETRYSTORM_FAIL_ON_WORSE) a verdict
+# measure got worse beyond seed noise; 2 bad input or a run that failed.
 #
 # Environment:
 #   RETRYSTORM_SCENARIOS  which changed files are scenarios (a grep -E pattern on paths;
 #                         default: ^scenarios/.*\.ya?ml$)
 #   RETRYSTORM_SEEDS      seeds per variant for both sides (default: each scenario's own)
 #   RETRYSTORM            the command that runs retrystorm (default: the one next to this script)
+#   RETRYSTORM_FAIL_ON_WORSE  when set (to anything but empty or 0), a head worse beyond seed
+#                         noise fails the check too (diff --fail-on-worse)
+#   RETRYSTORM_COMMENT_CHARS  the most characters comment.md may hold (default 60000: GitHub
+#                         refuses a comment over 65,536); past it each scenario's section keeps
+#                         its verdict and names its full diff in the artifact
 set -euo pipefail
 
 base_ref="${1:?usage: retrystorm-ci-diff BASE_REF [OUT_DIR]}"
@@ -36,6 +42,9 @@ trap cleanup EXIT
 
 seeds=()
 if [ -n "${RETRYSTORM_SEEDS:-}" ]; then seeds=(--seeds "$RETRYSTORM_SEEDS"); fi
+fail_on_worse=()
+case "${RETRYSTORM_FAIL_ON_WORSE:-}" in ''|0) ;; *) fail_on_worse=(--fail-on-worse) ;; esac
+limit="${RETRYSTORM_COMMENT_CHARS:-60000}"
 
 # Changed scenario files: modified, added or deleted since the merge base (renames as delete + add).
 mapfile -t changed < <(git diff --name-only --no-renames "$merge_base" -- | grep -E "$pattern" || true)
@@ -50,6 +59,7 @@ comment="$out/comment.md"
   echo
 } > "$comment"
 worst=0
+sections=()
 for file in "${changed[@]}"; do
   name="$(echo "$file" | sed 's#[/ ]#_#g; s#\.ya\?ml$##')"
   mkdir -p "$out/$name"
@@ -65,14 +75,25 @@ for file in "${changed[@]}"; do
     continue
   fi
   code=0
-  "${cli[@]}" diff "$tree/$file" "$file" --markdown --out "$out/$name" "${seeds[@]}" > "$out/$name/diff.md" 2> "$out/$name/stderr.txt" || code=$?
+  "${cli[@]}" diff "$tree/$file" "$file" --markdown --out "$out/$name" "${seeds[@]}" "${fail_on_worse[@]}" > "$out/$name/diff.md" 2> "$out/$name/stderr.txt" || code=$?
   if [ "$code" -gt 1 ]; then
     { printf -- '- `%s`: retrystorm could not compare it (exit %s):\n\n```\n' "$file" "$code"; tail -n 20 "$out/$name/stderr.txt"; printf '```\n\n'; } >> "$comment"
     worst=2
     continue
   fi
-  { printf '<sub>`%s`</sub>\n\n' "$file"; grep -v '^<!-- retrystorm-diff -->$' "$out/$name/diff.md"; echo; } >> "$comment"
+  { printf '<sub>`%s`</sub>\n\n' "$file"; grep -v '^<!-- retrystorm-diff -->$' "$out/$name/diff.md"; echo; } > "$out/$name/section.md"
+  sections+=("$name")
   if [ "$code" -eq 1 ] && [ "$worst" -lt 1 ]; then worst=1; fi
+done
+# Each scenario's section whole, unless the comment would pass the limit: then each keeps what
+# comes before its folded details, cut to its share, and names its whole diff in the artifact.
+whole=$(( $(wc -m < "$comment") ))
+for name in "${sections[@]}"; do whole=$(( whole + $(wc -m < "$out/$name/section.md") )); done
+for name in "${sections[@]}"; do
+  if [ "$whole" -le "$limit" ]; then cat "$out/$name/section.md" >> "$comment"; continue; fi
+  share=$(( (limit - $(wc -m < "$comment")) / ${#sections[@]} - 200 ))
+  { sed '/^<details>/,$d' "$out/$name/section.md" | awk -v max="$share" '{ n += length($0) + 1; if (n > max) exit; print }'
+    printf '\n_Cut to keep the comment under GitHub'"'"'s size limit: the whole diff is `%s/diff.md` in the workflow'"'"'s artifact._\n\n' "$name"; } >> "$comment"
 done
 if [ "${#changed[@]}" -eq 0 ]; then echo "No scenario file changed (pattern: \`$pattern\`)." >> "$comment"; fi
 echo "retrystorm-ci-diff: wrote $comment" >&2

@@ -34,9 +34,9 @@ const CALM = SMALL.replace('name: small', 'name: calm').replace(/^expectations:[
 let repo: string;
 const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' } });
 
-function script(args: string[]): Promise<{ code: number | null; stderr: string }> {
+function script(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stderr: string }> {
   return new Promise((done, fail) => {
-    const p = spawn('bash', [join(ROOT, 'bin/retrystorm-ci-diff.sh'), ...args], { cwd: repo, stdio: ['ignore', 'ignore', 'pipe'] });
+    const p = spawn('bash', [join(ROOT, 'bin/retrystorm-ci-diff.sh'), ...args], { cwd: repo, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
     let stderr = '';
     p.stderr.on('data', (d) => (stderr += d));
     p.on('error', fail);
@@ -89,6 +89,31 @@ describe('the CI recipe on two commits of a test repository', () => {
     // The base's worktree is gone, and the branch is as it was.
     expect(git('worktree', 'list').trim().split('\n')).toHaveLength(1);
     expect(git('status', '--porcelain').trim()).toBe('?? out/');
+  }, 300_000);
+
+  it('fails the check on a head worse beyond seed noise only when asked (RETRYSTORM_FAIL_ON_WORSE), and keeps the comment under a size limit', async () => {
+    git('checkout', '--quiet', '-b', 'worse', 'main');
+    writeFileSync(join(repo, 'scenarios/calm.yaml'), CALM.replace('retry: { maxAttempts: 1 }', 'retry: { maxAttempts: 3 }'));
+    git('commit', '--quiet', '-am', 'calm: no-retries retries three times (no guard)');
+    try {
+      const plain = await script(['main', 'out-worse']);
+      expect(plain.code, plain.stderr).toBe(0);
+      const comment = readFileSync(join(repo, 'out-worse/comment.md'), 'utf8');
+      expect(comment).toMatch(/^### retrystorm diff: calm: \d+ worse beyond seed noise$/m);
+      const strict = await script(['main', 'out-strict'], { RETRYSTORM_FAIL_ON_WORSE: '1' });
+      expect(strict.code, strict.stderr).toBe(1);
+      // A limit smaller than the comment: the verdict stays, the folds go, the artifact is named.
+      const limit = Math.floor(comment.length / 2);
+      const cut = await script(['main', 'out-cut'], { RETRYSTORM_COMMENT_CHARS: String(limit) });
+      expect(cut.code, cut.stderr).toBe(0);
+      const short = readFileSync(join(repo, 'out-cut/comment.md'), 'utf8');
+      expect([...short].length).toBeLessThanOrEqual(limit);
+      expect(short).toMatch(/^### retrystorm diff: calm: \d+ worse beyond seed noise$/m);
+      expect(short).not.toContain('<details>');
+      expect(short).toContain("the whole diff is `scenarios_calm/diff.md` in the workflow's artifact");
+    } finally {
+      git('checkout', '--quiet', 'pull-request');
+    }
   }, 300_000);
 
   it('says so, and exits 0, when no scenario changed', async () => {
