@@ -23,6 +23,7 @@ import { OutputFolder, commitOutputs } from './output-folder.js';
 import { stopOnSignals } from './stop-signals.js';
 import { rankingText, summaryTable, wrapWords } from '../report/table.js';
 import { verdictText } from '../report/verdict.js';
+import { inertNotes } from '../report/inert-view.js';
 import { seedRange, seedingSetting } from '../report/seeding-view.js';
 import type { Results } from '../results/results.js';
 import { resolveMeasureReferences } from '../experiment/expectations.js';
@@ -291,6 +292,7 @@ function report(x: ExperimentResult, results: Results, files: string[], io: Io, 
   if (base.question) io.out(wrapWords(base.question.trim(), width));
   const verdict = verdictText(results);
   if (verdict) io.out(wrapWords(verdict, width));
+  for (const note of inertNotes(results)) io.out(wrapWords(`note: ${note}`, width));
   io.out('');
   io.out(summaryTable(results, width));
   io.out('');

@@ -5,6 +5,7 @@
  * entity-escaped: GitHub renders some HTML in Markdown, and a scenario's question is not
  * supposed to add markup to a PR comment; pipes are escaped so a cell cannot break a table.
  */
+import { inertNotes } from './inert-view.js';
 import { showControls } from './visible-text.js';
 import { isReportLink } from './report-link.js';
 import { seedRange, seedingRows, seedingRule } from './seeding-view.js';
@@ -74,6 +75,7 @@ export function summaryMarkdown(b: ResultsBundle, opts: SummaryOptions = {}): st
   if (r.question) out.push(`**Question:** ${mdText(r.question.trim(), true)}`, '');
   const verdict = verdictText(r);
   if (verdict) out.push(`**Verdict:** ${mdText(verdict, true)}`, '');
+  for (const note of inertNotes(r)) out.push('> [!NOTE]', `> ${mdText(note, true)}`, '');
 
   const shown = verdictPoint(r);
   out.push(...rankingMarkdown(r, shown ? [shown] : [], true));

@@ -15,6 +15,7 @@ import { SUMMARY_FORMAT, type PointResult, type Results } from './results.js';
 import { TOOL_VERSION } from '../experiment/tool-version.js';
 import { buildSearchResults } from './search.js';
 import { buildObserved } from './observed-fit.js';
+import { inertVariants } from './inert.js';
 import type { Scenario } from '../scenario/schema.js';
 
 function pointOf(p: PointAggregate): PointResult {
@@ -71,6 +72,8 @@ function rankingOf(k: Ranking): Results['ranking'] {
 
 export function buildResults(x: ExperimentResult): Results {
   const base = x.loaded.base;
+  const variants = x.variants.map((v) => ({ name: v.name, description: v.description ?? null, ...ownClock(base, x.loaded.variants.find((l) => l.name === v.name)?.scenario), points: v.points.map(pointOf) }));
+  const inert = inertVariants(variants, x.ranking?.baseline ?? variants[0]?.name);
   const swept = x.loaded.points.length > 1 || Object.keys(x.loaded.points[0]?.values ?? {}).length > 0;
   const subject = subjectOf(base);
   const populations = Object.entries(base.clients);
@@ -103,9 +106,11 @@ export function buildResults(x: ExperimentResult): Results {
       name: e.name, variant: e.variant, at: e.at, scope: { ...e.scope }, measure: e.measure, kind: e.kind, limit: e.limit, value: e.value, passed: e.passed, check: e.check, actual: e.actual,
     }, ['at'])),
     ranking: x.ranking ? rankingOf(x.ranking) : null,
-    variants: x.variants.map((v) => ({ name: v.name, description: v.description ?? null, ...ownClock(base, x.loaded.variants.find((l) => l.name === v.name)?.scenario), points: v.points.map(pointOf) })),
+    variants,
     ...(x.search ? { search: buildSearchResults(x.search) } : {}),
     ...withObserved(buildObserved(x)),
+    // Only when some variant is inert: summary.json stays as it was otherwise.
+    ...(inert.length > 0 ? { inert } : {}),
   };
 }
 

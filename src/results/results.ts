@@ -275,6 +275,8 @@ export const resultsSchema = z.strictObject({
   search: searchResultsSchema.optional(),
   /** The scenario's observed series and each variant's fit to them (docs/traces.md, "Comparing with what happened"). */
   observed: observedResultsSchema.optional(),
+  /** Variants that ran exactly as the baseline in every run, seed for seed: their change never took effect (src/results/inert.ts). */
+  inert: z.array(z.strictObject({ variant: z.string(), like: z.string(), runs: z.number().int() })).optional(),
 });
 
 export type Results = z.infer<typeof resultsSchema>;

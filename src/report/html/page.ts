@@ -20,6 +20,7 @@ import { FLOOR_TEXT, UNHEALTHY_TEXT, atPoint, cellOf, featuredPointIndex, headli
 import { keySettings } from './settings.js';
 import { compactRankingColumns, onFront, rankingCells, rankingColumns, rankingNote } from '../ranking-view.js';
 import { verdictPoint, verdictText } from '../verdict.js';
+import { inertNotes } from '../inert-view.js';
 import { populationMeasures, populationRows, roleFlag } from '../populations-view.js';
 import { actionRows, whenText } from '../actions-view.js';
 import { escapeHtml as esc, inlineJson, inlineScript } from './escape.js';
@@ -88,7 +89,7 @@ export function renderReportHtml(b: ResultsBundle): string {
 <p class="kicker">retrystorm report</p>
 <h1 id="scenario-name">${esc(r.scenario)}</h1>
 ${r.question ? `<p class="question" id="question">${esc(r.question.trim())}</p>` : ''}
-${verdict ? `<p class="verdict" id="verdict">${esc(verdict)}</p>` : ''}
+${verdict ? `<p class="verdict" id="verdict">${esc(verdict)}</p>` : ''}${inertNotes(r).map((n) => `<p class="note inert">${esc(n)}</p>`).join('')}
 ${partialWarning(r)}
 </header>
 <main>
