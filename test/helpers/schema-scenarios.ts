@@ -49,8 +49,14 @@ export const NAMES = ['a', 'b', 'c'] as const;
 const DURATION_PATTERN = '^\\s*(\\d+(\\.\\d+)?(ms|s|m|h|d))+\\s*$';
 const RATE_PATTERN = '^\\s*\\d+(\\.\\d+)?([eE]\\d+)?\\s*/\\s*(s|sec|second|m|min|minute|h|hour|d|day)\\s*$';
 const NAME_PATTERNS = new Set(['^[A-Za-z0-9][A-Za-z0-9_-]*$', '^[A-Za-z0-9][A-Za-z0-9_/-]*$', '^[a-z0-9][a-z0-9_/-]*$', '^[A-Za-z0-9_.-]+$']);
-/** Top-level keys left out: they read other files or only steer experiments (not runs). */
-const LEFT_OUT_TOP = new Set(['$schema', 'observed', 'calibrate', 'search', 'compare', 'expectations']);
+/** Top-level keys left out: they read other files. */
+const LEFT_OUT_TOP = new Set(['$schema', 'observed', 'calibrate']);
+/**
+ * Top-level keys that only steer an experiment (what it compares and expects, where it
+ * searches): the loader checks them, a run never reads them, and most drawn at random are
+ * refused; only the densest third of the files has them.
+ */
+const EXPERIMENT_ONLY = new Set(['search', 'compare', 'expectations']);
 /** Keys left out anywhere: a `from:` config file, a recorded trace's file and format. */
 const LEFT_OUT_KEYS = new Set(['file', 'format', 'columns', 'select']);
 /** Deep enough for every part of the format, shallow enough that a file stays small. */
@@ -58,16 +64,17 @@ const MOST_DEPTH = 9;
 
 // A duration from 1ms to 10m: milliseconds, seconds or minutes, as a writer would say it.
 const duration = fc.oneof(
-  fc.integer({ min: 1, max: 999 }).map((n) => `${n}ms`),
-  fc.integer({ min: 1, max: 59 }).map((n) => `${n}s`),
-  fc.integer({ min: 1, max: 10 }).map((n) => `${n}m`),
+  { arbitrary: fc.constant('0s'), weight: 1 }, // the edge: a zero where one may be meant
+  { arbitrary: fc.integer({ min: 1, max: 999 }).map((n) => `${n}ms`), weight: 20 },
+  { arbitrary: fc.integer({ min: 1, max: 59 }).map((n) => `${n}s`), weight: 20 },
+  { arbitrary: fc.integer({ min: 1, max: 10 }).map((n) => `${n}m`), weight: 20 },
 );
 // A rate from 0.1/s to 200/s.
 const rate = fc.oneof(
   fc.integer({ min: 1, max: 200 }).map((n) => `${n}/s`),
   fc.integer({ min: 6, max: 600 }).map((n) => `${n}/min`),
 );
-const name = fc.constantFrom(...NAMES);
+const name = fc.oneof({ arbitrary: fc.constantFrom(...NAMES), weight: 80 }, { arbitrary: fc.constantFrom('toString', 'constructor', '__proto__', 'hasOwnProperty'), weight: 1 });
 
 function resolve(root: JS, node: JS): JS {
   let n = node;
@@ -120,7 +127,7 @@ function keyRules(n: JS): { oneOfRequired: string[][][]; forbiddenTogether: stri
 }
 
 function objectArb(root: JS, n: JS, depth: number, top: boolean, odds: number): fc.Arbitrary<Record<string, unknown>> {
-  const props = Object.entries(n.properties ?? {}).filter(([k, v]) => !(top && LEFT_OUT_TOP.has(k)) && !LEFT_OUT_KEYS.has(k) && !isConfigFile(root, k, v));
+  const props = Object.entries(n.properties ?? {}).filter(([k, v]) => !(top && (LEFT_OUT_TOP.has(k) || EXPERIMENT_ONLY.has(k) && odds > 3)) && !LEFT_OUT_KEYS.has(k) && !isConfigFile(root, k, v));
   const required = new Set(n.required ?? []);
   // Measured percentiles are the one way to give an empirical distribution without a file.
   if (props.some(([k]) => k === 'percentiles')) { required.add('percentiles'); props.splice(0, props.length, ...props.filter(([k]) => required.has(k))); }
@@ -208,7 +215,7 @@ function arb(root: JS, node: JS | boolean, depth: number, top: boolean, odds: nu
 /** A `from:` deployed config (a mapping naming a file) is not generated. */
 function isConfigFile(root: JS, key: string, v: JS): boolean {
   const r = resolve(root, v);
-  return key === 'from' && !(r.type === 'string' && r.pattern);
+  return key === 'from' && (r.type === 'object' || !!r.anyOf?.every((b) => resolve(root, b).type === 'object'));
 }
 
 /** A branch that reads another file (a recorded trace, a `from:` config) is not generated. */
@@ -250,9 +257,21 @@ function magnitude(v: unknown): number | undefined {
  * are swapped when drawn the wrong way round). What is left is the loader's to refuse.
  */
 function writersHabits(doc: Record<string, unknown>): Record<string, unknown> {
-  for (const c of Object.values((doc.clients ?? {}) as Record<string, Record<string, unknown>>)) {
+  const clients = (doc.clients ?? {}) as Record<string, Record<string, unknown>>;
+  for (const [own, c] of Object.entries(clients)) {
     if (c.contract) c.role = 'partner';
     else if (c.role === 'partner') c.role = 'user';
+    // A population takes its people from, or follows, another one that exists: drawn from
+    // the pool it may name itself or nobody, and then names another if there is one. (An
+    // inherited name, "toString", is kept: the loader must refuse it with a problem.)
+    const other = Object.keys(clients).find((n) => n !== own);
+    const stray = (n: unknown) => n === own || (NAMES as readonly unknown[]).includes(n) && !Object.hasOwn(clients, String(n));
+    if (c.peopleOf !== undefined && stray(c.peopleOf)) c.peopleOf = other;
+    const arrivals = c.arrivals as Record<string, unknown> | undefined;
+    if (arrivals?.kind === 'after' && stray(arrivals.population)) {
+      if (other) arrivals.population = other;
+      else c.arrivals = { kind: 'constant', rate: '5/s' };
+    }
   }
   // A route exists when a population calls it: each population calls one of the routes
   // declared (when it names none), and a route nobody calls is not declared.
@@ -276,6 +295,13 @@ function writersHabits(doc: Record<string, unknown>): Record<string, unknown> {
     else if (!('below' in when)) when.above = 0.5;
   }
   const order = (v: unknown): void => {
+    // Waiting for the first k calls is for calls made in parallel, k at most the calls made.
+    if (v && typeof v === 'object' && 'fanIn' in v) {
+      const route = v as Record<string, unknown>;
+      const made = (Array.isArray(route.calls) ? route.calls.length : 0) + (Array.isArray(route.services) ? route.services.length : 0);
+      if (made === 0) delete route.fanIn;
+      else { route.fanOut = 'parallel'; route.fanIn = Math.min(Number(route.fanIn), made); }
+    }
     // Steps, faults and the like in order of time.
     if (Array.isArray(v)) {
       if (v.every((x) => x && typeof x === 'object' && magnitude((x as Record<string, unknown>).at) !== undefined)) {
