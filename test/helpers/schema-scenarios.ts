@@ -8,13 +8,17 @@
  * property "the validator and the runner agree" (test/helpers/runs-what-loads.ts).
  *
  * How a node becomes a value: an object gets its required keys and a random subset of its
- * optional ones; a map (additionalProperties) gets one to three names; a choice (oneOf /
- * anyOf, a list of types) one branch; an enum one member; a duration a unit string within
- * 1ms..10m, a rate 0.1/s..200/s, a count a small number. Names come from a pool of three,
- * so a surge, a dependency a route calls or a variant's overlay names something that exists
- * often enough, by chance. The world is kept small (horizon 10s..2m, few clients, low
- * rates) so each run is cheap. Keys that read other files (`observed`, `calibrate`, a
- * `from:` config, a recorded trace) are left out: a generated file has no neighbours.
+ * optional ones (three densities: each optional key with odds 1/16, 1/6 or 1/3); a map
+ * (additionalProperties) gets one to three names; a choice (oneOf / anyOf, a list of types)
+ * one branch; an enum one member; a duration a unit string within 1ms..10m (now and then
+ * "0s"), a rate 0.1/s..200/s, a count a small number. Names come from a pool of three, so a
+ * surge, a dependency a route calls or a variant's overlay names something that exists often
+ * enough, by chance; now and then a name every object inherits ("toString", "constructor")
+ * instead, which the loader must refuse as a problem. The world is kept small (horizon
+ * 10s..2m, few clients, low rates) so each run is cheap. Keys that read other files
+ * (`observed`, `calibrate`, a `from:` config, a recorded trace) are left out: a generated
+ * file has no neighbours. A few rules between keys that the schema cannot say are then
+ * applied as a writer would (writersHabits), or nearly every file would be refused.
  */
 import fc from 'fast-check';
 import { scenarioJsonSchema } from '../../src/scenario/json-schema.js';
@@ -254,7 +258,11 @@ function magnitude(v: unknown): number | undefined {
  * applied as a writer would: a partner, and only a partner, has a contract (a population
  * with one becomes a partner, a partner without one a user); a lower bound comes before its
  * upper one (min/max, minThreshold/maxThreshold, jitterMin/jitterMax, start/end, from/to
- * are swapped when drawn the wrong way round). What is left is the loader's to refuse.
+ * are swapped when drawn the wrong way round); steps and other timed lists are in order of
+ * time; a population's peopleOf or journey step names another population (a pool name, not
+ * an inherited one); every declared route is called by a population; a route's fanIn is for
+ * parallel calls and at most the calls it makes; an action acts at a time or on a signal
+ * with one threshold. What is left is the loader's to refuse.
  */
 function writersHabits(doc: Record<string, unknown>): Record<string, unknown> {
   const clients = (doc.clients ?? {}) as Record<string, Record<string, unknown>>;
