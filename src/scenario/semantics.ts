@@ -223,7 +223,8 @@ function checkOffline(off: Behaviour['offline'], faults: number, path: PropertyK
 function checkPeopleOf(s: Scenario, name: string, of: string, out: SemanticProblem[]): void {
   const path = ['clients', name, 'peopleOf'];
   const pop = s.clients[name];
-  const owner = s.clients[of];
+  // An own key only: "toString" or "constructor" names no population (the prototype's).
+  const owner = Object.hasOwn(s.clients, of) ? s.clients[of] : undefined;
   const others = Object.keys(s.clients).filter((n) => n !== name);
   if (of === name) return void out.push({ path, message: `a population cannot take its people from itself: name another population (${others.join(', ') || 'there is none'}), or remove peopleOf` });
   if (owner === undefined) return void out.push({ path, message: `no population named "${of}" (the populations are ${others.join(', ') || 'none other'})` });
@@ -242,14 +243,14 @@ function checkStep(s: Scenario, name: string, previous: string, out: SemanticPro
   const path = ['clients', name, 'arrivals', 'population'];
   const others = Object.keys(s.clients).filter((n) => n !== name);
   if (previous === name) return void out.push({ path, message: `a step cannot follow itself: repeat does that (repeat: 8 runs it 8 times in a row); name the previous step (${others.join(', ') || 'there is none'})` });
-  if (s.clients[previous] === undefined) return void out.push({ path, message: `no population named "${previous}" (the populations are ${others.join(', ') || 'none other'})` });
+  if (!Object.hasOwn(s.clients, previous)) return void out.push({ path, message: `no population named "${previous}" (the populations are ${others.join(', ') || 'none other'})` });
   const rival = others.find((n) => n < name && s.clients[n].arrivals.kind === 'after' && (s.clients[n].arrivals as { population: string }).population === previous);
   if (rival !== undefined) return void out.push({ path, message: `"${rival}" already follows "${previous}": a step has one next step (a journey is a line); make this one follow "${rival}"` });
   const seen = new Set([name]);
   for (let at = previous; ; ) {
     if (seen.has(at)) return void out.push({ path, message: `the steps go round in a circle (${[...seen, at].join(' -> ')}): a journey must start with a population that is not a step` });
     seen.add(at);
-    const a = s.clients[at]?.arrivals;
+    const a = Object.hasOwn(s.clients, at) ? s.clients[at].arrivals : undefined;
     if (a === undefined || a.kind !== 'after') return;
     at = a.population;
   }

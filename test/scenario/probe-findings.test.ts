@@ -219,6 +219,22 @@ describe('a name every object inherits, where a population is named (the loader 
   });
 });
 
+describe('a name every object inherits, where a population names another (the schema-generated scenarios, test/helpers/schema-scenarios.ts)', () => {
+  it('refuses peopleOf naming "toString" as no such population, instead of an internal error', () => {
+    for (const name of ['toString', 'constructor', 'valueOf', 'hasOwnProperty']) {
+      const source = world().replace('arrivals: { kind: constant, rate: 10/s }', `arrivals: { kind: constant, rate: 10/s }\n    peopleOf: ${name}`);
+      expect(printed(source), name).toEqual([`p.yaml:6:15  clients.mobile.peopleOf: no population named "${name}" (the populations are none other)`]);
+    }
+  });
+
+  it('refuses a journey step following "constructor" as no such population, instead of an internal error', () => {
+    for (const name of ['toString', 'constructor', 'valueOf', 'hasOwnProperty']) {
+      const source = world().replace('arrivals: { kind: constant, rate: 10/s }', `arrivals: { kind: after, population: ${name} }`);
+      expect(printed(source), name).toContainEqual(expect.stringMatching(new RegExp(`^p\\.yaml:5:\\d+  clients\\.mobile\\.arrivals\\.population: no population named "${name}"`)));
+    }
+  });
+});
+
 describe('inputs that crashed validate (issue 39: exit 70 instead of a problem)', () => {
   it('a key named toString, hasOwnProperty or constructor inside an expectation is a problem at its place', () => {
     for (const name of ['toString', 'hasOwnProperty', 'constructor']) {
