@@ -128,6 +128,7 @@ describe('validate --json', () => {
         { file: bad, line: 3, col: 10, path: 'clients', message: expect.any(String) },
         { file: bad, line: 1, col: 1, path: 'server', message: 'missing required key "server"' },
       ].sort((a, b) => a.line - b.line || a.col - b.col),
+      warnings: [],
     });
   });
 
