@@ -38,8 +38,10 @@ export function liftValues(text: string): LiftedValues | undefined {
     skeleton: `${text.slice(0, open)}[]${text.slice(close + 1)}`,
     *pairs() {
       if (empty) return;
-      PAIR.lastIndex = open + 1;
-      for (let m = PAIR.exec(text); m; m = m[3] === ',' ? PAIR.exec(text) : null) yield [Number(m[1]), m[2]];
+      // Its own copy of the expression: a reader paused between pairs shares no lastIndex with another.
+      const pair = new RegExp(PAIR);
+      pair.lastIndex = open + 1;
+      for (let m = pair.exec(text); m; m = m[3] === ',' ? pair.exec(text) : null) yield [Number(m[1]), m[2]];
     },
   };
 }
