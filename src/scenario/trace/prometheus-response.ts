@@ -26,6 +26,15 @@ function lineAt(text: string, offset: number): number {
 
 export const fail = (path: string, message: string, line = 0): TraceFailure => ({ line, path, message });
 
+/** The skeleton parsed, or when it is not JSON the whole text, so that the error is the whole text's. */
+function parseOr(skeleton: string, text: string): unknown {
+  try {
+    return JSON.parse(skeleton);
+  } catch {
+    return JSON.parse(text);
+  }
+}
+
 /** What a reader takes: its result types, how the expected body is shown, and what to say of another result type. */
 export interface Expected {
   resultTypes: readonly string[];
@@ -35,11 +44,15 @@ export interface Expected {
   wrongType: (got: string | undefined) => string;
 }
 
-/** The series of a successful response, with its result type, or the first thing wrong with the envelope. */
-export function readResponse(text: string, expected: Expected): { resultType: string; result: unknown[] } | TraceFailure {
+/**
+ * The series of a successful response, with its result type, or the first thing wrong with the
+ * envelope. `skeleton` is the text with its values lifted out (prometheus-values.ts), parsed
+ * instead when given; a syntax error is still found and placed in the whole text.
+ */
+export function readResponse(text: string, expected: Expected, skeleton?: string): { resultType: string; result: unknown[] } | TraceFailure {
   let doc: unknown;
   try {
-    doc = JSON.parse(text);
+    doc = skeleton !== undefined ? parseOr(skeleton, text) : JSON.parse(text);
   } catch (e) {
     const m = /position (\d+)/.exec((e as Error).message);
     return fail('', `not JSON: ${(e as Error).message.split('\n')[0]}`, m ? lineAt(text, Number(m[1])) : 1);
