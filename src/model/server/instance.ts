@@ -14,6 +14,9 @@
  * clears that when it stops waiting, so an entry whose attempt does not point back at it
  * is one nobody waits for. A busy slot holds (id, generation).
  *
+ * What each busy slot does is in its slot table (slot-table.ts); a job waiting for its
+ * route's calls to other services of the graph is in src/model/graph/waiting-jobs.ts.
+ *
  * Partial failures reach it as small hooks (set by src/model/server/lifecycle.ts and the
  * faults): an error rate and a slowdown applied when a request starts service, a crash that
  * loses what it holds, a stop-the-world pause. A completion event carries its slot's token,
@@ -29,6 +32,8 @@ import { OUTCOME_OK, OUTCOME_DEPENDENCY, OUTCOME_QUEUE_FULL, OUTCOME_SERVER_DEAD
 import { AttemptQueue } from './attempt-queue.js';
 import { FairQueue, type FairQueueOptions } from './fair-queue.js';
 import type { RedDropper } from './red.js';
+import { SlotTable } from './slot-table.js';
+import { WaitingJobs, type ServiceCalls } from '../graph/waiting-jobs.js';
 
 /** An entry taken from the queue whose client no longer waits for it. */
 const NOBODY = -1;
@@ -67,16 +72,6 @@ export interface RouteHandler {
   services?: ServiceCalls;
 }
 
-/**
- * A route's calls to other services: started when a request of the route reaches its slot,
- * they answer through `Instance.callsDone(job, token, ok)`; a job the instance loses (a crash)
- * cancels them. `deadline` is what the request carried (Infinity: none).
- */
-export interface ServiceCalls {
-  start(inst: Instance, job: number, token: number, deadline: number): void;
-  cancel(inst: Instance, job: number): void;
-}
-
 /** A listener of completed jobs: time, round trip inside the instance, in-flight count at its start, failed? */
 export type CompletionListener = (now: number, rtt: number, inflight: number, dropped: boolean) => void;
 
@@ -95,31 +90,10 @@ export class Instance {
   private readonly queueNo: number;
   /** Last time the queue was empty (CoDel: a queue not empty for a whole interval is standing). */
   private lastEmptyT = 0;
-  // Slot table: what each busy slot is doing. Sized for the full slot count.
-  private readonly jobId: Int32Array;
-  private readonly jobGen: Int32Array;
-  private readonly jobWork: Float64Array;
-  private readonly jobOutcome: Int32Array;
-  // For adaptive concurrency limits: when each job arrived at the instance, and how many were in flight then.
-  private readonly jobArrived: Float64Array;
-  private readonly jobInflight: Int32Array;
-  // The route of each job and how many of its dependency calls it holds.
-  private readonly jobRoute: Int32Array;
-  /**
-   * Per job, a row of one flag per call of its route (callsPerJob wide): whether that call
-   * holds a unit of its dependency's capacity, given back when the job ends (releaseCalls).
-   */
-  private readonly jobHolds: Uint8Array;
-  private readonly callsPerJob: number;
-  // When each job's service ends, and the token its completion event carries (a crash or a
-  // pause changes it, so the event it outlived does nothing).
-  private readonly jobEnd: Float64Array;
-  private readonly jobToken: Int32Array;
-  private readonly jobBusy: Uint8Array;
-  /** 1 while the job waits for its route's calls to other services (its service time not yet known). */
-  private readonly jobWaiting: Uint8Array;
-  /** For a job that waited for its calls: when its execution deadline runs out (Infinity: no deadline), counted from its start in the slot. */
-  private readonly jobCutAt: Float64Array;
+  /** What each busy slot is doing, sized for the most slots the instance may be given. */
+  private readonly jobs: SlotTable;
+  /** Jobs waiting in their slots for their route's calls to other services. */
+  private readonly waiting: WaitingJobs;
   private readonly executionDeadline: number;
   /** Partial failures (error rate, slowdown) while a fault sets them; undefined when none is active. */
   faults: ServiceFaults | undefined;
@@ -132,10 +106,7 @@ export class Instance {
    * slot for them all let only the last stage added learn).
    */
   private readonly completionListeners: CompletionListener[] = [];
-  private readonly freeJobs: Int32Array;
-  private freeTop: number;
   private readonly kDone: number;
-  private readonly kCut: number;
   served = 0;
   queueWaitS = 0;
   wastedWorkS = 0;
@@ -150,25 +121,10 @@ export class Instance {
     this.slots = opts.slots;
     const size = Math.max(opts.slots, opts.maxSlots ?? 0);
     this.maxSlots = size;
-    this.jobId = new Int32Array(size);
-    this.jobGen = new Int32Array(size);
-    this.jobWork = new Float64Array(size);
-    this.jobOutcome = new Int32Array(size);
-    this.jobArrived = new Float64Array(size);
-    this.jobInflight = new Int32Array(size);
-    this.jobRoute = new Int32Array(size);
-    this.callsPerJob = Math.max(0, ...opts.routes.map((r) => r.calls.length));
-    this.jobHolds = new Uint8Array(size * this.callsPerJob);
-    this.jobEnd = new Float64Array(size);
-    this.jobToken = new Int32Array(size);
-    this.jobBusy = new Uint8Array(size);
-    this.jobWaiting = new Uint8Array(size);
-    this.jobCutAt = new Float64Array(size);
+    this.jobs = new SlotTable(size, Math.max(0, ...opts.routes.map((r) => r.calls.length)));
     this.executionDeadline = opts.executionDeadline ?? Infinity;
-    this.freeJobs = Int32Array.from({ length: size }, (_, i) => size - 1 - i);
-    this.freeTop = size;
     this.kDone = engine.on((j, token) => this.done(j, token));
-    this.kCut = engine.on((j, token) => this.cutWaiting(j, token));
+    this.waiting = new WaitingJobs(size, engine, this.executionDeadline, this, (j, token) => this.cutWaiting(j, token));
     // Chosen once: the one-line queue's path stays as it is when nobody asks for fairness.
     this.line = opts.fair ? new FairQueue(opts.fair, opts.routes.length > 1, engine.memory) : new AttemptQueue(opts.routes.length > 1, engine.memory);
     this.queueNo = attempts.newQueue();
@@ -258,8 +214,9 @@ export class Instance {
     // in the row of the job this request will be, if it takes a slot (begin runs only with
     // a slot free): the next on the free stack.
     const calls = handler.calls;
+    const jobs = this.jobs;
     if (calls.length > 0) {
-      const row = this.freeJobs[this.freeTop - 1] * this.callsPerJob;
+      const row = jobs.nextFree * jobs.callsPerJob;
       for (let d = 0; d < calls.length; d++) {
         let holds = 0;
         if (outcome === OUTCOME_OK) {
@@ -267,7 +224,7 @@ export class Instance {
           extra += calls[d].lastLatency;
           if (outcome === OUTCOME_OK && calls[d].lastHeld) holds = 1;
         }
-        this.jobHolds[row + d] = holds;
+        jobs.holds[row + d] = holds;
       }
     }
     if (handler.services !== undefined && outcome === OUTCOME_OK) {
@@ -286,43 +243,41 @@ export class Instance {
     }
     if (work <= 0) {
       // Failing (or finishing) in no time holds no slot: answer now.
-      this.releaseCalls(this.freeJobs[this.freeTop - 1], route);
+      this.releaseCalls(jobs.nextFree, route);
       this.finish(a, gen, outcome, 0);
       return;
     }
-    const j = this.freeJobs[--this.freeTop];
-    this.jobId[j] = a;
-    this.jobGen[j] = gen;
-    this.jobWork[j] = work;
-    this.jobOutcome[j] = outcome;
-    this.jobArrived[j] = arrivedT;
-    this.jobRoute[j] = route;
-    this.jobInflight[j] = this.busy + this.line.length + 1;
-    this.jobEnd[j] = now + work;
-    this.jobBusy[j] = 1;
+    const j = jobs.take();
+    jobs.id[j] = a;
+    jobs.gen[j] = gen;
+    jobs.work[j] = work;
+    jobs.outcome[j] = outcome;
+    jobs.arrived[j] = arrivedT;
+    jobs.route[j] = route;
+    jobs.inflight[j] = this.busy + this.line.length + 1;
+    jobs.end[j] = now + work;
+    jobs.busy[j] = 1;
     this.busy++;
     this.rec.busyChanged(now, +1);
-    this.engine.after(work, this.kDone, j, this.jobToken[j]);
+    this.engine.after(work, this.kDone, j, jobs.token[j]);
   }
 
+  /** A request whose route calls other services takes its slot and waits for them (callsDone). */
   private startWaiting(a: number, gen: number, now: number, arrivedT: number, route: number, extra: number): void {
-    const j = this.freeJobs[--this.freeTop];
-    this.jobId[j] = a;
-    this.jobGen[j] = gen;
-    this.jobWork[j] = extra; // the dependencies' latency, added to the service time once the calls are over
-    this.jobArrived[j] = arrivedT;
-    this.jobRoute[j] = route;
-    this.jobInflight[j] = this.busy + this.line.length + 1;
-    this.jobEnd[j] = Infinity;
-    this.jobBusy[j] = 1;
-    this.jobWaiting[j] = 1;
+    const jobs = this.jobs;
+    const j = jobs.take();
+    jobs.id[j] = a;
+    jobs.gen[j] = gen;
+    jobs.work[j] = extra; // the dependencies' latency, added to the service time once the calls are over
+    jobs.arrived[j] = arrivedT;
+    jobs.route[j] = route;
+    jobs.inflight[j] = this.busy + this.line.length + 1;
+    jobs.end[j] = Infinity;
+    jobs.busy[j] = 1;
     this.busy++;
     this.rec.busyChanged(now, +1);
-    // The execution deadline counts from the slot's start: the wait for the calls is part of it.
-    this.jobCutAt[j] = now + this.executionDeadline;
-    if (this.executionDeadline < Infinity) this.engine.after(this.executionDeadline, this.kCut, j, this.jobToken[j]);
     const deadline = this.opts.deadlineOf !== undefined && a !== NOBODY ? this.opts.deadlineOf(a) : Infinity;
-    this.opts.routes[route].services!.start(this, j, this.jobToken[j], deadline);
+    this.waiting.start(j, jobs.token[j], this.opts.routes[route].services!, deadline);
   }
 
   /**
@@ -331,28 +286,29 @@ export class Instance {
    * with a dependency failure. A stale token (the job was lost to a crash) does nothing.
    */
   callsDone(j: number, token: number, ok: boolean): void {
-    if (token !== this.jobToken[j] || this.jobWaiting[j] === 0) return;
-    this.jobWaiting[j] = 0;
+    const jobs = this.jobs;
+    if (token !== jobs.token[j] || !this.waiting.isWaiting(j)) return;
+    this.waiting.end(j);
     const now = this.engine.now;
-    const handler = this.opts.routes[this.jobRoute[j]];
+    const handler = this.opts.routes[jobs.route[j]];
     let outcome = ok ? OUTCOME_OK : OUTCOME_DEPENDENCY;
-    let work = ok ? handler.serviceTime() + this.jobWork[j] : this.opts.failFastTime;
+    let work = ok ? handler.serviceTime() + jobs.work[j] : this.opts.failFastTime;
     const c = this.opts.contention;
     if (c && ok) work *= 1 + c.factor * Math.pow(this.loadShare(this.busy - 1), c.exponent); // the others busy beside it
     const f = this.faults;
     if (f !== undefined && f.slow && ok) work = work * f.factor + (f.add ? f.add() : 0);
-    const left = this.jobCutAt[j] - now; // what the wait left of the execution deadline
+    const left = this.waiting.leftOf(j, now); // what the wait left of the execution deadline
     if (work > left) {
       work = left > 0 ? left : 0;
       outcome = OUTCOME_EXECUTION_DEADLINE;
     }
-    this.jobWork[j] = work;
-    this.jobOutcome[j] = outcome;
+    jobs.work[j] = work;
+    jobs.outcome[j] = outcome;
     if (this.paused) {
-      this.jobEnd[j] = work; // what is left, kept while paused (resume schedules it)
+      jobs.end[j] = work; // what is left, kept while paused (resume schedules it)
       return;
     }
-    this.jobEnd[j] = now + work;
+    jobs.end[j] = now + work;
     if (work <= 0) this.done(j, token);
     else this.engine.after(work, this.kDone, j, token);
   }
@@ -373,31 +329,31 @@ export class Instance {
    * its own work. A paused process runs no timer: the cut then comes when the pause ends.
    */
   private cutWaiting(j: number, token: number): void {
-    // A slot's token lasts from one crash or pause to the next, over many jobs: a cut that
-    // outlived its job finds a later job in the slot, whose own deadline is later.
-    if (token !== this.jobToken[j] || this.jobWaiting[j] === 0 || this.jobCutAt[j] > this.engine.now || this.paused) return;
-    this.jobWaiting[j] = 0;
-    this.opts.routes[this.jobRoute[j]].services!.cancel(this, j);
-    this.jobWork[j] = 0; // none of its own work was done
-    this.jobOutcome[j] = OUTCOME_EXECUTION_DEADLINE;
+    // (waiting-jobs.ts runs this only for a job that still waits, at or past its deadline)
+    const jobs = this.jobs;
+    if (token !== jobs.token[j] || this.paused) return;
+    this.waiting.cancel(j, this.opts.routes[jobs.route[j]].services!);
+    jobs.work[j] = 0; // none of its own work was done
+    jobs.outcome[j] = OUTCOME_EXECUTION_DEADLINE;
     this.done(j, token);
   }
 
   private done(j: number, token: number): void {
-    if (token !== this.jobToken[j]) return; // a crash or a pause made this completion obsolete
-    this.jobBusy[j] = 0;
-    if (this.callsPerJob !== 0) this.releaseCalls(j, this.jobRoute[j]);
+    const jobs = this.jobs;
+    if (token !== jobs.token[j]) return; // a crash or a pause made this completion obsolete
+    jobs.busy[j] = 0;
+    if (jobs.callsPerJob !== 0) this.releaseCalls(j, jobs.route[j]);
     this.busy--;
-    this.freeJobs[this.freeTop++] = j;
+    jobs.give(j);
     this.rec.busyChanged(this.engine.now, -1);
-    this.finish(this.jobId[j], this.jobGen[j], this.jobOutcome[j], this.jobWork[j]);
+    this.finish(jobs.id[j], jobs.gen[j], jobs.outcome[j], jobs.work[j]);
     // A job that ended the instant it arrived (its calls refused at once, failing fast in 0 s)
     // has no round-trip time to learn from: like a job with no work (begin), it is no sample.
     // The RTT-based limiters cannot take one (Vegas refuses it, Gradient2 would divide by it).
-    const rtt = this.engine.now - this.jobArrived[j];
+    const rtt = this.engine.now - jobs.arrived[j];
     if (rtt > 0) {
       const ls = this.completionListeners;
-      for (let i = 0; i < ls.length; i++) ls[i](this.engine.now, rtt, this.jobInflight[j], this.jobOutcome[j] !== OUTCOME_OK);
+      for (let i = 0; i < ls.length; i++) ls[i](this.engine.now, rtt, jobs.inflight[j], jobs.outcome[j] !== OUTCOME_OK);
     }
     this.pump();
   }
@@ -405,10 +361,11 @@ export class Instance {
   /** Job j's calls that hold a unit of their dependency's capacity give it back. */
   private releaseCalls(j: number, route: number): void {
     const calls = this.opts.routes[route].calls;
-    const row = j * this.callsPerJob;
+    const holds = this.jobs.holds;
+    const row = j * this.jobs.callsPerJob;
     for (let d = 0; d < calls.length; d++) {
-      if (this.jobHolds[row + d] === 0) continue;
-      this.jobHolds[row + d] = 0;
+      if (holds[row + d] === 0) continue;
+      holds[row + d] = 0;
       calls[d].release();
     }
   }
@@ -461,30 +418,27 @@ export class Instance {
    */
   crash(reset: boolean): number {
     const now = this.engine.now;
+    const jobs = this.jobs;
     let lost = 0;
-    for (let j = 0; j < this.jobBusy.length; j++) {
-      if (!this.jobBusy[j]) continue;
-      this.jobBusy[j] = 0;
-      this.jobToken[j] = (this.jobToken[j] + 1) | 0;
-      this.releaseCalls(j, this.jobRoute[j]);
-      if (this.jobWaiting[j]) {
+    for (let j = 0; j < jobs.size; j++) {
+      if (!jobs.busy[j]) continue;
+      jobs.busy[j] = 0;
+      jobs.outdate(j);
+      this.releaseCalls(j, jobs.route[j]);
+      if (this.waiting.isWaiting(j)) {
         // Lost while waiting for its calls: they are cancelled, and it had done no work yet.
-        this.jobWaiting[j] = 0;
-        this.opts.routes[this.jobRoute[j]].services!.cancel(this, j);
-        this.freeJobs[this.freeTop++] = j;
-        lost++;
-        if (reset && this.attempts.isAwaited(this.jobId[j], this.jobGen[j])) this.respond(this.jobId[j], OUTCOME_RESET);
-        continue;
+        this.waiting.cancel(j, this.opts.routes[jobs.route[j]].services!);
+      } else {
+        // Elapsed service: all of it but what was left (a paused job has its remainder stored in `end`).
+        const elapsed = jobs.work[j] - (this.paused ? jobs.end[j] : jobs.end[j] - now);
+        if (elapsed > 0) {
+          this.rec.workDone(now, elapsed, true);
+          this.wastedWorkS += elapsed;
+        }
       }
-      // Elapsed service: all of it but what was left (a paused job has its remainder stored in jobEnd).
-      const elapsed = this.jobWork[j] - (this.paused ? this.jobEnd[j] : this.jobEnd[j] - now);
-      if (elapsed > 0) {
-        this.rec.workDone(now, elapsed, true);
-        this.wastedWorkS += elapsed;
-      }
-      this.freeJobs[this.freeTop++] = j;
+      jobs.give(j);
       lost++;
-      if (reset && this.attempts.isAwaited(this.jobId[j], this.jobGen[j])) this.respond(this.jobId[j], OUTCOME_RESET);
+      if (reset && this.attempts.isAwaited(jobs.id[j], jobs.gen[j])) this.respond(jobs.id[j], OUTCOME_RESET);
     }
     this.rec.busyChanged(now, -this.busy);
     this.busy = 0;
@@ -511,10 +465,11 @@ export class Instance {
     if (this.paused) return;
     const now = this.engine.now;
     this.paused = true;
-    for (let j = 0; j < this.jobBusy.length; j++) {
-      if (!this.jobBusy[j] || this.jobWaiting[j]) continue; // a job waiting for its calls has no completion yet
-      this.jobToken[j] = (this.jobToken[j] + 1) | 0;
-      this.jobEnd[j] -= now; // the service time still to run, kept while paused
+    const jobs = this.jobs;
+    for (let j = 0; j < jobs.size; j++) {
+      if (!jobs.busy[j] || this.waiting.isWaiting(j)) continue; // a job waiting for its calls has no completion yet
+      jobs.outdate(j);
+      jobs.end[j] -= now; // the service time still to run, kept while paused
     }
   }
 
@@ -523,15 +478,16 @@ export class Instance {
     if (!this.paused) return;
     const now = this.engine.now;
     this.paused = false;
-    for (let j = 0; j < this.jobBusy.length; j++) {
-      if (!this.jobBusy[j] || this.jobWaiting[j]) continue;
-      const left = this.jobEnd[j];
-      this.jobEnd[j] = now + left;
-      this.engine.after(left, this.kDone, j, this.jobToken[j]);
+    const jobs = this.jobs;
+    for (let j = 0; j < jobs.size; j++) {
+      if (!jobs.busy[j] || this.waiting.isWaiting(j)) continue;
+      const left = jobs.end[j];
+      jobs.end[j] = now + left;
+      this.engine.after(left, this.kDone, j, jobs.token[j]);
     }
     // Jobs waiting for their calls whose execution deadline ran out during the pause are cut now.
-    for (let j = 0; j < this.jobBusy.length; j++) {
-      if (this.jobBusy[j] && this.jobWaiting[j] && this.jobCutAt[j] <= now) this.cutWaiting(j, this.jobToken[j]);
+    for (let j = 0; j < jobs.size; j++) {
+      if (jobs.busy[j] && this.waiting.overdue(j, now)) this.cutWaiting(j, jobs.token[j]);
     }
     this.pump();
   }
