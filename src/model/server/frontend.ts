@@ -1,37 +1,28 @@
 /**
- * The server as clients meet it: a request reaches the edge, then the load balancer
- * (balancer.ts), then the pipeline of stages (pipeline.ts, stages.ts) before an instance's
- * queue (instance.ts); a stage may hold it a while (held-requests.ts). Every answer goes back
- * through here, so each 503 and 429 carries the response contract's Retry-After
- * (retry-after.ts) or the rate limiter's own reset time, and a reset fault may drop it.
- *
- * What operators and faults change during a run also goes through here (src/model/operator/,
- * src/model/faults.ts), and on to the part that owns it: the edge's blocks and switched-off
- * routes (edge.ts), stages added, removed or replaced (pipeline.ts), the Retry-After contract,
- * the capacity (capacity.ts), crashes, warm-ups and pauses (lifecycle.ts). Every such change
- * returns the function that undoes it. This file wires those parts and runs the request path.
+ * The server as clients meet it: a request passes the edge (edge.ts), the load balancer
+ * (balancer.ts) and the pipeline of stages (pipeline.ts, stages.ts), which may hold it a while
+ * (held-requests.ts), to an instance's queue (instance.ts). Answers come back through here, so
+ * each 503 and 429 carries the contract's Retry-After (retry-after.ts) or the rate limiter's
+ * reset time, and a reset fault may drop it. What operators and faults change during a run
+ * (src/model/operator/, src/model/faults.ts) comes in here too and goes on to the part that owns
+ * it: the edge, the pipeline, the Retry-After, the capacity (capacity.ts), crashes, warm-ups and
+ * pauses (lifecycle.ts); each change returns its undo. This file wires the parts and runs the path.
  */
 import type { Engine } from '../../engine/engine.js';
 import { stream, type Rng } from '../../engine/rng.js';
-import { sampler, distributionMean } from '../../engine/distributions.js';
 import type { Scenario } from '../../scenario/schema.js';
 import type { Recorder } from '../recorder.js';
 import type { Actions, Attempts } from '../records.js';
 import { ATTEMPT_INVALID } from '../records.js';
 import { OUTCOME_INVALID, OUTCOME_OK, OUTCOME_RATE_LIMITED, OUTCOME_RESET, carriesRetryAfter, type ResponseContract } from '../outcomes.js';
-import { toDistributionSpec } from '../../scenario/distribution-spec.js';
 import { Instance } from './instance.js';
-import type { RouteHandler } from './instance-options.js';
+import { fairQueueOptionsOf, instanceOptionsOf, routeHandlers, type SharedInstanceOptions } from './instance-options.js';
 import type { ServiceCalls } from '../graph/waiting-jobs.js';
 import { Dependency } from './dependencies.js';
 import { RequestView, type Identities } from './request.js';
 import type { Stage, StageSpec } from './stages.js';
 import type { RateLimitReport } from './rate-limit-report.js';
 import { Edge, EDGE_DROP, EDGE_PASS } from './edge.js';
-import { fairQueueLayout } from '../../scenario/fair-queue-keys.js';
-import type { FairQueueOptions } from './fair-queue.js';
-import { CODEL_DEFAULTS } from '../../scenario/server-defaults.js';
-import { RedDropper } from './red.js';
 import { HeldRequests } from './held-requests.js';
 import { RetryAfter, type RetryAfterPolicy } from './retry-after.js';
 import { Balancer } from './balancer.js';
@@ -92,46 +83,21 @@ export class Frontend {
   ) {
     const spec = s.server;
     this.ids = ids;
-    const defaultService = sampler(toDistributionSpec(spec.serviceTime), stream(seed, 'server/service'));
     this.dependencies = Object.entries(spec.dependencies ?? {}).map(
       ([name, d], i) => new Dependency(name, i, d, ids.routes, rec, stream(seed, `server/dependencies/${name}`)),
     );
-    const routes: RouteHandler[] = ids.routes.map((r) => {
-      // Own keys only: a route named "constructor" or "toString" must not find an inherited member.
-      const rs = spec.routes && Object.hasOwn(spec.routes, r) ? spec.routes[r] : undefined;
-      return {
-        serviceTime: rs?.serviceTime ? sampler(toDistributionSpec(rs.serviceTime), stream(seed, `server/routes/${r}/service`)) : defaultService,
-        calls: (rs?.calls ?? []).map((name) => this.dependencies.find((d) => d.name === name)!),
-        services: opts.serviceCalls?.(r),
-      };
-    });
     // Instances a scale action or the autoscaler may add exist from the start with no slots,
     // so per-instance state (local rate limits, concurrency limits) is laid out once.
-    const maxSlots = Math.max(spec.slots, opts.maxSlots ?? 0);
-    const fair = this.fairQueueOptions();
+    const shared: SharedInstanceOptions = {
+      maxSlots: Math.max(spec.slots, opts.maxSlots ?? 0),
+      routes: routeHandlers(spec, ids.routes, this.dependencies, seed, opts.serviceCalls),
+      fair: fairQueueOptionsOf(s, attempts, actions),
+      dropAbandoned: opts.dropAbandoned === true,
+      deadlineOf: opts.deadlineOf,
+    };
     this.instances = Array.from(
       { length: Math.max(spec.instances, opts.maxInstances ?? 0) },
-      (_, i) =>
-        new Instance(engine, attempts, rec, {
-          slots: i < spec.instances ? spec.slots : 0,
-          maxSlots,
-          queueCapacity: spec.queue === 'unbounded' ? Infinity : spec.queue,
-          lifo: spec.discipline === 'lifo',
-          codel:
-            spec.codel || spec.discipline === 'adaptive-lifo'
-              ? { ...(spec.codel ?? { target: CODEL_DEFAULTS.targetS, interval: CODEL_DEFAULTS.intervalS }), adaptiveLifo: spec.discipline === 'adaptive-lifo' }
-              : undefined,
-          contention: spec.contention,
-          dropAbandoned: spec.dropAbandoned || opts.dropAbandoned === true,
-          deadlineOf: opts.deadlineOf,
-          deadline: spec.deadline,
-          executionDeadline: spec.executionDeadline,
-          failFastTime: spec.failFastTime,
-          routes,
-          fair,
-          // Each instance averages its own queue, with its own draws.
-          red: spec.red ? new RedDropper({ ...spec.red, departureS: distributionMean(toDistributionSpec(spec.serviceTime)) / spec.slots }, stream(seed, `server/red/${i}`)) : undefined,
-        }, this.respond),
+      (_, i) => new Instance(engine, attempts, rec, instanceOptionsOf(spec, i, shared, seed), this.respond),
     );
     rec.slotsChanged(0, spec.slots * spec.instances);
     this.req = new RequestView(this.ids, attempts, actions);
@@ -145,22 +111,6 @@ export class Frontend {
     this.retryAfter = new RetryAfter(spec.overload.retryAfter, contract, this.req, seed);
     this.resetRng = stream(seed, 'faults/reset');
     this.kResume = engine.on((h) => this.resume(h));
-  }
-
-  /** How each instance's fair queue keys and classes an attempt (server.fairQueue), or undefined for one line. */
-  private fairQueueOptions(): FairQueueOptions | undefined {
-    const layout = fairQueueLayout(this.s);
-    if (!layout) return undefined;
-    const { attempts, actions } = this;
-    const keyOfPop = Int32Array.from(layout.keyOfPopulation);
-    const classOfPop = Int32Array.from(layout.classOfPopulation);
-    return {
-      keys: layout.keys.length,
-      classes: layout.classes,
-      weights: layout.weights,
-      keyOf: (a) => keyOfPop[actions.population[attempts.action[a]]],
-      classOf: layout.retriesLast ? (a) => (attempts.number[a] > 1 ? 1 : 0) : (a) => classOfPop[actions.population[attempts.action[a]]],
-    };
   }
 
   /** What each rate-limit stage made in this run saw (its store's queue, its top consumers), in the order they were made. */
@@ -268,24 +218,21 @@ export class Frontend {
     for (const i of this.instances) i.setDependencyDown(down);
   }
 
-  // ── What faults and operators change (each handed to the part that owns it) ────
+  // ── What faults and operators change, each handed to the part that owns it and documented there ──
 
-  /** The slots per instance a capacity cut leaves (Infinity: no cut). */
+  // Capacity (capacity.ts): a cut, scale actions (with their undo), the autoscaler.
   setCut(slots: number): void {
     this.capacity.setCut(slots);
   }
 
-  /** Slots per instance, as a scale action sets them; returns the undo. */
   setBaseSlots(n: number): () => void {
     return this.capacity.setBaseSlots(n);
   }
 
-  /** Instances behind the balancer, as a scale action sets them; returns the undo. */
   setInstances(n: number): () => void {
     return this.capacity.setInstances(n);
   }
 
-  /** Instances behind the balancer, as the autoscaler decides them: no undo, and it supersedes the actions before it. */
   scaleTo(n: number): void {
     this.capacity.scaleTo(n);
   }
@@ -304,42 +251,37 @@ export class Frontend {
     this.resetAfter = after;
   }
 
-  /** Instances `which` (every instance when undefined) crash now, stay down `downS`, then restart with an optional warm-up. */
+  // Crashes, warm-ups and pauses (lifecycle.ts).
   crash(which: number | undefined, opts: CrashOptions): void {
     this.lifecycle.crash(which, opts);
   }
 
-  /** Attempts lost to crashes and restarts (in service, queued or held by a stage when the instance went down). */
   get lostAttempts(): number {
     return this.lifecycle.lostAttempts;
   }
 
-  /** Stop-the-world pause of instances `which` (every instance when undefined), and its end. */
   pause(which: number | undefined, paused: boolean): void {
     this.lifecycle.pause(which, paused);
   }
 
-  /** Adds a stage, before the first of kind `before` or at the end; returns the undo (pipeline.ts). */
+  // Stage editing (pipeline.ts), each with its undo.
   addStage(spec: StageSpec, before?: string): () => void {
     return this.pipeline.add(spec, before);
   }
 
-  /** Removes the first stage of a kind; returns the undo (nothing to undo when there was none). */
   removeStage(kind: string): () => void {
     return this.pipeline.remove(kind);
   }
 
-  /** Replaces the first stage of a kind (adds it at the end when there is none); returns the undo. */
   replaceStage(kind: string, spec: StageSpec): () => void {
     return this.pipeline.replace(kind, spec);
   }
 
-  /** The kinds of the stages in the pipeline now, in order. */
   get stageKinds(): string[] {
     return this.pipeline.kinds;
   }
 
-  /** Changes the Retry-After contract; returns the undo. */
+  /** Changes the Retry-After contract (retry-after.ts); returns the undo. */
   setRetryAfter(policy: RetryAfterPolicy): () => void {
     return this.retryAfter.set(policy);
   }
