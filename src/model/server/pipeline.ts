@@ -13,7 +13,9 @@ import type { Actions } from '../records.js';
 import type { Instance } from './instance.js';
 import type { Identities } from './request.js';
 import type { RateLimitReport } from './rate-limit-report.js';
-import { makeStage, AdaptiveConcurrency, RetryDetection, type RateLimit, type Stage, type StageSpec } from './stages.js';
+import { AdaptiveConcurrency, RetryDetection, type Stage, type StageSpec } from './stages.js';
+import type { RateLimit } from './rate-limit-stage.js';
+import { makeStage } from './make-stage.js';
 
 /** What a stage is made with. */
 export interface PipelineContext {
