@@ -10,7 +10,9 @@
 import { stream } from '../../engine/rng.js';
 import { OUTCOME_RATE_LIMITED } from '../outcomes.js';
 import type { RequestView, Identities } from './request.js';
-import { makeRateLimiter, FixedWindowByServerClock, type RateLimiter, type RateLimiterSpec } from './rate-limiters.js';
+import type { RateLimiter, RateLimiterSpec } from './rate-limiters.js';
+import { FixedWindowByServerClock } from './window-limiters.js';
+import { makeRateLimiter } from './make-rate-limiter.js';
 import { SharedStore } from './rate-limit-store.js';
 import { KeyCounts, keyName } from './key-counts.js';
 import type { RateLimitReport, TopKey } from './rate-limit-report.js';
