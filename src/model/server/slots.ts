@@ -1,3 +1,4 @@
+// Over 300 lines because a request's whole stay in a slot (start, calls, service, cut, completion, and a crash or pause meanwhile) writes one slot table and busy count; split, each part would reach into the others' state.
 /**
  * An instance's slots: the requests it serves at once, each in a slot for its route's
  * service time, after the route's calls to dependencies (a failing call fails the request at
