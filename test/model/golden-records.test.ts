@@ -8,13 +8,13 @@
  *
  *   UPDATE_GOLDEN=1 npx vitest run test/model/golden-records.test.ts
  */
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it, expect } from 'vitest';
 import { loadScenarioFile } from '../../src/scenario/load.js';
 import { simulate } from '../../src/model/simulate.js';
 import type { Scenario } from '../../src/scenario/schema.js';
+import { recordDigest } from '../helpers/record-digest.js';
 
 const GOLDEN = join(import.meta.dirname, 'golden-records.json');
 /** Long enough to see the first fault and what follows it, short enough for the quick suite. */
@@ -24,19 +24,6 @@ function cutAt(s: Scenario): number {
 }
 const update = process.env.UPDATE_GOLDEN === '1';
 
-/** A digest of everything a run records, typed arrays as their numbers (NaN and -0 kept apart by their bits). */
-export function recordDigest(record: unknown): string {
-  const hash = createHash('sha256');
-  hash.update(
-    JSON.stringify(record, (_, v) => {
-      if (ArrayBuffer.isView(v) && !(v instanceof DataView)) return { [v.constructor.name]: Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64') };
-      if (typeof v === 'number' && !Number.isFinite(v)) return String(v);
-      if (v instanceof Map) return [...v.entries()];
-      return v;
-    }),
-  );
-  return hash.digest('hex').slice(0, 32);
-}
 
 const files = readdirSync('scenarios').filter((f) => f.endsWith('.yaml')).sort();
 const digests: Record<string, string> = {};

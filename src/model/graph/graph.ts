@@ -23,7 +23,7 @@ import { Frontend } from '../server/frontend.js';
 import { identities } from '../server/request.js';
 import { responseContract } from '../outcomes.js';
 import { scheduleFaults } from '../faults.js';
-import type { ServiceCalls } from '../server/instance.js';
+import type { ServiceCalls } from './waiting-jobs.js';
 import { RouteCalls, type CallTarget } from './route-calls.js';
 import { IDENTITY_DEFAULTS } from '../../scenario/server-defaults.js';
 import { sampler } from '../../engine/distributions.js';

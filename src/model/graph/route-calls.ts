@@ -13,7 +13,7 @@
  */
 import type { Clients } from '../client/clients.js';
 import type { Actions } from '../records.js';
-import type { Instance, ServiceCalls } from '../server/instance.js';
+import type { CallingInstance, ServiceCalls } from './waiting-jobs.js';
 
 /** Where one call of the route goes: the called service's callers, and the population standing for this call. */
 export interface CallTarget {
@@ -36,7 +36,7 @@ export class RouteCalls implements ServiceCalls {
   private readonly n: number;
   private readonly need: number;
   // Per group: the job waiting, what it has heard so far, and its calls in flight.
-  private gInst: Array<Instance | undefined> = [];
+  private gInst: Array<CallingInstance | undefined> = [];
   private gJob: number[] = [];
   private gToken: number[] = [];
   private gDeadline: number[] = [];
@@ -50,8 +50,8 @@ export class RouteCalls implements ServiceCalls {
   private lives = 0;
   private readonly free: number[] = [];
   /** Per caller instance: the group of each of its job slots (-1: none), and its client number. */
-  private readonly groupOf = new Map<Instance, Int32Array>();
-  private readonly clientOf = new Map<Instance, number>();
+  private readonly groupOf = new Map<CallingInstance, Int32Array>();
+  private readonly clientOf = new Map<CallingInstance, number>();
 
   constructor(private readonly targets: CallTarget[], private readonly parallel: boolean, fanIn: number | undefined) {
     if (targets.length > MAX_CALLS) throw new RangeError(`a route makes at most ${MAX_CALLS} service calls`);
@@ -59,7 +59,7 @@ export class RouteCalls implements ServiceCalls {
     this.need = parallel ? Math.min(fanIn ?? targets.length, targets.length) : targets.length;
   }
 
-  start(inst: Instance, job: number, token: number, deadline: number): void {
+  start(inst: CallingInstance, job: number, token: number, deadline: number): void {
     const g = this.free.length ? this.free.pop()! : this.gJob.length;
     this.gInst[g] = inst;
     this.gJob[g] = job;
@@ -81,7 +81,7 @@ export class RouteCalls implements ServiceCalls {
     }
   }
 
-  cancel(inst: Instance, job: number): void {
+  cancel(inst: CallingInstance, job: number): void {
     const jobs = this.jobs(inst);
     const g = jobs[job];
     if (g < 0) return;
@@ -136,14 +136,14 @@ export class RouteCalls implements ServiceCalls {
     this.free.push(g);
   }
 
-  private jobs(inst: Instance): Int32Array {
+  private jobs(inst: CallingInstance): Int32Array {
     let a = this.groupOf.get(inst);
     if (a === undefined) this.groupOf.set(inst, (a = new Int32Array(inst.maxSlots).fill(-1)));
     return a;
   }
 
   /** Caller instances are numbered in the order they first call (deterministic: the run's event order). */
-  private client(inst: Instance): number {
+  private client(inst: CallingInstance): number {
     let c = this.clientOf.get(inst);
     if (c === undefined) this.clientOf.set(inst, (c = this.clientOf.size));
     return c;

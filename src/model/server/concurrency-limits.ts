@@ -1,3 +1,4 @@
+// Over 300 lines because it is one port of Netflix's three limit algorithms, kept together so it can be read against its sources line by line.
 /**
  * Adaptive concurrency limits, ported from Netflix's concurrency-limits (Java, Apache-2.0),
  * github.com/Netflix/concurrency-limits, module concurrency-limits-core, package

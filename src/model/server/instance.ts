@@ -1,11 +1,8 @@
 /**
- * One server instance: N concurrency slots in front of a queue (bounded or not, FIFO or
- * LIFO), serving each attempt for its route's service time, after the route's calls to
- * dependencies (a failing call fails the request at fail-fast cost). While its dependency is down, an
- * attempt that reaches a slot fails fast. Work finished for an attempt whose client
- * already stopped waiting is wasted: the server cannot know, and still pays for it —
- * unless `dropAbandoned` says the client's cancellation reaches it, or the server's own
- * deadline refuses attempts that waited too long.
+ * One server instance: N concurrency slots (slots.ts) in front of a queue (bounded or not,
+ * FIFO or LIFO, or fair queueing), with the queue's policies: CoDel and adaptive LIFO when it
+ * stands, random early detection at arrival, and dropping abandoned entries unserved when
+ * `dropAbandoned` says the client's cancellation reaches the server.
  *
  * The instance holds attempts in its own queue (attempt-queue.ts) and slot table, so a
  * client that gives up can drop its record at once: in a storm the queue holds millions of
@@ -14,131 +11,34 @@
  * clears that when it stops waiting, so an entry whose attempt does not point back at it
  * is one nobody waits for. A busy slot holds (id, generation).
  *
- * Partial failures reach it as small hooks (set by src/model/server/lifecycle.ts and the
- * faults): an error rate and a slowdown applied when a request starts service, a crash that
- * loses what it holds, a stop-the-world pause. A completion event carries its slot's token,
- * so one that a crash or a pause made obsolete does nothing. The execution deadline cuts a
- * request that would run longer and frees its slot then.
+ * This file is the queue's side and where the two halves meet: a request that finds a slot
+ * free and nobody ahead starts at once, a slot that comes free takes the next queued one
+ * (`pump`). A crash (lifecycle.ts) loses both what the slots serve and what the queue holds;
+ * a pause stops the slots while requests still queue.
  */
 import type { Engine } from '../../engine/engine.js';
 import type { Recorder } from '../recorder.js';
 import type { Attempts } from '../records.js';
-import type { Dependency } from './dependencies.js';
 import type { ServiceFaults } from './service-faults.js';
-import { OUTCOME_OK, OUTCOME_DEPENDENCY, OUTCOME_QUEUE_FULL, OUTCOME_SERVER_DEADLINE, OUTCOME_SHED, OUTCOME_ERROR, OUTCOME_EXECUTION_DEADLINE, OUTCOME_RESET } from '../outcomes.js';
+import { OUTCOME_QUEUE_FULL, OUTCOME_SHED, OUTCOME_RESET } from '../outcomes.js';
 import { AttemptQueue } from './attempt-queue.js';
-import { FairQueue, type FairQueueOptions } from './fair-queue.js';
-import type { RedDropper } from './red.js';
-
-/** An entry taken from the queue whose client no longer waits for it. */
-const NOBODY = -1;
-
-export interface InstanceOptions {
-  slots: number;
-  /** Most slots the instance may be given during the run (slot tables are sized for it; default `slots`). */
-  maxSlots?: number;
-  /** Queue capacity in attempts (Infinity = unbounded). */
-  queueCapacity: number;
-  lifo: boolean;
-  /** CoDel (adaptive LIFO): target M and interval N in seconds; undefined = off. */
-  codel?: { target: number; interval: number; adaptiveLifo: boolean };
-  /** Contention: service time x (1 + factor * (busy/slots)^exponent). */
-  contention?: { factor: number; exponent: number };
-  dropAbandoned: boolean;
-  /** Longest wait in the queue before the server refuses the attempt itself (Infinity = none). */
-  deadline: number;
-  /** Longest a request may run in its slot before the server cuts it and frees the slot (Infinity = none). */
-  executionDeadline?: number;
-  failFastTime: number;
-  /** Per route index: its service time and the dependencies each request calls. */
-  routes: RouteHandler[];
-  /** Fair queueing and priority classes (fair-queue.ts) instead of one line; undefined = one line. */
-  fair?: FairQueueOptions;
-  /** The deadline an attempt carries (src/model/graph/): queued work past it is dropped unserved. */
-  deadlineOf?: (attempt: number) => number;
-  /** Random early detection at arrival (red.ts), this instance's own; undefined = off. */
-  red?: RedDropper;
-}
-
-export interface RouteHandler {
-  serviceTime: () => number;
-  calls: Dependency[];
-  /** Calls to other services of the graph (src/model/graph/route-calls.ts), made before the service time. */
-  services?: ServiceCalls;
-}
-
-/**
- * A route's calls to other services: started when a request of the route reaches its slot,
- * they answer through `Instance.callsDone(job, token, ok)`; a job the instance loses (a crash)
- * cancels them. `deadline` is what the request carried (Infinity: none).
- */
-export interface ServiceCalls {
-  start(inst: Instance, job: number, token: number, deadline: number): void;
-  cancel(inst: Instance, job: number): void;
-}
-
-/** A listener of completed jobs: time, round trip inside the instance, in-flight count at its start, failed? */
-export type CompletionListener = (now: number, rtt: number, inflight: number, dropped: boolean) => void;
-
-/** Called when the server answers an attempt whose client is still waiting. */
-export type Respond = (attempt: number, outcome: number) => void;
+import { FairQueue } from './fair-queue.js';
+import type { InstanceOptions } from './instance-options.js';
+import { Slots, NOBODY, type CompletionListener, type Respond } from './slots.js';
 
 export class Instance {
-  private slots: number;
+  /** The instance's slots: what it serves, its pause, what it served and wasted. */
+  private readonly slots: Slots;
   /** The size of the slot table: setSlots never goes above it. */
   readonly maxSlots: number;
-  private busy = 0;
-  private dependencyDown = false;
   /** Attempts waiting for a slot (FIFO pops the oldest, LIFO the newest). */
   private readonly line: AttemptQueue | FairQueue;
   /** This queue's number, for Attempts.waitingIn. */
   private readonly queueNo: number;
   /** Last time the queue was empty (CoDel: a queue not empty for a whole interval is standing). */
   private lastEmptyT = 0;
-  // Slot table: what each busy slot is doing. Sized for the full slot count.
-  private readonly jobId: Int32Array;
-  private readonly jobGen: Int32Array;
-  private readonly jobWork: Float64Array;
-  private readonly jobOutcome: Int32Array;
-  // For adaptive concurrency limits: when each job arrived at the instance, and how many were in flight then.
-  private readonly jobArrived: Float64Array;
-  private readonly jobInflight: Int32Array;
-  // The route of each job and how many of its dependency calls it holds.
-  private readonly jobRoute: Int32Array;
-  /**
-   * Per job, a row of one flag per call of its route (callsPerJob wide): whether that call
-   * holds a unit of its dependency's capacity, given back when the job ends (releaseCalls).
-   */
-  private readonly jobHolds: Uint8Array;
-  private readonly callsPerJob: number;
-  // When each job's service ends, and the token its completion event carries (a crash or a
-  // pause changes it, so the event it outlived does nothing).
-  private readonly jobEnd: Float64Array;
-  private readonly jobToken: Int32Array;
-  private readonly jobBusy: Uint8Array;
-  /** 1 while the job waits for its route's calls to other services (its service time not yet known). */
-  private readonly jobWaiting: Uint8Array;
-  /** For a job that waited for its calls: when its execution deadline runs out (Infinity: no deadline), counted from its start in the slot. */
-  private readonly jobCutAt: Float64Array;
-  private readonly executionDeadline: number;
-  /** Partial failures (error rate, slowdown) while a fault sets them; undefined when none is active. */
-  faults: ServiceFaults | undefined;
-  /** Down after a crash: holds nothing and starts nothing until it restarts. */
+  /** Down after a crash: holds nothing and starts nothing until it restarts (the balancer's health check, balancer.ts). */
   down = false;
-  private paused = false;
-  /**
-   * Told when a job completes (time, round trip inside the instance, in-flight count at its
-   * start, failed?): each adaptive concurrency limit of the pipeline, its own listener (one
-   * slot for them all let only the last stage added learn).
-   */
-  private readonly completionListeners: CompletionListener[] = [];
-  private readonly freeJobs: Int32Array;
-  private freeTop: number;
-  private readonly kDone: number;
-  private readonly kCut: number;
-  served = 0;
-  queueWaitS = 0;
-  wastedWorkS = 0;
 
   constructor(
     private readonly engine: Engine,
@@ -147,28 +47,8 @@ export class Instance {
     private readonly opts: InstanceOptions,
     private readonly respond: Respond,
   ) {
-    this.slots = opts.slots;
-    const size = Math.max(opts.slots, opts.maxSlots ?? 0);
-    this.maxSlots = size;
-    this.jobId = new Int32Array(size);
-    this.jobGen = new Int32Array(size);
-    this.jobWork = new Float64Array(size);
-    this.jobOutcome = new Int32Array(size);
-    this.jobArrived = new Float64Array(size);
-    this.jobInflight = new Int32Array(size);
-    this.jobRoute = new Int32Array(size);
-    this.callsPerJob = Math.max(0, ...opts.routes.map((r) => r.calls.length));
-    this.jobHolds = new Uint8Array(size * this.callsPerJob);
-    this.jobEnd = new Float64Array(size);
-    this.jobToken = new Int32Array(size);
-    this.jobBusy = new Uint8Array(size);
-    this.jobWaiting = new Uint8Array(size);
-    this.jobCutAt = new Float64Array(size);
-    this.executionDeadline = opts.executionDeadline ?? Infinity;
-    this.freeJobs = Int32Array.from({ length: size }, (_, i) => size - 1 - i);
-    this.freeTop = size;
-    this.kDone = engine.on((j, token) => this.done(j, token));
-    this.kCut = engine.on((j, token) => this.cutWaiting(j, token));
+    this.slots = new Slots(engine, attempts, rec, opts, respond, () => this.pump());
+    this.maxSlots = this.slots.maxSlots;
     // Chosen once: the one-line queue's path stays as it is when nobody asks for fairness.
     this.line = opts.fair ? new FairQueue(opts.fair, opts.routes.length > 1, engine.memory) : new AttemptQueue(opts.routes.length > 1, engine.memory);
     this.queueNo = attempts.newQueue();
@@ -176,16 +56,12 @@ export class Instance {
 
   /** Adds a listener of completed jobs; returns what removes it. */
   listenToCompletions(listener: CompletionListener): () => void {
-    this.completionListeners.push(listener);
-    return () => {
-      const i = this.completionListeners.indexOf(listener);
-      if (i >= 0) this.completionListeners.splice(i, 1);
-    };
+    return this.slots.listenToCompletions(listener);
   }
 
   /** Attempts in service or queued: what admission control and least-outstanding balancing look at. */
   get outstanding(): number {
-    return this.busy + this.line.length;
+    return this.slots.busy + this.line.length;
   }
 
   get queued(): number {
@@ -198,11 +74,32 @@ export class Instance {
   }
 
   get busySlots(): number {
-    return this.busy;
+    return this.slots.busy;
   }
 
   get slotCount(): number {
-    return this.slots;
+    return this.slots.count;
+  }
+
+  get served(): number {
+    return this.slots.served;
+  }
+
+  get queueWaitS(): number {
+    return this.slots.queueWaitS;
+  }
+
+  get wastedWorkS(): number {
+    return this.slots.wastedWorkS;
+  }
+
+  /** Partial failures (error rate, slowdown) while a fault sets them (src/model/faults.ts); undefined when none is active. */
+  get faults(): ServiceFaults | undefined {
+    return this.slots.faults;
+  }
+
+  set faults(f: ServiceFaults | undefined) {
+    this.slots.faults = f;
   }
 
   /** An attempt that passed the pipeline reaches the queue or a slot. */
@@ -214,8 +111,8 @@ export class Instance {
       this.respond(a, OUTCOME_SHED);
       return;
     }
-    if (this.line.length === 0 && this.busy < this.slots && !this.paused) {
-      this.begin(a, gen, now, now, route);
+    if (this.line.length === 0 && this.slots.hasRoom) {
+      this.slots.begin(a, gen, now, now, route, 0);
     } else if (this.line.length < this.opts.queueCapacity) {
       this.enqueue(a, now, route);
       this.rec.queueChanged(now, +1);
@@ -225,206 +122,24 @@ export class Instance {
   }
 
   setDependencyDown(down: boolean): void {
-    this.dependencyDown = down;
+    this.slots.dependencyDown = down;
   }
 
   /** Changes the number of slots; attempts in service above the new count finish normally. */
   setSlots(n: number): void {
+    const slots = this.slots;
     if (n > this.maxSlots) n = this.maxSlots;
-    if (n === this.slots) return;
-    this.rec.slotsChanged(this.engine.now, n - this.slots);
-    this.slots = n;
+    if (n === slots.count) return;
+    this.rec.slotsChanged(this.engine.now, n - slots.count);
+    slots.count = n;
     this.pump();
-  }
-
-  /** Starts serving attempt (a, gen), or an abandoned one when a is NOBODY. */
-  private begin(a: number, gen: number, arrivedT: number, now: number, route: number): void {
-    const waited = now - arrivedT;
-    if (waited > this.opts.deadline || (this.opts.deadlineOf !== undefined && a !== NOBODY && this.opts.deadlineOf(a) <= now)) {
-      // (or the deadline the request carried has passed: its caller has stopped waiting for it)
-      // The server's own deadline: refuse without doing the work (a cheap 503).
-      if (a !== NOBODY) this.respond(a, OUTCOME_SERVER_DEADLINE);
-      return;
-    }
-    this.served++;
-    this.queueWaitS += waited;
-    const handler = this.opts.routes[route];
-    let outcome = this.dependencyDown ? OUTCOME_DEPENDENCY : OUTCOME_OK;
-    const f = this.faults;
-    if (f !== undefined && outcome === OUTCOME_OK && f.errorRate > 0 && f.errorRng() < f.errorRate) outcome = OUTCOME_ERROR;
-    let extra = 0;
-    // The route's calls, in order: the first that fails fails the request (at fail-fast cost).
-    // Calls that went through hold the dependency until the request is done. Their flags go
-    // in the row of the job this request will be, if it takes a slot (begin runs only with
-    // a slot free): the next on the free stack.
-    const calls = handler.calls;
-    if (calls.length > 0) {
-      const row = this.freeJobs[this.freeTop - 1] * this.callsPerJob;
-      for (let d = 0; d < calls.length; d++) {
-        let holds = 0;
-        if (outcome === OUTCOME_OK) {
-          outcome = calls[d].call(route, now);
-          extra += calls[d].lastLatency;
-          if (outcome === OUTCOME_OK && calls[d].lastHeld) holds = 1;
-        }
-        this.jobHolds[row + d] = holds;
-      }
-    }
-    if (handler.services !== undefined && outcome === OUTCOME_OK) {
-      // Calls to other services first: the job holds its slot while it waits (callsDone).
-      this.startWaiting(a, gen, now, arrivedT, route, extra);
-      return;
-    }
-    let work = outcome === OUTCOME_OK ? handler.serviceTime() + extra : this.opts.failFastTime;
-    const c = this.opts.contention;
-    if (c && outcome === OUTCOME_OK) work *= 1 + c.factor * Math.pow(this.loadShare(this.busy), c.exponent);
-    if (f !== undefined && f.slow && outcome === OUTCOME_OK) work = work * f.factor + (f.add ? f.add() : 0);
-    if (work > this.executionDeadline) {
-      // Cut at the deadline: the slot is freed then and the caller gets a 503.
-      work = this.executionDeadline;
-      outcome = OUTCOME_EXECUTION_DEADLINE;
-    }
-    if (work <= 0) {
-      // Failing (or finishing) in no time holds no slot: answer now.
-      this.releaseCalls(this.freeJobs[this.freeTop - 1], route);
-      this.finish(a, gen, outcome, 0);
-      return;
-    }
-    const j = this.freeJobs[--this.freeTop];
-    this.jobId[j] = a;
-    this.jobGen[j] = gen;
-    this.jobWork[j] = work;
-    this.jobOutcome[j] = outcome;
-    this.jobArrived[j] = arrivedT;
-    this.jobRoute[j] = route;
-    this.jobInflight[j] = this.busy + this.line.length + 1;
-    this.jobEnd[j] = now + work;
-    this.jobBusy[j] = 1;
-    this.busy++;
-    this.rec.busyChanged(now, +1);
-    this.engine.after(work, this.kDone, j, this.jobToken[j]);
-  }
-
-  private startWaiting(a: number, gen: number, now: number, arrivedT: number, route: number, extra: number): void {
-    const j = this.freeJobs[--this.freeTop];
-    this.jobId[j] = a;
-    this.jobGen[j] = gen;
-    this.jobWork[j] = extra; // the dependencies' latency, added to the service time once the calls are over
-    this.jobArrived[j] = arrivedT;
-    this.jobRoute[j] = route;
-    this.jobInflight[j] = this.busy + this.line.length + 1;
-    this.jobEnd[j] = Infinity;
-    this.jobBusy[j] = 1;
-    this.jobWaiting[j] = 1;
-    this.busy++;
-    this.rec.busyChanged(now, +1);
-    // The execution deadline counts from the slot's start: the wait for the calls is part of it.
-    this.jobCutAt[j] = now + this.executionDeadline;
-    if (this.executionDeadline < Infinity) this.engine.after(this.executionDeadline, this.kCut, j, this.jobToken[j]);
-    const deadline = this.opts.deadlineOf !== undefined && a !== NOBODY ? this.opts.deadlineOf(a) : Infinity;
-    this.opts.routes[route].services!.start(this, j, this.jobToken[j], deadline);
-  }
-
-  /**
-   * A job's calls to other services are over: on success it goes on with its own service
-   * time (slowed by contention and faults as any), on failure it fails at fail-fast cost
-   * with a dependency failure. A stale token (the job was lost to a crash) does nothing.
-   */
-  callsDone(j: number, token: number, ok: boolean): void {
-    if (token !== this.jobToken[j] || this.jobWaiting[j] === 0) return;
-    this.jobWaiting[j] = 0;
-    const now = this.engine.now;
-    const handler = this.opts.routes[this.jobRoute[j]];
-    let outcome = ok ? OUTCOME_OK : OUTCOME_DEPENDENCY;
-    let work = ok ? handler.serviceTime() + this.jobWork[j] : this.opts.failFastTime;
-    const c = this.opts.contention;
-    if (c && ok) work *= 1 + c.factor * Math.pow(this.loadShare(this.busy - 1), c.exponent); // the others busy beside it
-    const f = this.faults;
-    if (f !== undefined && f.slow && ok) work = work * f.factor + (f.add ? f.add() : 0);
-    const left = this.jobCutAt[j] - now; // what the wait left of the execution deadline
-    if (work > left) {
-      work = left > 0 ? left : 0;
-      outcome = OUTCOME_EXECUTION_DEADLINE;
-    }
-    this.jobWork[j] = work;
-    this.jobOutcome[j] = outcome;
-    if (this.paused) {
-      this.jobEnd[j] = work; // what is left, kept while paused (resume schedules it)
-      return;
-    }
-    this.jobEnd[j] = now + work;
-    if (work <= 0) this.done(j, token);
-    else this.engine.after(work, this.kDone, j, token);
-  }
-
-  /**
-   * What contention reads: `others` busy slots over the slot count, at most 1. A job that
-   * begins always finds a free slot (below 1); one that goes on after its calls may find the
-   * slots cut below the jobs still running, down to none: as loaded as a full instance, not
-   * more (a share of 1/0 was Infinity, and the job never ended; 0/0 was NaN).
-   */
-  private loadShare(others: number): number {
-    return others < this.slots ? others / this.slots : 1;
-  }
-
-  /**
-   * A job still waiting for its calls reached its execution deadline: the calls are
-   * cancelled, the slot is freed and the caller gets the deadline's 503, as for a job cut in
-   * its own work. A paused process runs no timer: the cut then comes when the pause ends.
-   */
-  private cutWaiting(j: number, token: number): void {
-    // A slot's token lasts from one crash or pause to the next, over many jobs: a cut that
-    // outlived its job finds a later job in the slot, whose own deadline is later.
-    if (token !== this.jobToken[j] || this.jobWaiting[j] === 0 || this.jobCutAt[j] > this.engine.now || this.paused) return;
-    this.jobWaiting[j] = 0;
-    this.opts.routes[this.jobRoute[j]].services!.cancel(this, j);
-    this.jobWork[j] = 0; // none of its own work was done
-    this.jobOutcome[j] = OUTCOME_EXECUTION_DEADLINE;
-    this.done(j, token);
-  }
-
-  private done(j: number, token: number): void {
-    if (token !== this.jobToken[j]) return; // a crash or a pause made this completion obsolete
-    this.jobBusy[j] = 0;
-    if (this.callsPerJob !== 0) this.releaseCalls(j, this.jobRoute[j]);
-    this.busy--;
-    this.freeJobs[this.freeTop++] = j;
-    this.rec.busyChanged(this.engine.now, -1);
-    this.finish(this.jobId[j], this.jobGen[j], this.jobOutcome[j], this.jobWork[j]);
-    // A job that ended the instant it arrived (its calls refused at once, failing fast in 0 s)
-    // has no round-trip time to learn from: like a job with no work (begin), it is no sample.
-    // The RTT-based limiters cannot take one (Vegas refuses it, Gradient2 would divide by it).
-    const rtt = this.engine.now - this.jobArrived[j];
-    if (rtt > 0) {
-      const ls = this.completionListeners;
-      for (let i = 0; i < ls.length; i++) ls[i](this.engine.now, rtt, this.jobInflight[j], this.jobOutcome[j] !== OUTCOME_OK);
-    }
-    this.pump();
-  }
-
-  /** Job j's calls that hold a unit of their dependency's capacity give it back. */
-  private releaseCalls(j: number, route: number): void {
-    const calls = this.opts.routes[route].calls;
-    const row = j * this.callsPerJob;
-    for (let d = 0; d < calls.length; d++) {
-      if (this.jobHolds[row + d] === 0) continue;
-      this.jobHolds[row + d] = 0;
-      calls[d].release();
-    }
-  }
-
-  /** The server is through with an attempt: answer it, or count its work as wasted. */
-  private finish(a: number, gen: number, outcome: number, work: number): void {
-    const awaited = a !== NOBODY && this.attempts.isAwaited(a, gen);
-    if (work > 0) this.rec.workDone(this.engine.now, work, !awaited);
-    if (awaited) this.respond(a, outcome);
-    else this.wastedWorkS += work;
   }
 
   /** Starts queued attempts while slots are free. */
   private pump(): void {
     const line = this.line;
-    if (line.length === 0 || this.busy >= this.slots || this.paused) return;
+    const slots = this.slots;
+    if (line.length === 0 || !slots.hasRoom) return;
     const now = this.engine.now;
     let taken = 0;
     let lifo = this.opts.lifo;
@@ -441,18 +156,18 @@ export class Instance {
         if (a !== NOBODY) this.respond(a, OUTCOME_SHED);
       }
     }
-    while (line.length > 0 && this.busy < this.slots) {
+    while (line.length > 0 && slots.busy < slots.count) {
       const a = this.dequeue(lifo);
       taken++;
       // A cancelled request leaves the queue without costing a slot.
       if (a === NOBODY && this.opts.dropAbandoned) continue;
-      this.begin(a, a === NOBODY ? 0 : this.attempts.gen[a], line.poppedT, now, line.poppedRoute);
+      slots.begin(a, a === NOBODY ? 0 : this.attempts.gen[a], line.poppedT, now, line.poppedRoute, line.length);
     }
     if (line.length === 0) this.lastEmptyT = now;
     this.rec.queueChanged(now, -taken);
   }
 
-  // ── Crashes and pauses (src/model/server/lifecycle.ts) ─────────────────────
+  // ── Crashes and pauses (lifecycle.ts) ──────────────────────────────────────
 
   /**
    * The process dies: every request in service and every queued one is lost. Callers still
@@ -461,33 +176,7 @@ export class Instance {
    */
   crash(reset: boolean): number {
     const now = this.engine.now;
-    let lost = 0;
-    for (let j = 0; j < this.jobBusy.length; j++) {
-      if (!this.jobBusy[j]) continue;
-      this.jobBusy[j] = 0;
-      this.jobToken[j] = (this.jobToken[j] + 1) | 0;
-      this.releaseCalls(j, this.jobRoute[j]);
-      if (this.jobWaiting[j]) {
-        // Lost while waiting for its calls: they are cancelled, and it had done no work yet.
-        this.jobWaiting[j] = 0;
-        this.opts.routes[this.jobRoute[j]].services!.cancel(this, j);
-        this.freeJobs[this.freeTop++] = j;
-        lost++;
-        if (reset && this.attempts.isAwaited(this.jobId[j], this.jobGen[j])) this.respond(this.jobId[j], OUTCOME_RESET);
-        continue;
-      }
-      // Elapsed service: all of it but what was left (a paused job has its remainder stored in jobEnd).
-      const elapsed = this.jobWork[j] - (this.paused ? this.jobEnd[j] : this.jobEnd[j] - now);
-      if (elapsed > 0) {
-        this.rec.workDone(now, elapsed, true);
-        this.wastedWorkS += elapsed;
-      }
-      this.freeJobs[this.freeTop++] = j;
-      lost++;
-      if (reset && this.attempts.isAwaited(this.jobId[j], this.jobGen[j])) this.respond(this.jobId[j], OUTCOME_RESET);
-    }
-    this.rec.busyChanged(now, -this.busy);
-    this.busy = 0;
+    let lost = this.slots.crash(reset);
     // The queue, oldest first: an entry whose client still waits gets the reset.
     const queued = this.line.length;
     while (this.line.length > 0) {
@@ -498,41 +187,24 @@ export class Instance {
     this.rec.queueChanged(now, -queued);
     this.lastEmptyT = now;
     this.opts.red?.reset(now);
-    this.paused = false;
+    this.slots.forgetPause();
     return lost;
   }
 
   get isPaused(): boolean {
-    return this.paused;
+    return this.slots.isPaused;
   }
 
   /** Stop-the-world: no progress and no new starts; requests still queue. */
   pause(): void {
-    if (this.paused) return;
-    const now = this.engine.now;
-    this.paused = true;
-    for (let j = 0; j < this.jobBusy.length; j++) {
-      if (!this.jobBusy[j] || this.jobWaiting[j]) continue; // a job waiting for its calls has no completion yet
-      this.jobToken[j] = (this.jobToken[j] + 1) | 0;
-      this.jobEnd[j] -= now; // the service time still to run, kept while paused
-    }
+    if (this.slots.isPaused) return;
+    this.slots.pause();
   }
 
   /** The pause is over: services in progress carry on for what they had left, and the queue moves. */
   resume(): void {
-    if (!this.paused) return;
-    const now = this.engine.now;
-    this.paused = false;
-    for (let j = 0; j < this.jobBusy.length; j++) {
-      if (!this.jobBusy[j] || this.jobWaiting[j]) continue;
-      const left = this.jobEnd[j];
-      this.jobEnd[j] = now + left;
-      this.engine.after(left, this.kDone, j, this.jobToken[j]);
-    }
-    // Jobs waiting for their calls whose execution deadline ran out during the pause are cut now.
-    for (let j = 0; j < this.jobBusy.length; j++) {
-      if (this.jobBusy[j] && this.jobWaiting[j] && this.jobCutAt[j] <= now) this.cutWaiting(j, this.jobToken[j]);
-    }
+    if (!this.slots.isPaused) return;
+    this.slots.resume();
     this.pump();
   }
 

@@ -6,7 +6,8 @@
  * timeline, so every count is exact.
  */
 import { describe, it, expect } from 'vitest';
-import { RateLimit, clockSkews, type StageSpec } from '../../../src/model/server/stages.js';
+import { RateLimit, clockSkews } from '../../../src/model/server/rate-limit-stage.js';
+import type { StageSpec } from '../../../src/model/server/stages.js';
 import { stageSchema } from '../../../src/scenario/schema-server.js';
 import type { Identities, RequestView } from '../../../src/model/server/request.js';
 import { loadScenario } from '../../../src/scenario/load.js';

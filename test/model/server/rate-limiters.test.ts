@@ -1,21 +1,14 @@
 /**
- * Rate limiters (src/model/server/rate-limiters.ts): known vectors worked by hand, the
- * fixed window's boundary burst against the sliding windows, token bucket = GCRA, the
+ * Rate limiters (src/model/server/window-limiters.ts, bucket-limiters.ts): known vectors
+ * worked by hand, the fixed window's boundary burst against the sliding windows, token bucket = GCRA, the
  * leaky bucket's queue delays, exact Retry-After, key independence, and long-run
  * throughput under a Poisson stream of 3x the limit.
  */
 import { describe, it, expect } from 'vitest';
-import {
-  makeRateLimiter,
-  FixedWindow,
-  SlidingLog,
-  SlidingWindowCounter,
-  TokenBucket,
-  Gcra,
-  LeakyBucketQueue,
-  type RateLimiter,
-  type RateLimiterSpec,
-} from '../../../src/model/server/rate-limiters.js';
+import type { RateLimiter, RateLimiterSpec } from '../../../src/model/server/rate-limiters.js';
+import { FixedWindow, SlidingLog, SlidingWindowCounter } from '../../../src/model/server/window-limiters.js';
+import { TokenBucket, Gcra, LeakyBucketQueue } from '../../../src/model/server/bucket-limiters.js';
+import { makeRateLimiter } from '../../../src/model/server/make-rate-limiter.js';
 import { stream, type Rng } from '../../../src/engine/rng.js';
 
 /** n requests of `key` at time t; returns how many were allowed. */

@@ -6,7 +6,8 @@
  */
 import { describe, it, expect } from 'vitest';
 import { run, sum } from '../client/harness.js';
-import { RateLimit, type StageSpec } from '../../../src/model/server/stages.js';
+import { RateLimit } from '../../../src/model/server/rate-limit-stage.js';
+import type { StageSpec } from '../../../src/model/server/stages.js';
 import { KeyCounts } from '../../../src/model/server/key-counts.js';
 import { stageSchema } from '../../../src/scenario/schema-server.js';
 import type { Identities, RequestView } from '../../../src/model/server/request.js';
