@@ -163,7 +163,8 @@ describe('retrystorm run, one long run, on a terminal', () => {
   it('redraws a block in place: the experiment bar and the run bar, moving through simulated time', async () => {
     // `script` gives the CLI a pseudo-terminal for stdout and stderr and copies what it draws;
     // a Ctrl-C typed into it reaches the CLI as SIGINT, as from a user at the keyboard.
-    const command = `exec ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI[0])} run long.yaml --out tty --progress-every 50ms`;
+    // NO_COLOR: the summary's heading is bold on a terminal, and this test reads its words.
+    const command = `exec env NO_COLOR=1 ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI[0])} run long.yaml --out tty --progress-every 50ms`;
     const runBars = (output: string) =>
       output
         .replace(/\r\n/g, '\n')
