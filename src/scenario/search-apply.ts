@@ -48,10 +48,13 @@ export function readValue(v: string | number): { kind: ValueKind; n: number } | 
 
 /** A searched value as the scenario writes it: seconds to the millisecond, rates per second, numbers to 6 significant digits. */
 export function writeValue(kind: ValueKind, n: number): string | number {
-  const six = (x: number) => Number(x.toPrecision(6));
-  if (kind === 'duration') return `${Math.round(n * 1000) / 1000}s`;
-  if (kind === 'rate') return `${six(n)}/s`;
-  return six(n);
+  const x = roundAsWritten(kind, n);
+  return kind === 'duration' ? `${x}s` : kind === 'rate' ? `${x}/s` : x;
+}
+
+/** The number a written value stands for: seconds to the millisecond, the rest to 6 significant digits. */
+export function roundAsWritten(kind: ValueKind, n: number): number {
+  return kind === 'duration' ? Math.round(n * 1000) / 1000 : Number(n.toPrecision(6));
 }
 
 /**

@@ -8,8 +8,8 @@
  * Interrupted, it answers the best trial so far, marked partial, without intervals.
  */
 import type { LoadedScenario, ParameterSetting } from '../../scenario/load.js';
-import { ScenarioError } from '../../scenario/problems.js';
-import { writeValue } from '../../scenario/search-apply.js';
+import { roundAsWritten, writeValue } from '../../scenario/search-apply.js';
+import { takesWholeNumbers } from '../whole-numbers.js';
 import type { CalibratedParameter, ResolvedCalibrate } from '../../scenario/calibrate-apply.js';
 import type { Scenario } from '../../scenario/schema.js';
 import type { RunBudget } from '../../model/simulate.js';
@@ -64,11 +64,6 @@ export interface CalibrationOutcome {
   history: Array<{ values: Array<string | number>; loss: number }>;
 }
 
-/** A value as the scenario will write it (search-apply's writeValue): durations to the millisecond, others to 6 significant digits. */
-function asWritten(kind: CalibratedParameter['kind'], v: number): number {
-  return kind === 'duration' ? Math.round(v * 1000) / 1000 : Number(v.toPrecision(6));
-}
-
 /** Trials spent looking over the whole box: 5 per parameter, at most a third of the budget. */
 export function exploreTrials(parameters: number, budget: number): number {
   return Math.min(5 * parameters, Math.floor(budget / 3));
@@ -92,28 +87,13 @@ export const NOISE_SEED_OFFSET = 1_000_003;
 /** The refits' seeds start here, each refit `seeds` of them. */
 export const REFIT_SEED_OFFSET = 2_000_003;
 
-/**
- * Whether a parameter takes whole numbers only (slots, instances), which the scenario's own
- * validation tells: a value halfway between two whole ones is refused.
- */
-function wholeNumbers(loaded: LoadedScenario, cal: ResolvedCalibrate, p: CalibratedParameter): boolean {
-  if (p.kind !== 'number' || !Number.isInteger(p.from) || !Number.isInteger(p.to)) return false;
-  try {
-    loaded.scenarioWith(cal.variant, [{ ...p, value: p.from + 0.5 }]);
-    return false;
-  } catch (e) {
-    if (e instanceof ScenarioError) return true;
-    throw e;
-  }
-}
-
 export async function runCalibration(loaded: LoadedScenario, cal: ResolvedCalibrate, opts: CalibrateOptions = {}): Promise<CalibrationOutcome> {
   const seed = opts.seed ?? loaded.base.seed;
   const params = cal.parameters;
-  const integer = params.map((p) => wholeNumbers(loaded, cal, p));
+  const integer = params.map((p) => takesWholeNumbers(loaded, cal.variant, p));
   const valueAt = (u: readonly number[]) => params.map((p, i) => {
     const v = p.from + u[i] * (p.to - p.from);
-    return integer[i] ? Math.round(v) : asWritten(p.kind, v);
+    return integer[i] ? Math.round(v) : roundAsWritten(p.kind, v);
   });
   const settingsAt = (u: readonly number[]): ParameterSetting[] => valueAt(u).map((value, i) => ({ ...params[i], value }));
   const writtenAt = (u: readonly number[]) => settingsAt(u).map((s) => writeValue(s.kind, s.value));

@@ -10,11 +10,11 @@
  * same for any number of workers.
  */
 import type { LoadedScenario } from '../../scenario/load.js';
-import { ScenarioError } from '../../scenario/problems.js';
 import { writeValue, type ResolvedSearch } from '../../scenario/search-apply.js';
 import type { Scenario } from '../../scenario/schema.js';
 import type { RunBudget } from '../../model/simulate.js';
 import { openTaskPool } from '../pool.js';
+import { takesWholeNumbers } from '../whole-numbers.js';
 import type { RunTask } from '../worker.js';
 import type { RunResult } from '../run-one.js';
 import { directionOf, searchTippingPoint, type Direction, type SearchResult, type Trial } from './design.js';
@@ -72,14 +72,7 @@ export function resolutionFor(precision: number): number {
  */
 function searchResolution(loaded: LoadedScenario, search: ResolvedSearch): number {
   const step = resolutionFor(search.precision);
-  if (search.kind !== 'number' || !Number.isInteger(search.from) || !Number.isInteger(search.to)) return step;
-  try {
-    loaded.scenarioAt(loaded.variants[0].name, search, search.from + 0.5);
-    return step;
-  } catch (e) {
-    if (e instanceof ScenarioError) return Math.max(1, Math.round(step));
-    throw e;
-  }
+  return takesWholeNumbers(loaded, loaded.variants[0].name, search) ? Math.max(1, Math.round(step)) : step;
 }
 
 /**
